@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// The package boundary rule of ARCHITECTURE.md: dependencies point http -> adapters, storage -> core,
+// and core (the pure engine) imports no I/O library. Fails the test run when a file breaks it.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+
+const forbiddenInCore = [
+  /^got(-scraping)?$/, /^playwright/, /^crawlee$/, /^@crawlee\//, /^better-sqlite3$/, /^pg$/, /^ioredis$/,
+  /^bullmq$/, /^fastify/, /^undici$/, /^axios$/, /^ws$/,
+  /^(node:)?(fs|fs\/promises|net|http|https|http2|child_process|dgram|dns|dns\/promises|tls|cluster)$/,
+];
+const allowedQuarryImports = {
+  core: [],
+  adapters: ['@quarry/core'],
+  storage: ['@quarry/core'],
+  http: ['@quarry/core', '@quarry/adapters', '@quarry/storage'],
+};
+
+const importPattern = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
+
+function* sourceFiles(dir) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (name === 'node_modules' || name === 'dist') continue;
+    if (statSync(path).isDirectory()) yield* sourceFiles(path);
+    else if (/\.(ts|mts|js|mjs)$/.test(name) && !/\.(test|spec)\.ts$/.test(name)) yield path;
+  }
+}
+
+const problems = [];
+for (const [pkg, allowed] of Object.entries(allowedQuarryImports)) {
+  const dir = join(root, 'packages', pkg, 'src');
+  for (const file of sourceFiles(dir)) {
+    if (pkg === 'core' && /\/ports\/testing\//.test(file)) continue; // conformance suites run servers by design
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(importPattern)) {
+      const specifier = match[1] ?? match[2] ?? match[3];
+      if (!specifier) continue;
+      const where = relative(root, file);
+      if (specifier.startsWith('@quarry/')) {
+        const target = specifier.split('/').slice(0, 2).join('/');
+        if (!allowed.includes(target)) problems.push(`${where}: ${pkg} must not import ${target}`);
+      } else if (pkg === 'core' && forbiddenInCore.some((pattern) => pattern.test(specifier))) {
+        problems.push(`${where}: core must stay pure but imports the I/O library "${specifier}"`);
+      }
+    }
+  }
+}
+
+if (problems.length > 0) {
+  console.error(`Package boundary check failed (see ARCHITECTURE.md):\n- ${problems.join('\n- ')}`);
+  process.exit(1);
+}
+console.log('Package boundary check passed.');
