@@ -1,0 +1,69 @@
+import { isTag, type ChildNode, type Document } from 'domhandler';
+
+/** Elements whose `href` is a followable link. `<link rel=alternate|next|prev>` is left out on purpose:
+ * it mostly points at feeds and translations, and Firecrawl follows `<a href>` only. */
+const linkElements = new Set(['a', 'area']);
+
+/** Schemes that never name a page to crawl. */
+const skippedProtocols = new Set(['javascript:', 'mailto:', 'tel:', 'data:']);
+
+/**
+ * Links of a parsed page, for the crawl frontier: the `href` of every `<a>` and `<area>`, resolved
+ * against the document's `<base href>` (the first one, wherever it stands; itself resolved against
+ * the page URL) or else `pageUrl`. Returns absolute URLs (`URL.href`) in document order, each once
+ * (first occurrence kept). Fragments are kept: the frontier decides about anchors.
+ *
+ * Skipped: empty hrefs, hrefs that do not resolve, and `javascript:`, `mailto:`, `tel:`, `data:`
+ * (judged after resolution, so `java\nscript:` and `MAILTO:` are caught too). Entities in hrefs
+ * are already decoded by the parser (`?a=1&amp;b=2` arrives as `?a=1&b=2`).
+ *
+ * One iterative walk over the tree, no selector engine. Never throws.
+ */
+export function extractLinks(document: Document, pageUrl: string): string[] {
+  const hrefs: string[] = [];
+  let baseHref: string | undefined;
+  const stack: ChildNode[] = [...document.children].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (!isTag(node)) continue;
+    const href = node.attribs.href;
+    if (href !== undefined) {
+      if (linkElements.has(node.name)) hrefs.push(href);
+      else if (node.name === 'base' && baseHref === undefined) baseHref = href;
+    }
+    const children = node.children;
+    for (let index = children.length - 1; index >= 0; index--) stack.push(children[index]!);
+  }
+  return resolveAll(hrefs, documentBase(pageUrl, baseHref));
+}
+
+/** The document base URL: a valid http(s) `<base href>`, else the page URL; undefined if neither parses. */
+function documentBase(pageUrl: string, baseHref: string | undefined): URL | undefined {
+  const page = parse(pageUrl);
+  if (baseHref === undefined || baseHref.trim() === '') return page;
+  const base = parse(baseHref, page);
+  return base && (base.protocol === 'http:' || base.protocol === 'https:') ? base : page;
+}
+
+function resolveAll(hrefs: readonly string[], base: URL | undefined): string[] {
+  const seen = new Set<string>();
+  const links: string[] = [];
+  for (const href of hrefs) {
+    if (href.trim() === '') continue;
+    const url = parse(href, base);
+    if (url === undefined || skippedProtocols.has(url.protocol)) continue;
+    const absolute = url.href;
+    if (seen.has(absolute)) continue;
+    seen.add(absolute);
+    links.push(absolute);
+  }
+  return links;
+}
+
+function parse(input: string, base?: URL): URL | undefined {
+  try {
+    return new URL(input, base);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,122 @@
+import { RE2JS } from 're2js';
+import { ValidationError, type FieldIssue } from '../errors.js';
+
+/** The two crawl request fields that hold path regexes. */
+export type PathPatternField = 'includePaths' | 'excludePaths';
+
+/** Size limits on user patterns (Firecrawl's, firecrawl#4533/#4611). */
+export const pathPatternLimits = {
+  /** Patterns per field. */
+  maxPatterns: 1000,
+  /** Characters per pattern. */
+  maxPatternLength: 2000,
+  /** Characters of all patterns together (per field here; `compileCrawlRules` also checks both fields together). */
+  maxTotalLength: 100_000,
+} as const;
+
+/**
+ * A compiled include/exclude list. Matching is an unanchored search, like Rust's `Regex::is_match`
+ * that Firecrawl uses: `blog` matches `/xblog/1`; anchor with `^` and `$` (`^/blog$`). Patterns use
+ * RE2 syntax (no look-around, no backreferences) and match in time linear in the input, so a user
+ * pattern cannot stall a worker.
+ */
+export interface PathMatcher {
+  readonly field: PathPatternField;
+  /** The patterns kept, as the user wrote them (blank ones are dropped). */
+  readonly patterns: readonly string[];
+  /** True when no pattern was given: for includePaths that means "everything is included". */
+  readonly isEmpty: boolean;
+  /** True when any pattern matches somewhere in `text`. */
+  matchesAny(text: string): boolean;
+  /** The first pattern (in request order) that matches `text`, for error messages. */
+  firstMatch(text: string): string | undefined;
+}
+
+/** Explanations for syntax RE2 refuses on purpose, shown instead of the parser's terse error. */
+const unsupportedSyntax: ReadonlyArray<{ test: RegExp; reason: string }> = [
+  { test: /\(\?<?[=!]/, reason: 'look-around ((?=, (?!, (?<=, (?<!) is not supported' },
+  { test: /\\[1-9]|\\k</, reason: 'backreferences (\\1, \\k<name>) are not supported' },
+];
+
+/**
+ * Compiles a request's `includePaths` or `excludePaths` with re2js.
+ *
+ * Blank patterns are dropped (Firecrawl trims them away). Throws one `ValidationError` listing every
+ * problem, each with field `includePaths[i]` / `excludePaths[i]` and a message naming the pattern
+ * and why: invalid syntax, RE2-unsupported syntax, or a size limit from {@link pathPatternLimits}.
+ * Pure; the result is immutable and safe to share between crawls.
+ */
+export function compilePathPatterns(field: PathPatternField, patterns: readonly string[]): PathMatcher {
+  const issues: FieldIssue[] = [];
+  if (patterns.length > pathPatternLimits.maxPatterns) {
+    issues.push({
+      field,
+      message: `\`${field}\` may hold at most ${pathPatternLimits.maxPatterns} patterns; got ${patterns.length}`,
+    });
+  }
+  const totalLength = patterns.reduce((sum, pattern) => sum + pattern.length, 0);
+  if (totalLength > pathPatternLimits.maxTotalLength) {
+    issues.push({
+      field,
+      message: `\`${field}\` patterns may total at most ${pathPatternLimits.maxTotalLength} characters; got ${totalLength}`,
+    });
+  }
+  if (issues.length > 0) throw new ValidationError(issues);
+
+  const kept: string[] = [];
+  const compiled: RE2JS[] = [];
+  patterns.forEach((pattern, index) => {
+    if (pattern.trim() === '') return;
+    const result = compileOne(`${field}[${index}]`, pattern);
+    if ('issue' in result) issues.push(result.issue);
+    else {
+      kept.push(pattern);
+      compiled.push(result.regex);
+    }
+  });
+  if (issues.length > 0) throw new ValidationError(issues);
+  return makeMatcher(field, kept, compiled);
+}
+
+function compileOne(path: string, pattern: string): { regex: RE2JS } | { issue: FieldIssue } {
+  const shown = JSON.stringify(pattern.length > 80 ? `${pattern.slice(0, 80)}…` : pattern);
+  if (pattern.length > pathPatternLimits.maxPatternLength) {
+    return {
+      issue: {
+        field: path,
+        message: `\`${path}\` may be at most ${pathPatternLimits.maxPatternLength} characters; got ${pattern.length} (${shown})`,
+      },
+    };
+  }
+  try {
+    return { regex: RE2JS.compile(pattern) };
+  } catch (error) {
+    const unsupported = unsupportedSyntax.find((entry) => entry.test.test(pattern));
+    const why = unsupported
+      ? `${unsupported.reason} (patterns use RE2 syntax, matched in linear time)`
+      : describeSyntaxError(error);
+    return { issue: { field: path, message: `\`${path}\` is not a valid regular expression: ${why}; got ${shown}` } };
+  }
+}
+
+function describeSyntaxError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/^error parsing regexp: /, '');
+}
+
+function makeMatcher(field: PathPatternField, patterns: string[], compiled: RE2JS[]): PathMatcher {
+  const count = compiled.length;
+  return Object.freeze({
+    field,
+    patterns: Object.freeze(patterns),
+    isEmpty: count === 0,
+    matchesAny(text: string): boolean {
+      for (let index = 0; index < count; index++) if (compiled[index]!.test(text)) return true;
+      return false;
+    },
+    firstMatch(text: string): string | undefined {
+      for (let index = 0; index < count; index++) if (compiled[index]!.test(text)) return patterns[index];
+      return undefined;
+    },
+  });
+}
