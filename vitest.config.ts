@@ -7,6 +7,7 @@ export default defineConfig({
   resolve: {
     // Tests run against the sources, so a change is tested without a rebuild. CLI tests run the built bin.
     alias: {
+      '@quarry/core/testing': fileURLToPath(new URL('./packages/core/src/ports/testing/index.ts', import.meta.url)),
       '@quarry/core': source('core'),
       '@quarry/adapters': source('adapters'),
       '@quarry/storage': source('storage'),

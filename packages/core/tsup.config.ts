@@ -1,10 +1,12 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // `@quarry/core/testing`: the test site helpers and the port conformance suites.
+  entry: { index: 'src/index.ts', 'ports/testing/index': 'src/ports/testing/index.ts' },
   format: ['esm'],
   dts: true,
   sourcemap: true,
   clean: true,
   target: 'node20',
+  external: ['vitest'],
 });

@@ -3,3 +3,7 @@ export * from './formats.js';
 export * from './scrape-options.js';
 export * from './normalize-scrape-options.js';
 export * from './validate.js';
+export * from './server-config.js';
+export * from './crawl-options.js';
+export * from './map-options.js';
+export * from './webhook-options.js';

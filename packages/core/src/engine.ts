@@ -1,0 +1,144 @@
+import { mapSite, type MapLink } from './crawl/map-site.js';
+import { robotsCompatibilityTokens } from './crawl/robots-cache.js';
+import type { ScrapeDocument } from './document.js';
+import type { ErrorJson } from './errors.js';
+import { AsyncChannel } from './jobs/async-channel.js';
+import type { JobEvent } from './jobs/job-events.js';
+import { JobRunner, defaultRunnerOptions } from './jobs/job-runner.js';
+import { JobService } from './jobs/job-service.js';
+import { PageWorker } from './jobs/page-worker.js';
+import { MemoryJobStore } from './memory/memory-job-store.js';
+import { MemoryQueue } from './memory/memory-queue.js';
+import { parseCrawlOptions, type CrawlOptionsInput } from './options/crawl-options.js';
+import { parseMapOptions, type MapOptionsInput } from './options/map-options.js';
+import { parseScrapeOptions } from './options/normalize-scrape-options.js';
+import type { ScrapeOptions, ScrapeOptionsInput } from './options/scrape-options.js';
+import { randomIds, systemClock, type Clock, type Ids } from './ports/clock.js';
+import type { Fetcher } from './ports/fetcher.js';
+import { inlineHtmlTransformer, type HtmlTransformer } from './ports/html-transformer.js';
+import type { JobProgress } from './ports/job-store.js';
+import { scrapePage, scrapePageWithLinks, type ScrapeContext, type ScrapeDeps, type ScrapedPage } from './scrape/scrape-page.js';
+import { parseTargetUrl } from './scrape/target-url.js';
+
+/**
+ * The engine: what a library user imports.
+ *
+ *   const engine = createEngine({ fetcher: new GotFetcher() });
+ *   const doc = await engine.scrape('https://example.com', { formats: ['markdown', 'links'] });
+ *   for await (const event of engine.crawl('https://example.com', { limit: 50 })) ...
+ *   const links = await engine.map('https://example.com', { search: 'pricing' });
+ */
+export interface EngineDeps {
+  /** The HTTP fetcher (required). */
+  fetcher: Fetcher;
+  /** A browser fetcher, when one is available. */
+  browser?: Fetcher;
+  /** Where HTML becomes formats; defaults to inline (same thread). */
+  transformer?: HtmlTransformer;
+  clock?: Clock;
+  ids?: Ids;
+  /** Product token matched against robots.txt groups (default `QuarryBot`). */
+  robotsUserAgent?: string;
+}
+
+/** What a library crawl yields: each page as it finishes, each page error, and the end. */
+export type CrawlEvent =
+  | { type: 'page'; document: ScrapeDocument; progress: JobProgress }
+  | { type: 'error'; url: string; error: ErrorJson; progress: JobProgress }
+  | { type: 'done'; status: 'completed' | 'failed' | 'cancelled'; progress: JobProgress; robotsBlocked: string[]; error?: string };
+
+export interface CrawlRunOptions {
+  signal?: AbortSignal;
+  /** Pages fetched at once (default 16, or the crawl's maxConcurrency). */
+  concurrency?: number;
+}
+
+export interface Engine {
+  /** Scrapes one URL. Options are the v2 API's, validated and defaulted from the one schema. */
+  scrape(url: string, options?: ScrapeOptionsInput, context?: ScrapeContext): Promise<ScrapeDocument>;
+  /** Scrapes with options already parsed by `parseScrapeOptions` (the server's path). */
+  scrapeParsed(url: string, options: ScrapeOptions, context?: ScrapeContext): Promise<ScrapeDocument>;
+  /** Scrapes and also returns every link of the raw page (what a crawl follows). */
+  scrapeWithLinks(url: string, options: ScrapeOptions, context?: ScrapeContext): Promise<ScrapedPage>;
+  /** Crawls a site in memory, yielding pages as they finish. A failed page never fails the crawl. */
+  crawl(url: string, options?: CrawlOptionsInput, run?: CrawlRunOptions): AsyncGenerator<CrawlEvent, void, undefined>;
+  /** The URLs of a site: sitemap plus a breadth-first walk, ranked by `search` when given. */
+  map(url: string, options?: MapOptionsInput, context?: { signal?: AbortSignal }): Promise<MapLink[]>;
+  /** Closes the fetchers and the transformer. */
+  close(): Promise<void>;
+  /** The parts, for the server and workers that drive jobs through durable stores. */
+  readonly parts: { fetcher: Fetcher; transformer: HtmlTransformer; clock: Clock; ids: Ids; robotsTokens: string[] };
+}
+
+export function createEngine(deps: EngineDeps): Engine {
+  const clock = deps.clock ?? systemClock;
+  const ids = deps.ids ?? randomIds;
+  const transformer = deps.transformer ?? inlineHtmlTransformer;
+  const robotsTokens = [deps.robotsUserAgent ?? 'QuarryBot', ...robotsCompatibilityTokens];
+  const scrapeDeps: ScrapeDeps = {
+    fetcher: deps.fetcher,
+    ...(deps.browser ? { browser: deps.browser } : {}),
+    transformer,
+    clock,
+    ids,
+    missingProviders: {
+      json: 'an LLM provider',
+      summary: 'an LLM provider',
+      changeTracking: 'the document index',
+    },
+  };
+  const scrapeParsed = async (url: string, options: ScrapeOptions, context?: ScrapeContext) =>
+    scrapePage(scrapeDeps, url, parseTargetUrl(url), options, context);
+  const scrapeWithLinks = async (url: string, options: ScrapeOptions, context?: ScrapeContext) =>
+    scrapePageWithLinks(scrapeDeps, url, parseTargetUrl(url), options, context);
+
+  async function* crawl(url: string, options: CrawlOptionsInput = {}, run: CrawlRunOptions = {}): AsyncGenerator<CrawlEvent, void, undefined> {
+    const crawlOptions = parseCrawlOptions(url, options);
+    const jobs = new MemoryJobStore();
+    const queue = new MemoryQueue(clock, ids);
+    const channel = new AsyncChannel<JobEvent>();
+    const events = (event: JobEvent) => channel.push(event);
+    const worker = new PageWorker({ jobs, queue, fetcher: deps.fetcher, clock, ids, scrape: scrapeWithLinks, events, robotsTokens });
+    const concurrency = run.concurrency ?? crawlOptions.maxConcurrency ?? defaultRunnerOptions.concurrency;
+    const runner = new JobRunner({ jobs, queue, worker, clock, events }, { ...defaultRunnerOptions, concurrency, perHostConcurrency: concurrency });
+    const service = new JobService({ jobs, queue, clock, ids, events, onCancel: (jobId) => runner.abortJob(jobId) });
+    const job = await service.startCrawl({ teamId: 'library', url, options: crawlOptions, version: 'v2' });
+    const onAbort = () => void service.cancel(job.id);
+    run.signal?.addEventListener('abort', onAbort, { once: true });
+    if (run.signal?.aborted) onAbort();
+    runner.start();
+    try {
+      for await (const event of channel) {
+        if (event.type === 'page') yield { type: 'page', document: event.document, progress: await jobs.progress(job.id) };
+        else if (event.type === 'page-error') yield { type: 'error', url: event.url, error: event.error, progress: await jobs.progress(job.id) };
+        else if (event.type === 'completed' || event.type === 'failed' || event.type === 'cancelled') {
+          yield {
+            type: 'done',
+            status: event.type,
+            progress: await jobs.progress(job.id),
+            robotsBlocked: await jobs.listRobotsBlocked(job.id),
+            ...(event.type === 'failed' ? { error: event.error } : {}),
+          };
+          break;
+        }
+      }
+    } finally {
+      run.signal?.removeEventListener('abort', onAbort);
+      channel.close();
+      if ((await jobs.getJob(job.id))?.status === 'scraping') await service.cancel(job.id);
+      await runner.stop();
+    }
+  }
+
+  return {
+    scrape: async (url, options, context) => scrapeParsed(url, parseScrapeOptions('v2', options), context),
+    scrapeParsed,
+    scrapeWithLinks,
+    crawl,
+    map: async (url, options, context) => mapSite({ fetcher: deps.fetcher, transformer, clock, robotsTokens }, url, parseMapOptions(url, options), context),
+    close: async () => {
+      await Promise.all([deps.fetcher.close?.(), deps.browser?.close?.(), deps.transformer?.close?.()]);
+    },
+    parts: { fetcher: deps.fetcher, transformer, clock, ids, robotsTokens },
+  };
+}

@@ -1,0 +1,138 @@
+import { selectAll, compile } from 'css-select';
+import { Document, type AnyNode, type Element, type ParentNode } from 'domhandler';
+import { getAttributeValue, removeElement } from 'domutils';
+import { ValidationError } from '../errors.js';
+
+/**
+ * The cleaning steps of the scrape pipeline that are not main-content extraction:
+ * includeTags / excludeTags by CSS selector, removal of non-content elements, and absolute
+ * URLs for links and images (the largest `srcset` candidate becomes `src`).
+ */
+
+/** Elements that never carry page content. */
+const nonContentTags = new Set(['head', 'meta', 'noscript', 'style', 'script', 'template', 'link']);
+
+/** Throws a ValidationError naming the option when a selector does not parse. */
+export function checkSelectors(field: string, selectors: string[]): void {
+  selectors.forEach((selector, index) => {
+    try {
+      compile(selector);
+    } catch (error) {
+      throw new ValidationError(
+        `\`${field}[${index}]\` must be a CSS selector; got ${JSON.stringify(selector)} (${(error as Error).message})`,
+        `${field}[${index}]`,
+      );
+    }
+  });
+}
+
+/** A new document holding only the elements matching any selector (outermost matches, in document order). */
+export function keepOnly(document: Document, selectors: string[]): Document {
+  const matches = new Set<Element>();
+  for (const selector of selectors) for (const element of selectElements(selector, document)) matches.add(element);
+  const outermost = [...matches].filter((element) => !hasAncestorIn(element, matches));
+  outermost.sort(compareDocumentOrder);
+  const result = new Document([]);
+  for (const element of outermost) appendChild(result, element.cloneNode(true));
+  return result;
+}
+
+/** Removes every element matching any selector, in place. */
+export function removeMatching(root: ParentNode, selectors: string[]): void {
+  for (const selector of selectors) for (const element of selectElements(selector, root)) removeElement(element);
+}
+
+/** Removes scripts, styles, head and other non-content elements, and comments, in place. */
+export function removeNonContent(root: ParentNode): void {
+  const doomed: AnyNode[] = [];
+  const visit = (nodes: AnyNode[]) => {
+    for (const node of nodes) {
+      if (node.type === 'comment' || node.type === 'directive') doomed.push(node);
+      else if (node.type === 'tag' || node.type === 'script' || node.type === 'style') {
+        const element = node as Element;
+        if (nonContentTags.has(element.name)) doomed.push(element);
+        else visit(element.children);
+      }
+    }
+  };
+  visit(root.children);
+  for (const node of doomed) removeElement(node);
+}
+
+/** The base URL links resolve against: `<base href>` when present, else the page URL. */
+export function baseUrlOf(document: Document, pageUrl: string): string {
+  const base = selectElements('base[href]', document)[0];
+  const href = base ? getAttributeValue(base, 'href') : undefined;
+  if (!href) return pageUrl;
+  try {
+    return new URL(href, pageUrl).href;
+  } catch {
+    return pageUrl;
+  }
+}
+
+/** Makes `a[href]` and `img[src]` absolute and picks the largest `srcset` candidate, in place. */
+export function resolveUrls(root: ParentNode, baseUrl: string): void {
+  const visit = (nodes: AnyNode[]) => {
+    for (const node of nodes) {
+      if (node.type !== 'tag') continue;
+      const element = node as Element;
+      if (element.name === 'a' && element.attribs.href !== undefined) {
+        element.attribs.href = resolve(element.attribs.href, baseUrl);
+      } else if (element.name === 'img' || element.name === 'source') {
+        const largest = element.attribs.srcset ? largestCandidate(element.attribs.srcset) : undefined;
+        if (largest && element.name === 'img') element.attribs.src = largest;
+        if (element.attribs.src !== undefined) element.attribs.src = resolve(element.attribs.src, baseUrl);
+      }
+      visit(element.children);
+    }
+  };
+  visit(root.children);
+}
+
+function resolve(href: string, baseUrl: string): string {
+  const trimmed = href.trim();
+  if (trimmed === '' || /^(#|javascript:|mailto:|tel:|data:)/i.test(trimmed)) return trimmed;
+  try {
+    return new URL(trimmed, baseUrl).href;
+  } catch {
+    return trimmed;
+  }
+}
+
+/** The URL of the widest (`w`) or densest (`x`) candidate of a srcset. */
+export function largestCandidate(srcset: string): string | undefined {
+  let best: { url: string; size: number } | undefined;
+  for (const part of srcset.split(/,\s+/)) {
+    const [url, descriptor] = part.trim().split(/\s+/);
+    if (!url) continue;
+    const size = descriptor ? Number.parseFloat(descriptor) * (descriptor.endsWith('x') ? 1000 : 1) : 1;
+    if (!best || (Number.isFinite(size) && size > best.size)) best = { url, size: Number.isFinite(size) ? size : 1 };
+  }
+  return best?.url;
+}
+
+/** Elements under `root` matching a CSS selector, in document order. */
+export function selectElements(selector: string, root: ParentNode): Element[] {
+  return selectAll<AnyNode, Element>(selector, root.children);
+}
+
+function hasAncestorIn(element: Element, set: Set<Element>): boolean {
+  for (let parent = element.parent; parent; parent = parent.parent) if (set.has(parent as Element)) return true;
+  return false;
+}
+
+function compareDocumentOrder(a: AnyNode, b: AnyNode): number {
+  return (a.startIndex ?? 0) - (b.startIndex ?? 0);
+}
+
+function appendChild(parent: ParentNode, child: AnyNode) {
+  child.parent = parent;
+  const last = parent.children[parent.children.length - 1];
+  if (last) {
+    last.next = child;
+    child.prev = last;
+  } else child.prev = null;
+  child.next = null;
+  parent.children.push(child);
+}

@@ -1,0 +1,89 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Ajv } from 'ajv';
+import { ValidationError } from '../errors.js';
+import { describeErrors } from './validate.js';
+
+/**
+ * Every environment variable Quarry reads, declared once: name, default and description. The http
+ * package's compose.ts is the only reader of process.env and passes it through `parseServerConfig`;
+ * the README's table is generated from this object (`renderEnvTable`) and checked by a test.
+ */
+export const serverConfigSchema = Type.Object(
+  {
+    PORT: Type.Integer({ minimum: 0, maximum: 65_535, default: 3002, description: 'Port the server listens on.' }),
+    HOST: Type.String({
+      default: '127.0.0.1',
+      description: 'Address the server binds to. Use 0.0.0.0 to serve other machines (then API keys are required).',
+    }),
+    QUARRY_DATA_DIR: Type.String({
+      default: './.quarry',
+      description: 'Folder of the embedded default: the SQLite file, its queue, and blobs (screenshots, PDFs).',
+    }),
+    QUARRY_ALLOW_PRIVATE_HOSTS: Type.String({
+      default: '',
+      description:
+        'Comma-separated hosts and CIDRs that scrapes and webhooks may reach although they are loopback or private (`*` allows all). Everything private is refused by default.',
+    }),
+    QUARRY_AUTH: Type.Union([Type.Literal('auto'), Type.Literal('required'), Type.Literal('off')], {
+      default: 'auto',
+      description: 'auto: keys are required once any key exists; required: always; off: never (needed to serve a public address without keys).',
+    }),
+    QUARRY_ROBOTS_USER_AGENT: Type.String({
+      default: 'QuarryBot',
+      description: 'Product token matched against robots.txt user-agent groups (FirecrawlAgent groups are honoured too).',
+    }),
+    QUARRY_TRANSFORM_THREADS: Type.Integer({
+      minimum: 0,
+      maximum: 64,
+      default: 0,
+      description: 'Worker threads that turn HTML into markdown. 0 picks one per CPU core; 1 converts on the main thread.',
+    }),
+    QUARRY_MAX_BODY_BYTES: Type.Integer({
+      minimum: 1024,
+      default: 52_428_800,
+      description: 'Largest response body a fetch accepts, in bytes; larger pages fail with a too-large error.',
+    }),
+    QUARRY_CHROMIUM_PATH: Type.Optional(
+      Type.String({ description: 'Path of the Chromium binary for the browser engine (default: found at the usual Debian locations).' }),
+    ),
+    LOG_LEVEL: Type.Union(
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
+      { default: 'info', description: 'Log level of the server (pino).' },
+    ),
+  },
+  { additionalProperties: true },
+);
+
+export type ServerConfig = Static<typeof serverConfigSchema>;
+
+let coercing: Ajv | undefined;
+
+/** Reads the configuration from an environment-like record (strings), applying the defaults. */
+export function parseServerConfig(env: Record<string, string | undefined>): ServerConfig {
+  coercing ??= new Ajv({ useDefaults: true, coerceTypes: true, allErrors: true, strict: false, verbose: true });
+  const names = Object.keys(serverConfigSchema.properties);
+  const value: Record<string, unknown> = {};
+  for (const name of names) {
+    const raw = env[name];
+    if (raw !== undefined && raw !== '') value[name] = raw;
+  }
+  const check = coercing.compile(serverConfigSchema);
+  if (!check(value)) {
+    const issues = describeErrors(check.errors ?? []).map((issue) => ({
+      ...issue,
+      message: `environment variable ${issue.message.replace(/^`([^`]*)`/, '$1')}`,
+    }));
+    throw new ValidationError(issues);
+  }
+  return value as ServerConfig;
+}
+
+/** The README table of environment variables, generated from the schema. */
+export function renderEnvTable(): string {
+  const rows = Object.entries(serverConfigSchema.properties).map(([name, schema]) => {
+    const entry = schema as { default?: unknown; description?: string };
+    const fallback = entry.default === undefined ? '' : entry.default === '' ? '(empty)' : `\`${String(entry.default)}\``;
+    return `| \`${name}\` | ${fallback} | ${entry.description ?? ''} |`;
+  });
+  return ['| Variable | Default | What it does |', '|---|---|---|', ...rows].join('\n');
+}

@@ -1,0 +1,16 @@
+import { transformHtml, type HtmlTransformInput, type HtmlTransformOutput } from '../scrape/transform-html.js';
+
+/**
+ * Where HTML becomes formats. Conversion is the CPU-heavy step of every scrape, so adapters may
+ * run it on worker threads (`WorkerPoolTransformer`); the default runs it inline. Input and output
+ * are plain data (structured-clone safe). Errors are thrown as plain Errors and never leave a pool
+ * worker broken.
+ */
+export interface HtmlTransformer {
+  transform(input: HtmlTransformInput): Promise<HtmlTransformOutput>;
+  close?(): Promise<void>;
+}
+
+export const inlineHtmlTransformer: HtmlTransformer = {
+  transform: async (input) => transformHtml(input),
+};

@@ -1,0 +1,202 @@
+import type { DocumentMetadata, ScrapeDocument } from '../document.js';
+import { NotAvailableError, TargetError } from '../errors.js';
+import { decodeBody } from '../html/decode-body.js';
+import { checkSelectors } from '../html/clean-html.js';
+import type { FormatSpec } from '../options/formats.js';
+import type { ScrapeOptions } from '../options/scrape-options.js';
+import { pdfToMarkdown } from '../pdf/index.js';
+import type { Clock, Ids } from '../ports/clock.js';
+import type { FetchResponse, Fetcher } from '../ports/fetcher.js';
+import type { HtmlTransformer } from '../ports/html-transformer.js';
+import { contentKindOf } from './content-kind.js';
+import { creditsForDocument } from './credits.js';
+import { chooseEngines, engineProfiles, type EngineProfile } from './engine-choice.js';
+
+/**
+ * One scrape, start to end:
+ *
+ *   options -> engine choice -> Fetcher -> content kind
+ *     html -> HtmlTransformer (one parse: metadata, links, clean, markdown, html)
+ *     pdf  -> pdfToMarkdown (or base64 when PDF parsing is off)
+ *     json -> fenced json block; text/xml -> as is
+ *   -> document with only the asked-for formats, metadata and credits
+ */
+export interface ScrapeDeps {
+  fetcher: Fetcher;
+  browser?: Fetcher;
+  transformer: HtmlTransformer;
+  clock: Clock;
+  ids: Ids;
+  /** Formats that need a provider this engine was built without (json, summary, changeTracking). */
+  missingProviders: Partial<Record<FormatSpec['type'], string>>;
+}
+
+export interface ScrapeContext {
+  signal?: AbortSignal;
+  /** Id for metadata.scrapeId; a new one when absent. */
+  scrapeId?: string;
+}
+
+/** A scraped page plus the links a crawl follows (all `<a href>` of the raw page, whatever the formats). */
+export interface ScrapedPage {
+  document: ScrapeDocument;
+  links: string[];
+}
+
+export async function scrapePage(
+  deps: ScrapeDeps,
+  sourceUrl: string,
+  target: URL,
+  options: ScrapeOptions,
+  context: ScrapeContext = {},
+): Promise<ScrapeDocument> {
+  return (await scrapePageWithLinks(deps, sourceUrl, target, options, context, false)).document;
+}
+
+export async function scrapePageWithLinks(
+  deps: ScrapeDeps,
+  sourceUrl: string,
+  target: URL,
+  options: ScrapeOptions,
+  context: ScrapeContext = {},
+  discoverLinks = true,
+): Promise<ScrapedPage> {
+  checkSelectors('includeTags', options.includeTags);
+  checkSelectors('excludeTags', options.excludeTags);
+  for (const format of options.formats) {
+    const missing = deps.missingProviders[format.type];
+    if (missing) throw new NotAvailableError(`\`formats: ${format.type}\` needs ${missing}, which is not available in this engine yet`);
+  }
+  const engines: Array<EngineProfile & { fetcher: Fetcher }> = [{ ...engineProfiles.http, fetcher: deps.fetcher }];
+  if (deps.browser) engines.push({ ...engineProfiles.browser, fetcher: deps.browser });
+  const [engine] = chooseEngines(options, engines);
+
+  const started = deps.clock.now();
+  const response = await engine!.fetcher.fetch({
+    url: target,
+    headers: options.headers,
+    timeoutMs: options.timeout,
+    skipTlsVerification: options.skipTlsVerification,
+    mobile: options.mobile,
+    ...(context.signal ? { signal: context.signal } : {}),
+  });
+  const remainingMs = options.timeout - (deps.clock.now() - started);
+  return buildDocument(deps, sourceUrl, response, options, context, remainingMs, discoverLinks);
+}
+
+async function buildDocument(
+  deps: ScrapeDeps,
+  sourceUrl: string,
+  response: FetchResponse,
+  options: ScrapeOptions,
+  context: ScrapeContext,
+  remainingMs: number,
+  discoverLinks: boolean,
+): Promise<ScrapedPage> {
+  const contentType = response.headers.get('content-type');
+  const kind = contentKindOf(contentType, response.body);
+  const wants = new Set(options.formats.map((format) => format.type));
+  const document: Omit<ScrapeDocument, 'metadata'> = {};
+  let pageMetadata: Record<string, unknown> = {};
+  let parsedPdfPages: number | undefined;
+  let engineName = response.engine;
+  let links: string[] = [];
+
+  switch (kind) {
+    case 'html': {
+      const { text } = decodeBody(response.body, contentType);
+      const output = await deps.transformer.transform({
+        html: text,
+        url: response.url.href,
+        onlyMainContent: options.onlyMainContent,
+        includeTags: options.includeTags,
+        excludeTags: options.excludeTags,
+        removeBase64Images: options.removeBase64Images,
+        want: {
+          markdown: wants.has('markdown'),
+          html: wants.has('html'),
+          links: wants.has('links') || discoverLinks,
+          images: wants.has('images'),
+        },
+      });
+      links = output.links ?? [];
+      pageMetadata = output.metadata;
+      if (output.markdown !== undefined) document.markdown = output.markdown;
+      if (output.html !== undefined) document.html = output.html;
+      if (wants.has('rawHtml')) document.rawHtml = text;
+      if (wants.has('links')) document.links = links;
+      if (output.images) document.images = output.images;
+      break;
+    }
+    case 'pdf': {
+      engineName = 'pdf';
+      if (options.parsePdf) {
+        const pdf = await pdfToMarkdown(response.body, {
+          ...(options.pdfMaxPages !== undefined ? { maxPages: options.pdfMaxPages } : {}),
+          ...(context.signal ? { signal: context.signal } : {}),
+        });
+        parsedPdfPages = options.pdfMaxPages === undefined ? pdf.numPages : Math.min(pdf.numPages, options.pdfMaxPages);
+        pageMetadata = { ...(pdf.title ? { title: pdf.title } : {}), numPages: pdf.numPages };
+        if (wants.has('markdown')) document.markdown = pdf.markdown;
+        if (wants.has('html')) document.html = pdf.markdown;
+      } else {
+        const base64 = toBase64(response.body);
+        if (wants.has('markdown')) document.markdown = base64;
+        if (wants.has('html')) document.html = base64;
+      }
+      if (wants.has('rawHtml')) document.rawHtml = toBase64(response.body);
+      break;
+    }
+    case 'json':
+    case 'text':
+    case 'xml': {
+      const { text } = decodeBody(response.body, contentType);
+      const markdown = kind === 'json' ? fencedJson(text) : kind === 'xml' ? `\`\`\`xml\n${text.trim()}\n\`\`\`` : text;
+      if (wants.has('markdown')) document.markdown = markdown;
+      if (wants.has('html')) document.html = text;
+      if (wants.has('rawHtml')) document.rawHtml = text;
+      if (wants.has('links')) document.links = [];
+      break;
+    }
+    case 'unsupported':
+      throw new TargetError(
+        'unsupported-type',
+        `Unsupported content type ${JSON.stringify(contentType)} at ${response.url.href}: Quarry reads HTML, PDF, JSON, XML and text`,
+      );
+  }
+  void remainingMs;
+
+  const failed = response.status >= 400;
+  const metadata: DocumentMetadata = {
+    ...pageMetadata,
+    sourceURL: sourceUrl,
+    url: response.url.href,
+    statusCode: response.status,
+    ...(contentType ? { contentType } : {}),
+    scrapeId: context.scrapeId ?? deps.ids.next(),
+    proxyUsed: 'basic',
+    engine: engineName,
+    creditsUsed: creditsForDocument({ options, failed: false, ...(parsedPdfPages !== undefined ? { parsedPdfPages } : {}) }),
+    ...(failed ? { error: `The page answered HTTP ${response.status}` } : {}),
+  };
+  return { document: { ...document, metadata }, links };
+}
+
+function fencedJson(text: string): string {
+  let pretty = text.trim();
+  try {
+    pretty = JSON.stringify(JSON.parse(pretty), null, 2);
+  } catch {
+    // Not valid JSON after all: show it as it came.
+  }
+  const fence = pretty.includes('```') ? '~~~~' : '```';
+  return `${fence}json\n${pretty}\n${fence}`;
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let index = 0; index < bytes.length; index += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
+  }
+  return btoa(binary);
+}

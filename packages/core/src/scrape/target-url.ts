@@ -1,0 +1,33 @@
+import { ValidationError } from '../errors.js';
+
+/**
+ * Reads the URL a user asked for. A bare host gets `http://` (as Firecrawl does); only http and
+ * https are accepted; the host must be a domain with a dot, `localhost`, or an IP literal.
+ * Whether the address may be fetched is the fetcher's SSRF guard's decision, not this one's.
+ */
+export function parseTargetUrl(input: unknown, field = 'url'): URL {
+  if (typeof input !== 'string' || input.trim() === '') {
+    throw new ValidationError(`\`${field}\` must be a non-empty URL string; got ${input === undefined ? 'nothing' : JSON.stringify(input)}`, field);
+  }
+  const text = input.trim();
+  const hasScheme = /^[a-z][a-z0-9+.-]*:/i.test(text) && !/^[^/:]+:\d+(\/|$)/.test(text);
+  let url: URL;
+  try {
+    url = new URL(hasScheme ? text : `http://${text}`);
+  } catch {
+    throw new ValidationError(`\`${field}\` must be a valid URL; got ${JSON.stringify(shorten(text))}`, field);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ValidationError(`\`${field}\` must use http or https; got ${JSON.stringify(url.protocol.replace(/:$/, ''))}`, field);
+  }
+  const host = url.hostname;
+  const isIp = /^\d+(\.\d+){3}$/.test(host) || host.startsWith('[');
+  if (!isIp && host !== 'localhost' && !/\.[a-z0-9-]{2,}\.?$/i.test(host)) {
+    throw new ValidationError(`\`${field}\` must have a top-level domain; got ${JSON.stringify(shorten(text))}`, field);
+  }
+  return url;
+}
+
+function shorten(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 197)}...` : text;
+}

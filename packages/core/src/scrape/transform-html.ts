@@ -1,0 +1,89 @@
+import render from 'dom-serializer';
+import type { AnyNode, Document, Element } from 'domhandler';
+import { extractLinks } from '../crawl/link-extract.js';
+import { extractMainContent } from '../extract/index.js';
+import { baseUrlOf, keepOnly, removeMatching, removeNonContent, resolveUrls } from '../html/clean-html.js';
+import { extractMetadata, type PageMetadata } from '../html/metadata.js';
+import { parseHtml } from '../html/parse-html.js';
+import { htmlToMarkdown } from '../markdown/index.js';
+
+/**
+ * HTML to formats, from one parse of the page. Pure and synchronous, with plain-data input and
+ * output, so it can run in a worker thread (see the HtmlTransformer port).
+ *
+ *   rawHtml -> parse -> metadata, links (whole page)
+ *           -> includeTags -> excludeTags -> onlyMainContent -> strip non-content -> absolute URLs
+ *           -> html (serialised), markdown (same tree)
+ */
+export interface HtmlTransformInput {
+  html: string;
+  /** The final URL of the page; relative URLs resolve against it (or `<base href>`). */
+  url: string;
+  onlyMainContent: boolean;
+  includeTags: string[];
+  excludeTags: string[];
+  removeBase64Images: boolean;
+  want: { markdown: boolean; html: boolean; links: boolean; images: boolean };
+}
+
+export interface HtmlTransformOutput {
+  markdown?: string;
+  html?: string;
+  links?: string[];
+  images?: string[];
+  metadata: PageMetadata;
+  /** True when onlyMainContent found too little and the whole page was used instead. */
+  usedWholePage: boolean;
+}
+
+export function transformHtml(input: HtmlTransformInput): HtmlTransformOutput {
+  const document = parseHtml(input.html);
+  const metadata = extractMetadata(document, input.url);
+  const baseUrl = baseUrlOf(document, input.url);
+  const output: HtmlTransformOutput = { metadata, usedWholePage: !input.onlyMainContent };
+  if (input.want.links) output.links = extractLinks(document, input.url);
+  if (!input.want.markdown && !input.want.html && !input.want.images) return output;
+
+  let content = cleanContent(document, input, input.onlyMainContent, baseUrl);
+  let markdown = input.want.markdown || input.onlyMainContent ? htmlToMarkdown(content.root, { baseUrl, removeBase64Images: input.removeBase64Images }) : undefined;
+  if (input.onlyMainContent && (content.isFallback || !markdown?.trim())) {
+    output.usedWholePage = true;
+    if (!markdown?.trim()) {
+      // Main-content extraction found nothing worth keeping: answer with the whole page instead.
+      content = cleanContent(parseHtml(input.html), input, false, baseUrl);
+      markdown = htmlToMarkdown(content.root, { baseUrl, removeBase64Images: input.removeBase64Images });
+    }
+  }
+  if (input.want.markdown) output.markdown = markdown ?? htmlToMarkdown(content.root, { baseUrl, removeBase64Images: input.removeBase64Images });
+  if (input.want.html) output.html = render(content.root.children, { encodeEntities: 'utf8' });
+  if (input.want.images) output.images = collectImages(content.root.children);
+  return output;
+}
+
+function cleanContent(document: Document, input: HtmlTransformInput, onlyMainContent: boolean, baseUrl: string) {
+  let root: Document = input.includeTags.length > 0 ? keepOnly(document, input.includeTags) : document;
+  if (input.excludeTags.length > 0) removeMatching(root, input.excludeTags);
+  let isFallback = false;
+  if (onlyMainContent) {
+    const main = extractMainContent(root, { url: input.url });
+    root = main.document;
+    isFallback = main.isFallback;
+  }
+  removeNonContent(root);
+  resolveUrls(root, baseUrl);
+  return { root, isFallback };
+}
+
+function collectImages(nodes: AnyNode[], out: string[] = [], seen = new Set<string>()): string[] {
+  for (const node of nodes) {
+    if (node.type !== 'tag') continue;
+    const element = node as Element;
+    const src = element.name === 'img' ? element.attribs.src : undefined;
+    if (src && /^https?:/i.test(src) && !seen.has(src)) {
+      seen.add(src);
+      out.push(src);
+    }
+    collectImages(element.children, out, seen);
+  }
+  return out;
+}
