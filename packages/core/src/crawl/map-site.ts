@@ -1,0 +1,193 @@
+import { decodeBody } from '../html/decode-body.js';
+import { TimeoutError } from '../errors.js';
+import type { MapOptions } from '../options/map-options.js';
+import type { Clock } from '../ports/clock.js';
+import type { Fetcher } from '../ports/fetcher.js';
+import type { HtmlTransformer } from '../ports/html-transformer.js';
+import { contentKindOf } from '../scrape/content-kind.js';
+import { parseTargetUrl } from '../scrape/target-url.js';
+import { registrableDomain } from './crawl-rules.js';
+import { skippedFileExtensions } from './frontier-filter.js';
+import { RobotsCache } from './robots-cache.js';
+import { rankBySearch } from './map-search.js';
+import { discoverSitemapUrls } from './sitemap-discovery.js';
+import { hostWithoutWww, isSpaRoute, normalizeMapUrl } from './url-normalize.js';
+
+/**
+ * Map: the URLs of a site, fast. Unlike self-hosted Firecrawl (which returns only sitemap links,
+ * often just the start URL), Quarry merges the sitemap with a breadth-first walk of the site's own
+ * pages inside the time and limit budget, and keeps each fetched page's title and description so
+ * `search` can rank by words of the path, title and description.
+ *
+ *   start URL -> robots.txt Sitemap: lines + sitemap.xml (indexes, gzip, text)   [unless skip]
+ *             -> BFS over pages of the site (links only, no markdown)            [unless only]
+ *             -> scope (same site / subdomains / below path) -> normalise, dedupe -> rank -> limit
+ */
+export interface MapLink {
+  url: string;
+  title?: string;
+  description?: string;
+}
+
+export interface MapDeps {
+  fetcher: Fetcher;
+  transformer: HtmlTransformer;
+  clock: Clock;
+  robotsTokens: string[];
+  /** Links this instance already knows for the site (the index), when one exists. */
+  knownLinks?: (startUrl: URL) => Promise<MapLink[]>;
+}
+
+/** Budgets of the breadth-first part. */
+export const mapBudget = { maxPages: 200, concurrency: 8, defaultTimeMs: 20_000, pageTimeoutMs: 10_000 } as const;
+
+export async function mapSite(deps: MapDeps, url: string, options: MapOptions, context: { signal?: AbortSignal } = {}): Promise<MapLink[]> {
+  const start = parseTargetUrl(url);
+  const startedAt = deps.clock.now();
+  const deadline = startedAt + (options.timeoutMs ?? mapBudget.defaultTimeMs);
+  const discoveryDeadline = startedAt + (options.timeoutMs ?? mapBudget.defaultTimeMs) * 0.8;
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(context.signal?.reason);
+  context.signal?.addEventListener('abort', onAbort, { once: true });
+  const guard = options.timeoutMs !== undefined ? deps.clock.sleep(options.timeoutMs, controller.signal).then(() => 'timeout' as const, () => 'aborted' as const) : undefined;
+
+  const inScope = scopeFilter(start, options);
+  const links = new Map<string, MapLink>();
+  const add = (raw: string, details: Omit<MapLink, 'url'> = {}) => {
+    const normalized = normalizeForMap(raw, options);
+    if (!normalized || !inScope(normalized)) return undefined;
+    const existing = links.get(normalized);
+    if (existing) {
+      if (details.title && !existing.title) Object.assign(existing, details);
+      return existing;
+    }
+    const link: MapLink = { url: normalized, ...details };
+    links.set(normalized, link);
+    return link;
+  };
+
+  const work = (async () => {
+    add(start.href);
+    if (options.useIndex && deps.knownLinks) for (const link of await deps.knownLinks(start)) add(link.url, link);
+    if (options.sitemap !== 'skip') {
+      const robots = await new RobotsCache(deps.fetcher, deps.clock, deps.robotsTokens, 5_000).rulesFor(start);
+      const sitemapUrls = await discoverSitemapUrls({
+        startUrl: start,
+        robotsSitemaps: robots.sitemaps,
+        fetcher: deps.fetcher,
+        maxUrls: Math.max(options.limit * 2, 1_000),
+        signal: controller.signal,
+      });
+      for (const entry of sitemapUrls) add(entry);
+    }
+    if (options.sitemap !== 'only') {
+      await walkSite(deps, start, options, { add, links, deadline: discoveryDeadline, signal: controller.signal });
+    }
+  })();
+
+  try {
+    const outcome = guard ? await Promise.race([work.then(() => 'done' as const), guard]) : (await work, 'done' as const);
+    if (outcome === 'timeout') throw new TimeoutError('Map timed out');
+  } finally {
+    controller.abort();
+    context.signal?.removeEventListener('abort', onAbort);
+  }
+  void deadline;
+  let result = [...links.values()];
+  if (options.sitemap === 'only') result = result.slice(1); // the start URL is not a sitemap entry
+  if (options.search) result = rankBySearch(result, options.search);
+  return result.slice(0, options.limit);
+}
+
+/** Breadth-first over the site's HTML pages, collecting links and each page's title and description. */
+async function walkSite(
+  deps: MapDeps,
+  start: URL,
+  options: MapOptions,
+  state: { add: (url: string, details?: Omit<MapLink, 'url'>) => MapLink | undefined; links: Map<string, MapLink>; deadline: number; signal: AbortSignal },
+) {
+  const queue: string[] = [start.href];
+  const visited = new Set<string>([pageKey(start.href)]);
+  let fetched = 0;
+  const maxPages = Math.min(mapBudget.maxPages, options.limit);
+  const next = async (): Promise<void> => {
+    while (queue.length > 0 && fetched < maxPages && state.links.size < options.limit * 2) {
+      if (state.signal.aborted || deps.clock.now() >= state.deadline) return;
+      const pageUrl = queue.shift()!;
+      fetched++;
+      try {
+        const response = await deps.fetcher.fetch({
+          url: new URL(pageUrl),
+          timeoutMs: Math.max(1, Math.min(mapBudget.pageTimeoutMs, state.deadline - deps.clock.now())),
+          signal: state.signal,
+        });
+        const contentType = response.headers.get('content-type');
+        if (response.status >= 400 || contentKindOf(contentType, response.body) !== 'html') continue;
+        const output = await deps.transformer.transform({
+          html: decodeBody(response.body, contentType).text,
+          url: response.url.href,
+          onlyMainContent: false,
+          includeTags: [],
+          excludeTags: [],
+          removeBase64Images: true,
+          want: { markdown: false, html: false, links: true, images: false },
+        });
+        const title = typeof output.metadata.title === 'string' ? output.metadata.title : undefined;
+        const description = typeof output.metadata.description === 'string' ? output.metadata.description : undefined;
+        state.add(pageUrl, { ...(title ? { title } : {}), ...(description ? { description } : {}) });
+        if (response.url.href !== pageUrl) state.add(response.url.href, { ...(title ? { title } : {}), ...(description ? { description } : {}) });
+        for (const link of output.links ?? []) {
+          const added = state.add(link);
+          if (!added) continue;
+          const key = pageKey(added.url);
+          if (!visited.has(key) && !isSkippedFile(added.url)) {
+            visited.add(key);
+            queue.push(added.url);
+          }
+        }
+      } catch {
+        // A page that fails is skipped: map reports what it could reach.
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: mapBudget.concurrency }, () => next()));
+}
+
+function normalizeForMap(raw: string, options: MapOptions): string | null {
+  const normalized = normalizeMapUrl(raw, { ignoreQueryParameters: options.ignoreQueryParameters });
+  if (!normalized) return null;
+  const hashAt = normalized.indexOf('#');
+  if (hashAt >= 0 && !isSpaRoute(normalized.slice(hashAt + 1))) return normalized.slice(0, hashAt);
+  return normalized;
+}
+
+function scopeFilter(start: URL, options: MapOptions): (url: string) => boolean {
+  const startSite = hostWithoutWww(start.hostname);
+  const startDomain = registrableDomain(start.hostname);
+  const startPath = start.pathname.replace(/\/+$/, '');
+  return (raw) => {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return false;
+    }
+    const site = hostWithoutWww(url.hostname);
+    const sameSite = site === startSite;
+    if (!sameSite) {
+      if (!options.includeSubdomains || startDomain === null || registrableDomain(url.hostname) !== startDomain) return false;
+    }
+    if (options.filterByPath && startPath !== '' && !url.pathname.startsWith(startPath)) return false;
+    return true;
+  };
+}
+
+function pageKey(url: string): string {
+  return url.replace(/^https?:\/\/(www\.)?/, '').replace(/\/$/, '');
+}
+
+function isSkippedFile(url: string): boolean {
+  const path = new URL(url).pathname.toLowerCase();
+  const dot = path.lastIndexOf('.');
+  return dot > path.lastIndexOf('/') && skippedFileExtensions.has(path.slice(dot));
+}

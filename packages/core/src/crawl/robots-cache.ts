@@ -1,0 +1,52 @@
+import { QuarryError } from '../errors.js';
+import type { Clock } from '../ports/clock.js';
+import type { Fetcher } from '../ports/fetcher.js';
+import { parseRobotsTxt, robotsRulesFromStatus, maxRobotsBytes, type RobotsRules } from './robots-rules.js';
+
+/**
+ * robots.txt per origin, fetched through the Fetcher and kept for 24 hours (RFC 9309 §2.4).
+ * 4xx allows all; 5xx, timeouts and network errors disallow all (§2.3.1.3-4); redirects are
+ * followed by the fetcher (at most 5 hops is its default for robots). Concurrent asks for one
+ * origin share one fetch.
+ */
+export const robotsCacheMs = 24 * 60 * 60 * 1000;
+export const robotsCompatibilityTokens = ['FirecrawlAgent', 'FireCrawlAgent'];
+
+export class RobotsCache {
+  private readonly entries = new Map<string, { rules: Promise<RobotsRules>; fetchedAt: number }>();
+
+  constructor(
+    private readonly fetcher: Fetcher,
+    private readonly clock: Clock,
+    private readonly userAgentTokens: string[],
+    private readonly timeoutMs = 10_000,
+  ) {}
+
+  /** Rules for the origin of `url`. Never throws: failures become allow-all or disallow-all per the RFC. */
+  rulesFor(url: URL): Promise<RobotsRules> {
+    const origin = url.origin;
+    const now = this.clock.now();
+    const cached = this.entries.get(origin);
+    if (cached && now - cached.fetchedAt < robotsCacheMs) return cached.rules;
+    const rules = this.fetchRules(origin);
+    this.entries.set(origin, { rules, fetchedAt: now });
+    if (this.entries.size > 10_000) this.entries.delete(this.entries.keys().next().value!);
+    return rules;
+  }
+
+  private async fetchRules(origin: string): Promise<RobotsRules> {
+    try {
+      const response = await this.fetcher.fetch({
+        url: new URL('/robots.txt', origin),
+        timeoutMs: this.timeoutMs,
+        maxBytes: maxRobotsBytes * 4,
+      });
+      return robotsRulesFromStatus(response.status) ?? parseRobotsTxt(response.body, this.userAgentTokens);
+    } catch (error) {
+      if (error instanceof QuarryError && error.code === 'target_failed' && (error.details?.kind === 'too-large')) {
+        return robotsRulesFromStatus(404)!;
+      }
+      return robotsRulesFromStatus(503)!;
+    }
+  }
+}

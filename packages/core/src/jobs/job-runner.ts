@@ -1,0 +1,183 @@
+import type { Clock } from '../ports/clock.js';
+import { terminalJobStatuses, type JobRecord, type JobStore } from '../ports/job-store.js';
+import type { LeasedMessage, Queue } from '../ports/queue.js';
+import type { JobEventSink } from './job-events.js';
+import type { PageWorker } from './page-worker.js';
+
+/**
+ * The worker loop: leases messages, runs them with bounded concurrency, and applies pacing
+ * (per-job maxConcurrency and delay, per-host concurrency). A message that must wait is released
+ * with a delay, not held. After each message it checks whether the job is finished and moves it
+ * to `completed` exactly once (compare-and-set on the status).
+ *
+ *   queue --lease--> pacing ok? --no--> release(delay)
+ *                        |yes
+ *                   PageWorker.handle --> ack --> job finished? --> completed + event
+ */
+export interface JobRunnerOptions {
+  /** Messages processed at once by this runner. */
+  concurrency: number;
+  /** Most requests to one host at once, across jobs. */
+  perHostConcurrency: number;
+  /** Lease of a message; a worker that dies returns its messages after this. */
+  leaseMs: number;
+}
+
+export const defaultRunnerOptions: JobRunnerOptions = { concurrency: 16, perHostConcurrency: 16, leaseMs: 120_000 };
+
+export class JobRunner {
+  private active = 0;
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private readonly stopController = new AbortController();
+  private readonly jobSlots = new Map<string, { active: number; nextStartAt: number }>();
+  private readonly hostSlots = new Map<string, number>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly jobControllers = new Map<string, AbortController>();
+  private wakeLoop: (() => void) | undefined;
+
+  constructor(
+    private readonly deps: { jobs: JobStore; queue: Queue; worker: PageWorker; clock: Clock; events: JobEventSink },
+    private readonly options: JobRunnerOptions = defaultRunnerOptions,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Stops taking messages, aborts nothing in flight, and resolves when the in-flight ones finish. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.stopController.abort();
+    this.wakeLoop?.();
+    await this.loop;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Aborts the in-flight pages of a job (cancellation). */
+  abortJob(jobId: string): void {
+    this.jobControllers.get(jobId)?.abort(new Error('Job cancelled'));
+    this.jobControllers.delete(jobId);
+  }
+
+  /** Checks a job for completion (after kickoff or the last page). */
+  async settle(jobId: string): Promise<void> {
+    const job = await this.deps.jobs.getJob(jobId);
+    if (!job || job.status !== 'scraping') return;
+    if (job.kind === 'crawl' && !job.kickoffDone) return;
+    const progress = await this.deps.jobs.progress(jobId);
+    if (progress.pending > 0) return;
+    if (await this.deps.jobs.updateJob(jobId, { status: 'completed' }, 'scraping')) {
+      this.deps.worker.forget(jobId);
+      this.jobSlots.delete(jobId);
+      this.jobControllers.delete(jobId);
+      await this.deps.events({ type: 'completed', job: { ...job, status: 'completed' } });
+    }
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      const room = this.options.concurrency - this.active;
+      if (room <= 0) {
+        await this.nextWake(1_000);
+        continue;
+      }
+      const messages = await this.deps.queue.lease(room, this.options.leaseMs);
+      if (messages.length === 0) {
+        const idle = this.deps.queue.waitForWork(1_000, this.stopController.signal);
+        await Promise.race([idle, this.nextWake(1_000)]);
+        continue;
+      }
+      for (const message of messages) await this.dispatch(message);
+    }
+  }
+
+  private async dispatch(message: LeasedMessage): Promise<void> {
+    const job = await this.deps.jobs.getJob(message.jobId);
+    if (!job || terminalJobStatuses.has(job.status)) {
+      await this.deps.queue.ack(message);
+      return;
+    }
+    let pacing: { maxConcurrency: number | undefined; delaySeconds: number };
+    try {
+      pacing = await this.deps.worker.pacing(job);
+    } catch (error) {
+      await this.failJob(job, message, error);
+      return;
+    }
+    const now = this.deps.clock.now();
+    const slot = this.jobSlots.get(job.id) ?? { active: 0, nextStartAt: 0 };
+    this.jobSlots.set(job.id, slot);
+    const host = hostOf(message.url);
+    const hostActive = this.hostSlots.get(host) ?? 0;
+    const jobFull = pacing.maxConcurrency !== undefined && slot.active >= pacing.maxConcurrency;
+    if (jobFull || hostActive >= this.options.perHostConcurrency || slot.nextStartAt > now) {
+      await this.deps.queue.release(message, Math.max(25, slot.nextStartAt - now));
+      return;
+    }
+    slot.active++;
+    this.hostSlots.set(host, hostActive + 1);
+    if (pacing.delaySeconds > 0) slot.nextStartAt = Number.POSITIVE_INFINITY; // next start is set when this one ends
+    this.active++;
+    const controller = this.jobControllers.get(job.id) ?? new AbortController();
+    this.jobControllers.set(job.id, controller);
+    const task = this.execute(job, message, controller.signal).finally(() => {
+      this.active--;
+      slot.active--;
+      if (pacing.delaySeconds > 0) slot.nextStartAt = this.deps.clock.now() + pacing.delaySeconds * 1000;
+      const left = (this.hostSlots.get(host) ?? 1) - 1;
+      if (left <= 0) this.hostSlots.delete(host);
+      else this.hostSlots.set(host, left);
+      this.inFlight.delete(task);
+      this.wakeLoop?.();
+    });
+    this.inFlight.add(task);
+  }
+
+  private async execute(job: JobRecord, message: LeasedMessage, signal: AbortSignal): Promise<void> {
+    try {
+      await this.deps.worker.handle(job, message, signal);
+    } catch (error) {
+      if (signal.aborted) return; // cancelled: the message goes with its job
+      if (message.key.startsWith('~')) {
+        await this.failJob(job, message, error);
+        return;
+      }
+      // An unexpected error (store down, bug): leave the message leased so it is retried after its lease.
+      return;
+    }
+    await this.deps.queue.ack(message);
+    await this.settle(job.id);
+  }
+
+  private async failJob(job: JobRecord, message: LeasedMessage, error: unknown) {
+    const reason = error instanceof Error ? error.message : String(error);
+    await this.deps.queue.ack(message);
+    if (await this.deps.jobs.updateJob(job.id, { status: 'failed', error: reason }, 'scraping')) {
+      await this.deps.jobs.cancelItems(job.id);
+      await this.deps.queue.removeJob(job.id);
+      await this.deps.events({ type: 'failed', job: { ...job, status: 'failed', error: reason }, error: reason });
+    }
+  }
+
+  private nextWake(timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const controller = new AbortController();
+      this.wakeLoop = () => {
+        controller.abort();
+        resolve();
+      };
+      this.deps.clock.sleep(timeoutMs, controller.signal).then(resolve, resolve);
+    });
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,111 @@
+import { compileCrawlRules } from '../crawl/crawl-rules.js';
+import { checkStartDepth } from '../crawl/url-depth.js';
+import { NotFoundError } from '../errors.js';
+import type { CrawlOptions } from '../options/crawl-options.js';
+import type { ScrapeOptions } from '../options/scrape-options.js';
+import type { Clock, Ids } from '../ports/clock.js';
+import type { JobRecord, JobStore } from '../ports/job-store.js';
+import type { Queue } from '../ports/queue.js';
+import { parseTargetUrl } from '../scrape/target-url.js';
+import type { JobEventSink } from './job-events.js';
+import { kickoffKey, type BatchJobRequest, type CrawlJobRequest } from './job-request.js';
+import { messageFor } from './page-worker.js';
+
+/**
+ * Starting and cancelling jobs. Validation that needs the whole request (start URL depth, path
+ * patterns) happens here, before anything is stored, so a bad crawl is a 400 and not a failed job.
+ */
+export interface JobServiceDeps {
+  jobs: JobStore;
+  queue: Queue;
+  clock: Clock;
+  ids: Ids;
+  events: JobEventSink;
+  /** Called on cancel to abort in-flight pages of this process. */
+  onCancel?: (jobId: string) => void;
+}
+
+/** Jobs and their results are kept this long (Firecrawl: 24 hours). */
+export const jobTtlMs = 24 * 60 * 60 * 1000;
+
+export class JobService {
+  constructor(private readonly deps: JobServiceDeps) {}
+
+  async startCrawl(input: { teamId: string; url: string; options: CrawlOptions; version: 'v1' | 'v2'; webhook?: unknown; id?: string }): Promise<JobRecord> {
+    const start = parseTargetUrl(input.url);
+    if (input.options.maxDepth !== undefined) checkStartDepth(start, input.options.maxDepth);
+    compileCrawlRules({
+      startUrl: start.href,
+      includePaths: input.options.includePaths,
+      excludePaths: input.options.excludePaths,
+      crawlEntireDomain: input.options.crawlEntireDomain,
+      allowExternalLinks: input.options.allowExternalLinks,
+      allowSubdomains: input.options.allowSubdomains,
+      ignoreQueryParameters: input.options.ignoreQueryParameters,
+      deduplicateSimilarURLs: input.options.deduplicateSimilarURLs,
+      regexOnFullURL: input.options.regexOnFullURL,
+    });
+    const request: CrawlJobRequest = { version: input.version, options: input.options, ...(input.webhook ? { webhook: input.webhook } : {}) };
+    const job = this.newJob('crawl', input.teamId, start.href, request as unknown as Record<string, unknown>, input.id);
+    await this.deps.jobs.createJob(job);
+    await this.deps.events({ type: 'started', job });
+    await this.deps.queue.enqueue([{ id: `${job.id}:${kickoffKey}`, jobId: job.id, key: kickoffKey, url: start.href, discoveryDepth: 0, priority: 0 }]);
+    return job;
+  }
+
+  async startBatch(input: {
+    teamId: string;
+    urls: string[];
+    options: ScrapeOptions;
+    version: 'v1' | 'v2';
+    maxConcurrency?: number;
+    webhook?: unknown;
+    id?: string;
+  }): Promise<JobRecord> {
+    const request: BatchJobRequest = {
+      version: input.version,
+      options: input.options,
+      ...(input.maxConcurrency !== undefined ? { maxConcurrency: input.maxConcurrency } : {}),
+      ...(input.webhook ? { webhook: input.webhook } : {}),
+    };
+    const job = this.newJob('batch_scrape', input.teamId, input.urls[0] ?? '', request as unknown as Record<string, unknown>, input.id);
+    job.kickoffDone = true;
+    await this.deps.jobs.createJob(job);
+    await this.deps.events({ type: 'started', job });
+    const entries = input.urls.map((url, index) => ({ url, key: String(index).padStart(6, '0'), discoveryDepth: 0 }));
+    const added = await this.deps.jobs.addItems(job.id, entries, entries.length);
+    await this.deps.queue.enqueue(added.map((entry) => messageFor(job.id, entry)));
+    return job;
+  }
+
+  /** Cancels a job; pages already done stay available. Unknown ids are a NotFoundError. */
+  async cancel(jobId: string): Promise<JobRecord> {
+    const job = await this.deps.jobs.getJob(jobId);
+    if (!job) throw new NotFoundError();
+    if (job.status !== 'scraping') return job;
+    if (await this.deps.jobs.updateJob(jobId, { status: 'cancelled' }, 'scraping')) {
+      await this.deps.jobs.cancelItems(jobId);
+      await this.deps.queue.removeJob(jobId);
+      this.deps.onCancel?.(jobId);
+      const cancelled = { ...job, status: 'cancelled' as const };
+      await this.deps.events({ type: 'cancelled', job: cancelled });
+      return cancelled;
+    }
+    return (await this.deps.jobs.getJob(jobId)) ?? job;
+  }
+
+  private newJob(kind: JobRecord['kind'], teamId: string, url: string, request: Record<string, unknown>, id?: string): JobRecord {
+    const now = this.deps.clock.now();
+    return {
+      id: id ?? this.deps.ids.next(),
+      kind,
+      teamId,
+      status: 'scraping',
+      url,
+      request,
+      createdAt: now,
+      expiresAt: now + jobTtlMs,
+      kickoffDone: false,
+    };
+  }
+}

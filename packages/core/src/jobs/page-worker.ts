@@ -1,0 +1,234 @@
+import { compileCrawlRules, type CrawlRules } from '../crawl/crawl-rules.js';
+import { decideLink, decideRedirect, denialMessages, type LinkDecision } from '../crawl/frontier-filter.js';
+import { RobotsCache } from '../crawl/robots-cache.js';
+import { discoverSitemapUrls } from '../crawl/sitemap-discovery.js';
+import { dedupKey } from '../crawl/url-normalize.js';
+import type { RobotsRules } from '../crawl/robots-rules.js';
+import { asQuarryError, type ErrorJson } from '../errors.js';
+import type { Clock, Ids } from '../ports/clock.js';
+import type { Fetcher } from '../ports/fetcher.js';
+import type { FrontierEntry, JobRecord, JobStore } from '../ports/job-store.js';
+import type { LeasedMessage, Queue, QueueMessage } from '../ports/queue.js';
+import type { ScrapedPage } from '../scrape/scrape-page.js';
+import type { ScrapeOptions } from '../options/scrape-options.js';
+import { kickoffKey, type BatchJobRequest, type CrawlJobRequest } from './job-request.js';
+import type { JobEventSink } from './job-events.js';
+
+/**
+ * Does the work of one queue message: a crawl's kickoff, a crawl page, or a batch page. Every
+ * step is idempotent, so a message delivered twice (its first worker died) changes nothing twice:
+ * items are added by dedup key and results are finished exactly once by the JobStore.
+ */
+export interface PageWorkerDeps {
+  jobs: JobStore;
+  queue: Queue;
+  fetcher: Fetcher;
+  clock: Clock;
+  ids: Ids;
+  scrape: (url: string, options: ScrapeOptions, context: { signal?: AbortSignal }) => Promise<ScrapedPage>;
+  events: JobEventSink;
+  robotsTokens: string[];
+}
+
+interface CrawlContext {
+  rules: CrawlRules;
+  request: CrawlJobRequest;
+  robots: RobotsRules | undefined;
+}
+
+export class PageWorker {
+  private readonly contexts = new Map<string, Promise<CrawlContext>>();
+  private readonly robots: RobotsCache;
+
+  constructor(private readonly deps: PageWorkerDeps) {
+    this.robots = new RobotsCache(deps.fetcher, deps.clock, deps.robotsTokens);
+  }
+
+  /** Per-job pacing read by the runner: most pages at once and seconds between requests. */
+  async pacing(job: JobRecord): Promise<{ maxConcurrency: number | undefined; delaySeconds: number }> {
+    if (job.kind === 'batch_scrape') {
+      return { maxConcurrency: (job.request as unknown as BatchJobRequest).maxConcurrency, delaySeconds: 0 };
+    }
+    const context = await this.crawlContext(job);
+    const options = context.request.options;
+    const delaySeconds = options.delaySeconds > 0 ? options.delaySeconds : (context.robots?.crawlDelaySeconds ?? 0);
+    return { maxConcurrency: delaySeconds > 0 ? 1 : options.maxConcurrency, delaySeconds };
+  }
+
+  async handle(job: JobRecord, message: LeasedMessage, signal: AbortSignal): Promise<void> {
+    if (job.kind === 'crawl' && message.key === kickoffKey) return this.kickoff(job, signal);
+    const item = await this.deps.jobs.getItem(job.id, message.key);
+    if (!item || item.state !== 'queued') return; // already finished by an earlier delivery
+    if (job.kind === 'batch_scrape') return this.batchPage(job, message, signal);
+    return this.crawlPage(job, message, signal);
+  }
+
+  /** Forgets cached per-job state (call when a job ends). */
+  forget(jobId: string) {
+    this.contexts.delete(jobId);
+  }
+
+  private crawlContext(job: JobRecord): Promise<CrawlContext> {
+    let context = this.contexts.get(job.id);
+    if (!context) {
+      context = this.buildContext(job);
+      this.contexts.set(job.id, context);
+      context.catch(() => this.contexts.delete(job.id));
+    }
+    return context;
+  }
+
+  private async buildContext(job: JobRecord): Promise<CrawlContext> {
+    const request = job.request as unknown as CrawlJobRequest;
+    const options = request.options;
+    const rules = compileCrawlRules({
+      startUrl: job.url,
+      includePaths: options.includePaths,
+      excludePaths: options.excludePaths,
+      ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
+      ...(options.maxDiscoveryDepth !== undefined ? { maxDiscoveryDepth: options.maxDiscoveryDepth } : {}),
+      crawlEntireDomain: options.crawlEntireDomain,
+      allowExternalLinks: options.allowExternalLinks,
+      allowSubdomains: options.allowSubdomains,
+      ignoreQueryParameters: options.ignoreQueryParameters,
+      deduplicateSimilarURLs: options.deduplicateSimilarURLs,
+      regexOnFullURL: options.regexOnFullURL,
+    });
+    const robots = options.ignoreRobotsTxt ? undefined : await this.robots.rulesFor(rules.startUrl);
+    return { rules, request, robots };
+  }
+
+  private async kickoff(job: JobRecord, signal: AbortSignal): Promise<void> {
+    const context = await this.crawlContext(job);
+    const { rules, request } = context;
+    const options = request.options;
+    const start = rules.startUrl;
+    // The start page is always fetched (its include/exclude verdict is applied after it is scraped).
+    await this.enqueue(job, [{ url: start.href, key: dedupKey(start, rules.keyOptions), discoveryDepth: 0 }]);
+    if (options.sitemap !== 'skip') {
+      const urls = await discoverSitemapUrls({
+        startUrl: start,
+        robotsSitemaps: context.robots?.sitemaps ?? [],
+        fetcher: this.deps.fetcher,
+        maxUrls: Math.max(options.limit * 2, 1_000),
+        signal,
+      });
+      const robotsBlocked: string[] = [];
+      const entries: FrontierEntry[] = [];
+      for (const url of urls) {
+        const decision = await this.decide(context, url, { pageUrl: start, discoveryDepth: -1 });
+        if (decision.enqueue) entries.push({ url: decision.url.href, key: decision.key, discoveryDepth: 0 });
+        else if (decision.reason === 'robots') robotsBlocked.push(url);
+      }
+      if (robotsBlocked.length > 0) await this.deps.jobs.addRobotsBlocked(job.id, robotsBlocked);
+      await this.enqueue(job, entries);
+    }
+    await this.deps.jobs.updateJob(job.id, { kickoffDone: true });
+  }
+
+  private async crawlPage(job: JobRecord, message: LeasedMessage, signal: AbortSignal): Promise<void> {
+    const context = await this.crawlContext(job);
+    const { rules, request } = context;
+    const options = request.options;
+    let page: ScrapedPage;
+    try {
+      page = await this.deps.scrape(message.url, options.scrapeOptions, { signal });
+    } catch (error) {
+      return this.fail(job, message, asQuarryError(error).toJSON());
+    }
+    const finalUrl = new URL(page.document.metadata.url);
+    const isStart = message.discoveryDepth === 0 && message.key === dedupKey(rules.startUrl, rules.keyOptions);
+
+    // Redirects: the target must pass the rules too, and is one page with its source.
+    if (finalUrl.href !== message.url) {
+      const decision = decideRedirect(rules, finalUrl, {
+        sourceUrl: new URL(message.url),
+        discoveryDepth: message.discoveryDepth,
+        ...this.robotsCheck(context),
+      });
+      if (!decision.enqueue && !isStart) {
+        return this.fail(job, message, { code: 'invalid_request', message: `Redirect target refused: ${denialMessages[decision.reason]}` });
+      }
+      if (decision.enqueue && decision.key !== message.key) {
+        const fresh = await this.deps.jobs.markSeen(job.id, [decision.key]);
+        if (fresh.length === 0) return this.fail(job, message, { code: 'internal', message: 'Redirected to a page this crawl already has' }, true);
+      }
+    }
+
+    const canFollow = options.maxDiscoveryDepth === undefined || message.discoveryDepth < options.maxDiscoveryDepth;
+    if (canFollow) {
+      const entries: FrontierEntry[] = [];
+      const robotsBlocked: string[] = [];
+      for (const link of page.links) {
+        const decision = await this.decide(context, link, { pageUrl: finalUrl, discoveryDepth: message.discoveryDepth });
+        if (decision.enqueue) entries.push({ url: decision.url.href, key: decision.key, discoveryDepth: decision.discoveryDepth });
+        else if (decision.reason === 'robots' && decision.url) robotsBlocked.push(decision.url.href);
+      }
+      if (robotsBlocked.length > 0) await this.deps.jobs.addRobotsBlocked(job.id, robotsBlocked);
+      await this.enqueue(job, entries);
+    }
+
+    // The start page is scraped for its links even when include/exclude refuse it as a result.
+    if (isStart) {
+      const text = rules.regexOnFullURL ? finalUrl.href : finalUrl.pathname;
+      const refused = rules.excludes.matchesAny(text) ? 'excluded' : !rules.includes.isEmpty && !rules.includes.matchesAny(text) ? 'not-included' : undefined;
+      if (refused) return this.fail(job, message, { code: 'invalid_request', message: denialMessages[refused] });
+    }
+    await this.succeed(job, message, page);
+  }
+
+  private async batchPage(job: JobRecord, message: LeasedMessage, signal: AbortSignal): Promise<void> {
+    const request = job.request as unknown as BatchJobRequest;
+    try {
+      const page = await this.deps.scrape(message.url, request.options, { signal });
+      await this.succeed(job, message, page);
+    } catch (error) {
+      await this.fail(job, message, asQuarryError(error).toJSON());
+    }
+  }
+
+  private async decide(context: CrawlContext, link: string, where: { pageUrl: URL; discoveryDepth: number }): Promise<LinkDecision> {
+    return decideLink(context.rules, link, { ...where, ...this.robotsCheck(context) });
+  }
+
+  private robotsCheck(context: CrawlContext): { isAllowedByRobots?: (url: URL) => boolean } {
+    const robots = context.robots;
+    if (!robots) return {};
+    const origin = context.rules.startUrl.origin;
+    // Other origins (subdomains, external links) are not checked against this origin's robots.txt.
+    return { isAllowedByRobots: (url: URL) => url.origin !== origin || robots.isAllowed(url) };
+  }
+
+  private async enqueue(job: JobRecord, entries: FrontierEntry[]) {
+    if (entries.length === 0) return;
+    const limit = (job.request as unknown as CrawlJobRequest).options.limit;
+    const added = await this.deps.jobs.addItems(job.id, entries, limit);
+    if (added.length === 0) return;
+    await this.deps.queue.enqueue(added.map((entry) => messageFor(job.id, entry)));
+  }
+
+  private async succeed(job: JobRecord, message: QueueMessage, page: ScrapedPage) {
+    const document = page.document;
+    const finished = await this.deps.jobs.finishItem(job.id, job.teamId, {
+      key: message.key,
+      document,
+      credits: document.metadata.creditsUsed,
+      finishedAt: this.deps.clock.now(),
+    });
+    if (finished) await this.deps.events({ type: 'page', job, document });
+  }
+
+  private async fail(job: JobRecord, message: QueueMessage, error: ErrorJson, silent = false) {
+    const finished = await this.deps.jobs.finishItem(job.id, job.teamId, {
+      key: message.key,
+      ...(silent ? {} : { error: { ...error, url: message.url } }),
+      credits: 0,
+      finishedAt: this.deps.clock.now(),
+    });
+    if (finished && !silent) await this.deps.events({ type: 'page-error', job, url: message.url, error });
+  }
+}
+
+export function messageFor(jobId: string, entry: FrontierEntry): QueueMessage {
+  return { id: `${jobId}:${entry.key}`, jobId, key: entry.key, url: entry.url, discoveryDepth: entry.discoveryDepth };
+}

@@ -1,0 +1,175 @@
+import type { ScrapeDocument } from '../document.js';
+import type {
+  FrontierEntry,
+  ItemState,
+  JobErrorRecord,
+  JobKind,
+  JobProgress,
+  JobRecord,
+  JobStatus,
+  JobStore,
+  PageOutcome,
+} from '../ports/job-store.js';
+import { terminalJobStatuses } from '../ports/job-store.js';
+
+interface ItemRecord extends FrontierEntry {
+  state: ItemState;
+}
+
+interface JobData {
+  job: JobRecord;
+  items: Map<string, ItemRecord>;
+  seen: Set<string>;
+  live: number;
+  pending: number;
+  documents: ScrapeDocument[];
+  errors: JobErrorRecord[];
+  robotsBlocked: Set<string>;
+  creditsUsed: number;
+}
+
+/** JobStore in memory, for library crawls. Same contract as the durable stores (conformance suite). */
+export class MemoryJobStore implements JobStore {
+  private readonly jobs = new Map<string, JobData>();
+
+  async createJob(job: JobRecord): Promise<void> {
+    this.jobs.set(job.id, {
+      job: { ...job },
+      items: new Map(),
+      seen: new Set(),
+      live: 0,
+      pending: 0,
+      documents: [],
+      errors: [],
+      robotsBlocked: new Set(),
+      creditsUsed: 0,
+    });
+  }
+
+  async getJob(id: string): Promise<JobRecord | undefined> {
+    const data = this.jobs.get(id);
+    return data ? { ...data.job } : undefined;
+  }
+
+  async updateJob(id: string, patch: Partial<Pick<JobRecord, 'status' | 'kickoffDone' | 'error' | 'expiresAt'>>, expectedStatus?: JobStatus): Promise<boolean> {
+    const data = this.jobs.get(id);
+    if (!data) return false;
+    if (expectedStatus !== undefined && data.job.status !== expectedStatus) return false;
+    if (patch.status !== undefined && patch.status !== data.job.status && terminalJobStatuses.has(data.job.status)) return false;
+    Object.assign(data.job, patch);
+    return true;
+  }
+
+  async addItems(jobId: string, entries: FrontierEntry[], limit: number): Promise<FrontierEntry[]> {
+    const data = this.require(jobId);
+    const added: FrontierEntry[] = [];
+    for (const entry of entries) {
+      if (data.live >= limit) break;
+      if (data.seen.has(entry.key)) continue;
+      data.seen.add(entry.key);
+      data.items.set(entry.key, { ...entry, state: 'queued' });
+      data.live++;
+      data.pending++;
+      added.push(entry);
+    }
+    return added;
+  }
+
+  async markSeen(jobId: string, keys: string[]): Promise<string[]> {
+    const data = this.require(jobId);
+    const fresh: string[] = [];
+    for (const key of keys) {
+      if (data.seen.has(key)) continue;
+      data.seen.add(key);
+      fresh.push(key);
+    }
+    return fresh;
+  }
+
+  async getItem(jobId: string, key: string) {
+    const item = this.jobs.get(jobId)?.items.get(key);
+    return item ? { ...item } : undefined;
+  }
+
+  async finishItem(jobId: string, _teamId: string, outcome: PageOutcome): Promise<boolean> {
+    const data = this.require(jobId);
+    const item = data.items.get(outcome.key);
+    if (!item || item.state !== 'queued') return false;
+    data.pending--;
+    if (outcome.document) {
+      item.state = 'done';
+      data.documents.push(outcome.document);
+      data.creditsUsed += outcome.credits;
+    } else {
+      item.state = 'failed';
+      data.live--;
+      if (outcome.error) {
+        data.errors.push({
+          id: `${jobId}:${outcome.key}`,
+          url: outcome.error.url,
+          code: outcome.error.code,
+          error: outcome.error.message,
+          timestamp: new Date(outcome.finishedAt).toISOString(),
+        });
+      }
+    }
+    return true;
+  }
+
+  async cancelItems(jobId: string): Promise<void> {
+    const data = this.require(jobId);
+    for (const item of data.items.values()) {
+      if (item.state === 'queued') {
+        item.state = 'cancelled';
+        data.pending--;
+      }
+    }
+  }
+
+  async pendingItems(jobId: string): Promise<FrontierEntry[]> {
+    const data = this.require(jobId);
+    return [...data.items.values()].filter((item) => item.state === 'queued').map(({ url, key, discoveryDepth }) => ({ url, key, discoveryDepth }));
+  }
+
+  async progress(jobId: string): Promise<JobProgress> {
+    const data = this.require(jobId);
+    return {
+      total: data.live,
+      completed: data.documents.length,
+      failed: data.items.size - data.live,
+      pending: data.pending,
+      creditsUsed: data.creditsUsed,
+    };
+  }
+
+  async listDocuments(jobId: string, skip: number, limit: number): Promise<ScrapeDocument[]> {
+    return this.require(jobId).documents.slice(skip, skip + limit);
+  }
+
+  async listErrors(jobId: string): Promise<JobErrorRecord[]> {
+    return [...this.require(jobId).errors];
+  }
+
+  async addRobotsBlocked(jobId: string, urls: string[]): Promise<void> {
+    const data = this.require(jobId);
+    for (const url of urls) data.robotsBlocked.add(url);
+  }
+
+  async listRobotsBlocked(jobId: string): Promise<string[]> {
+    return [...this.require(jobId).robotsBlocked];
+  }
+
+  async listActive(kind: JobKind, teamId?: string): Promise<JobRecord[]> {
+    return [...this.jobs.values()]
+      .map((data) => data.job)
+      .filter((job) => job.kind === kind && job.status === 'scraping' && (teamId === undefined || job.teamId === teamId))
+      .sort((a, b) => a.createdAt - b.createdAt)
+      .map((job) => ({ ...job }));
+  }
+
+  private require(jobId: string): JobData {
+    const data = this.jobs.get(jobId);
+    if (!data) throw new Error(`Unknown job ${jobId}`);
+    return data;
+  }
+}

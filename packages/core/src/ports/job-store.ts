@@ -1,0 +1,108 @@
+import type { ScrapeDocument } from '../document.js';
+import type { ErrorJson } from '../errors.js';
+
+/**
+ * The JobStore port: jobs (crawl, batch scrape, and later extract/research/llms.txt), their page
+ * items (the crawl frontier: every URL a job has accepted, by dedup key), their results, errors
+ * and robots-blocked URLs. It is the source of truth of a job; the Queue only carries references.
+ *
+ * Implementations: `MemoryJobStore` (core, for library use), `SqliteJobStore` (storage, embedded
+ * default), `PostgresJobStore` (storage, distributed). All pass `describeJobStore` from
+ * core/src/ports/testing/job-store-suite.ts.
+ */
+export type JobKind = 'crawl' | 'batch_scrape';
+export type JobStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
+export const terminalJobStatuses: ReadonlySet<JobStatus> = new Set(['completed', 'failed', 'cancelled']);
+
+export interface JobRecord {
+  id: string;
+  kind: JobKind;
+  teamId: string;
+  status: JobStatus;
+  /** Start URL of a crawl; first URL of a batch. */
+  url: string;
+  /** The validated request, as JSON (options, webhook, api version). */
+  request: Record<string, unknown>;
+  createdAt: number;
+  expiresAt: number;
+  /** True once a crawl's kickoff (start URL, robots, sitemaps) has been fully enqueued. */
+  kickoffDone: boolean;
+  error?: string;
+}
+
+export interface FrontierEntry {
+  url: string;
+  /** Dedup key (crawl/url-normalize.ts `dedupKey`); unique per job. */
+  key: string;
+  /** Link hops from the start page; seeds and sitemap URLs are 0. */
+  discoveryDepth: number;
+}
+
+export type ItemState = 'queued' | 'done' | 'failed' | 'cancelled';
+
+export interface PageOutcome {
+  key: string;
+  /** The finished document, or the error that ended the page. */
+  document?: ScrapeDocument;
+  error?: ErrorJson & { url: string };
+  /** Credits charged to `teamId` in the same transaction; 0 for failures. */
+  credits: number;
+  finishedAt: number;
+}
+
+export interface JobProgress {
+  /** Items accepted and not failed (Firecrawl's `total`). */
+  total: number;
+  /** Items finished with a document. */
+  completed: number;
+  failed: number;
+  /** Items still queued or in flight. */
+  pending: number;
+  creditsUsed: number;
+}
+
+export interface JobErrorRecord {
+  id: string;
+  url: string;
+  code?: string;
+  error: string;
+  timestamp: string;
+}
+
+export interface JobStore {
+  createJob(job: JobRecord): Promise<void>;
+  /** The job, or undefined when unknown. */
+  getJob(id: string): Promise<JobRecord | undefined>;
+  /**
+   * Updates a job. With `expectedStatus`, only when the job is in that status (compare-and-set);
+   * returns whether the update happened. Terminal statuses are never left.
+   */
+  updateJob(id: string, patch: Partial<Pick<JobRecord, 'status' | 'kickoffDone' | 'error' | 'expiresAt'>>, expectedStatus?: JobStatus): Promise<boolean>;
+  /**
+   * Adds entries whose keys this job has not seen, in order, while the job holds fewer than `limit`
+   * live (not failed) items. Atomic per call. Returns the entries added (state `queued`).
+   */
+  addItems(jobId: string, entries: FrontierEntry[], limit: number): Promise<FrontierEntry[]>;
+  /** Records keys as seen without queuing them (e.g. redirect targets); returns those that were new. */
+  markSeen(jobId: string, keys: string[]): Promise<string[]>;
+  /** The item, or undefined. */
+  getItem(jobId: string, key: string): Promise<(FrontierEntry & { state: ItemState }) | undefined>;
+  /**
+   * Finishes an item exactly once: stores the document or the error and charges the credits in one
+   * transaction. A second call for the same key is ignored and returns false (at-least-once delivery
+   * upstream, exactly-once results here). A failed item frees its slot of the limit.
+   */
+  finishItem(jobId: string, teamId: string, outcome: PageOutcome): Promise<boolean>;
+  /** Marks every queued item of a job cancelled. */
+  cancelItems(jobId: string): Promise<void>;
+  /** Keys of items still queued (for the reconciler and restarts). */
+  pendingItems(jobId: string): Promise<FrontierEntry[]>;
+  progress(jobId: string): Promise<JobProgress>;
+  /** Documents in completion order. */
+  listDocuments(jobId: string, skip: number, limit: number): Promise<ScrapeDocument[]>;
+  listErrors(jobId: string): Promise<JobErrorRecord[]>;
+  addRobotsBlocked(jobId: string, urls: string[]): Promise<void>;
+  listRobotsBlocked(jobId: string): Promise<string[]>;
+  /** Jobs of a team (or all teams) in `scraping` state, oldest first. */
+  listActive(kind: JobKind, teamId?: string): Promise<JobRecord[]>;
+}
