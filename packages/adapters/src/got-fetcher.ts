@@ -1,0 +1,257 @@
+/**
+ * GotFetcher: the `Fetcher` port over got-scraping (browser-like headers and TLS, HTTP/2),
+ * with the SSRF guard on every hop and every socket.
+ *
+ * One fetch is a loop of hops: check the URL, send one GET without following redirects, and
+ * either follow the Location (keeping every hop) or read the body under the size cap. The whole
+ * loop runs under `timeoutMs`. Library errors become core errors (see got-error.ts).
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { TargetError, type FetchRequest, type FetchResponse, type Fetcher } from '@quarry/core';
+import { gotScraping, type GotScraping, type OptionsInit, type Request as GotRequest, type Response as GotResponse } from 'got-scraping';
+import { createGuardedTransport, type GuardedTransport } from './guarded-transport.js';
+import { toCoreError } from './got-error.js';
+import { HopCookies, hopHeaders, redirectTarget } from './redirect-hops.js';
+import { SsrfGuard, type Resolver } from './ssrf-guard.js';
+
+export interface GotFetcherOptions {
+  /** Destinations allowed although not public: host names, `*.suffix`, IPs, CIDRs, or `*`. */
+  allowPrivateHosts?: readonly string[];
+  /** Body size cap when the request sets none. Default 50 MiB. */
+  maxBytes?: number;
+  /** Sent instead of the generated browser user agent (a request's own `user-agent` header wins). */
+  userAgent?: string;
+  /** Redirects followed before TargetError('redirect'). Default 10. */
+  maxRedirects?: number;
+  /** DNS resolution for the guard; the system resolver when not given (tests and custom DNS). */
+  resolve?: Resolver;
+}
+
+const defaults = { maxBytes: 50 * 1024 * 1024, maxRedirects: 10 } as const;
+
+/** got-scraping header-generator profiles, by `request.mobile`. */
+const headerProfiles = {
+  desktop: { devices: ['desktop'], locales: ['en-US'] },
+  mobile: { devices: ['mobile'], locales: ['en-US'] },
+} as const;
+
+interface Hop {
+  url: URL;
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Uint8Array;
+}
+
+/** A hop ends in a redirect to follow or in the final response. */
+type HopOutcome = { kind: 'redirect'; location: URL; headers: IncomingHttpHeaders } | { kind: 'final'; hop: Hop };
+
+/** Response headers as web `Headers` (HTTP/2 pseudo-headers dropped, repeated ones appended). */
+function toHeaders(raw: IncomingHttpHeaders): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (name.startsWith(':') || value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  return headers;
+}
+
+/** Waits for got's `response` event, or its error. */
+function responseOf(stream: GotRequest): Promise<GotResponse> {
+  return new Promise((resolve, reject) => {
+    stream.once('response', resolve);
+    stream.once('error', reject);
+  });
+}
+
+function tooLarge(url: URL, limit: number): TargetError {
+  return new TargetError('too-large', `The response from ${url.host} is larger than ${limit} bytes`, {
+    details: { host: url.host, maxBytes: limit },
+  });
+}
+
+/**
+ * Reads a (decompressed) body, aborting the download once it passes `limit` bytes; a declared
+ * Content-Length above the limit fails before reading anything.
+ */
+async function readBody(stream: GotRequest, response: GotResponse, url: URL, limit: number): Promise<Uint8Array> {
+  if (Number(response.headers['content-length'] ?? 0) > limit) {
+    stream.destroy();
+    throw tooLarge(url, limit);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      stream.destroy();
+      throw tooLarge(url, limit);
+    }
+    chunks.push(chunk);
+  }
+  const body = Buffer.concat(chunks);
+  return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+}
+
+/** http2-wrapper's error for a certificate that does not cover the requested host. */
+function isHttp2OriginMismatch(error: unknown): boolean {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return cause instanceof Error && /^Requested origin .* does not match server/.test(cause.message);
+}
+
+/** Rejects with the signal's reason once it aborts; never resolves. */
+function whenAborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
+
+export class GotFetcher implements Fetcher {
+  readonly name = 'http';
+  private readonly guard: SsrfGuard;
+  private readonly transport: GuardedTransport;
+  private readonly client: GotScraping;
+  private readonly maxBytes: number;
+  private readonly maxRedirects: number;
+  private readonly userAgent: string | undefined;
+
+  constructor(options: GotFetcherOptions = {}) {
+    this.guard = new SsrfGuard({
+      ...(options.allowPrivateHosts ? { allowPrivateHosts: options.allowPrivateHosts } : {}),
+      ...(options.resolve ? { resolve: options.resolve } : {}),
+    });
+    this.transport = createGuardedTransport(this.guard);
+    this.maxBytes = options.maxBytes ?? defaults.maxBytes;
+    this.maxRedirects = options.maxRedirects ?? defaults.maxRedirects;
+    this.userAgent = options.userAgent;
+    this.client = gotScraping.extend({
+      hooks: {
+        // got-scraping's header hook reads `options.resolveProtocol` for its ALPN probe; it is not
+        // a got option, so it travels in `context` and is moved onto the options here.
+        init: [
+          (raw, options) => {
+            const resolveProtocol = raw.context?.['resolveProtocol'];
+            if (resolveProtocol) Object.assign(options, { resolveProtocol });
+          },
+        ],
+      },
+    });
+  }
+
+  /**
+   * GETs `request.url`, following redirects (each hop checked by the SSRF guard). Any HTTP
+   * status is a response. Throws TargetError (ssrf, dns, connection, tls, redirect, too-large),
+   * TimeoutError past `timeoutMs`, ValidationError for unusable headers, and the signal's reason
+   * when `request.signal` aborts.
+   */
+  async fetch(request: FetchRequest): Promise<FetchResponse> {
+    const started = performance.now();
+    const deadline = AbortSignal.timeout(request.timeoutMs);
+    const signal = request.signal ? AbortSignal.any([deadline, request.signal]) : deadline;
+    let current = request.url;
+    const exchange = this.follow(request, signal, (url) => (current = url));
+    exchange.catch(() => undefined); // it settles after an abort; the error reported is below
+    try {
+      const { hop, redirects } = await Promise.race([exchange, whenAborted(signal)]);
+      return {
+        requestedUrl: request.url,
+        url: hop.url,
+        status: hop.status,
+        headers: toHeaders(hop.headers),
+        body: hop.body,
+        redirects,
+        engine: this.name,
+        elapsedMs: performance.now() - started,
+      };
+    } catch (error) {
+      if (request.signal?.aborted) throw request.signal.reason;
+      throw toCoreError(deadline.aborted ? deadline.reason : error, {
+        host: current.host,
+        timeoutMs: request.timeoutMs,
+        isProxied: Boolean(request.proxyUrl),
+      });
+    }
+  }
+
+  /** Releases pooled sockets and HTTP/2 sessions. Idempotent. */
+  async close(): Promise<void> {
+    this.transport.destroy();
+  }
+
+  private async follow(
+    request: FetchRequest,
+    signal: AbortSignal,
+    onHop: (url: URL) => void,
+  ): Promise<{ hop: Hop; redirects: URL[] }> {
+    const callerHeaders = { ...(this.userAgent ? { 'user-agent': this.userAgent } : {}), ...request.headers };
+    const cookies = new HopCookies();
+    const redirects: URL[] = [];
+    for (let url = request.url; ; ) {
+      onHop(url);
+      const outcome = await this.send(url, hopHeaders(callerHeaders, request.url, url, cookies), request, signal);
+      if (outcome.kind === 'final') return { hop: outcome.hop, redirects };
+      if (redirects.length >= this.maxRedirects) {
+        throw new TargetError('redirect', `Stopped after ${this.maxRedirects} redirects; ${url.host} redirects again`, {
+          details: { maxRedirects: this.maxRedirects, redirects: [...redirects, url].map(String) },
+        });
+      }
+      cookies.remember(url, outcome.headers['set-cookie']);
+      redirects.push(url);
+      url = outcome.location;
+    }
+  }
+
+  /** One hop: a redirect (`location` set, body discarded) or the final response with its body. */
+  private async send(url: URL, headers: Record<string, string>, request: FetchRequest, signal: AbortSignal): Promise<HopOutcome> {
+    this.guard.checkUrl(url);
+    // Through a proxy the proxy resolves and connects: check the name here (it cannot be pinned).
+    if (request.proxyUrl) await this.guard.resolve(url.hostname);
+    const { stream, response } = await this.respond(url, headers, request, signal);
+    const location = redirectTarget(response.statusCode, response.headers.location, url);
+    if (location) {
+      stream.destroy();
+      return { kind: 'redirect', location, headers: response.headers };
+    }
+    const body = await readBody(stream, response, url, request.maxBytes ?? this.maxBytes);
+    return { kind: 'final', hop: { url, status: response.statusCode, headers: response.headers, body } };
+  }
+
+  /**
+   * Sends the request and waits for the response head. http2-wrapper refuses an HTTP/2 session
+   * whose certificate does not name the host even when verification is off; with
+   * skipTlsVerification the hop is then sent again over HTTP/1.1, which accepts it.
+   */
+  private async respond(url: URL, headers: Record<string, string>, request: FetchRequest, signal: AbortSignal) {
+    const stream = this.open(url, headers, request, signal, true);
+    try {
+      return { stream, response: await responseOf(stream) };
+    } catch (error) {
+      if (!request.skipTlsVerification || !isHttp2OriginMismatch(error)) throw error;
+      const http1 = this.open(url, headers, request, signal, false);
+      return { stream: http1, response: await responseOf(http1) };
+    }
+  }
+
+  private open(url: URL, headers: Record<string, string>, request: FetchRequest, signal: AbortSignal, isHttp2Allowed: boolean): GotRequest {
+    return this.client.stream(url, {
+      method: 'GET',
+      followRedirect: false,
+      throwHttpErrors: false,
+      decompress: true,
+      retry: { limit: 0 },
+      timeout: { request: request.timeoutMs },
+      signal,
+      headers,
+      http2: isHttp2Allowed,
+      https: { rejectUnauthorized: !request.skipTlsVerification },
+      headerGeneratorOptions: request.mobile ? headerProfiles.mobile : headerProfiles.desktop,
+      ...(request.proxyUrl
+        ? { proxyUrl: request.proxyUrl }
+        : {
+            agent: this.transport.agents,
+            dnsLookup: this.guard.lookup,
+            context: { resolveProtocol: this.transport.resolveProtocol },
+          }),
+    } satisfies OptionsInit);
+  }
+}

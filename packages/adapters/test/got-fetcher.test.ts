@@ -1,0 +1,217 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeBody, type FetchRequest } from '@quarry/core';
+import { describeFetcher } from '@quarry/core/testing';
+import { GotFetcher } from '../src/index.js';
+import {
+  failureOf,
+  selfSignedCertificate,
+  startHttp,
+  startHttp2,
+  startHttps,
+  startProxy,
+  tableResolver,
+  textOf,
+  type Handler,
+  type LocalServer,
+} from './local-servers.js';
+
+describeFetcher('GotFetcher', () => new GotFetcher({ allowPrivateHosts: ['127.0.0.1'] }));
+
+/** 日本語 in Shift_JIS; café – “quotes” in windows-1252. */
+const nihongoSjis = Buffer.from([0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea]);
+const cafeCp1252 = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20, 0x96, 0x20, 0x93, 0x71, 0x75, 0x6f, 0x74, 0x65, 0x73, 0x94]);
+
+const site: Record<string, Handler> = {
+  '/sjis': (_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html' });
+    response.end(Buffer.concat([Buffer.from('<html><head><meta charset="Shift_JIS"><title>'), nihongoSjis, Buffer.from('</title></head></html>')]));
+  },
+  '/cp1252': (_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=windows-1252' });
+    response.end(Buffer.concat([Buffer.from('<p>'), cafeCp1252, Buffer.from('</p>')]));
+  },
+  '/echo': (request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'x-http-version': request.httpVersion });
+    response.end(JSON.stringify(request.headers));
+  },
+  '/set-cookie-then-check': (_request, response) => {
+    response.writeHead(302, { location: '/needs-cookie', 'set-cookie': 'check=ok; Path=/; HttpOnly' });
+    response.end();
+  },
+  '/needs-cookie': (request, response) => {
+    const hasCookie = /(^|; )check=ok(;|$)/.test(request.headers.cookie ?? '');
+    response.writeHead(hasCookie ? 200 : 302, hasCookie ? { 'content-type': 'text/plain' } : { location: '/set-cookie-then-check' });
+    response.end(hasCookie ? `cookie: ${request.headers.cookie}` : '');
+  },
+  '/to-localhost': (request, response) => {
+    const port = (request.headers.host ?? '').split(':')[1];
+    response.writeHead(302, { location: `http://localhost:${port}/echo` });
+    response.end();
+  },
+  '/two-hops': (_request, response) => {
+    response.writeHead(302, { location: '/one-hop' });
+    response.end();
+  },
+  '/one-hop': (_request, response) => {
+    response.writeHead(302, { location: '/echo' });
+    response.end();
+  },
+};
+
+const route: Handler = (request, response) => {
+  const handler = site[new URL(request.url ?? '/', 'http://x').pathname];
+  if (handler) return handler(request, response);
+  response.writeHead(404);
+  response.end();
+};
+
+describe('GotFetcher', () => {
+  let plain: LocalServer;
+  let tls1: LocalServer;
+  let tls2: LocalServer;
+  const fetcher = new GotFetcher({ allowPrivateHosts: ['127.0.0.1'] });
+  const fetchFrom = (url: string, options: Partial<FetchRequest> = {}, using = fetcher) =>
+    using.fetch({ url: new URL(url), timeoutMs: 10_000, ...options });
+
+  beforeAll(async () => {
+    const certificate = await selfSignedCertificate();
+    [plain, tls1, tls2] = await Promise.all([startHttp(route), startHttps(route, certificate), startHttp2(route, certificate)]);
+  });
+
+  afterAll(async () => {
+    await fetcher.close();
+    await Promise.all([plain?.close(), tls1?.close(), tls2?.close()]);
+  });
+
+  describe('charsets (bytes from the fetcher, decoded by decodeBody)', () => {
+    it('decodes a Shift-JIS page that declares <meta charset>', async () => {
+      const response = await fetchFrom(`${plain.origin}/sjis`);
+      const decoded = decodeBody(response.body, response.headers.get('content-type'));
+      expect(decoded).toEqual({ charset: 'shift_jis', text: '<html><head><meta charset="Shift_JIS"><title>日本語</title></head></html>' });
+    });
+
+    it('decodes a windows-1252 page declared in the Content-Type header', async () => {
+      const response = await fetchFrom(`${plain.origin}/cp1252`);
+      expect(decodeBody(response.body, response.headers.get('content-type'))).toEqual({ charset: 'windows-1252', text: '<p>café – “quotes”</p>' });
+    });
+  });
+
+  describe('browser-like headers', () => {
+    const userAgentOf = async (options: Partial<FetchRequest> = {}, using = fetcher) =>
+      (JSON.parse(textOf((await fetchFrom(`${plain.origin}/echo`, options, using)).body)) as Record<string, string>)['user-agent'] ?? '';
+
+    it('sends a generated desktop browser profile by default', async () => {
+      const response = await fetchFrom(`${plain.origin}/echo`);
+      const headers = JSON.parse(textOf(response.body)) as Record<string, string>;
+      expect(headers['user-agent']).toMatch(/Mozilla\/5\.0/);
+      expect(headers['user-agent']).not.toMatch(/Mobile|Android|iPhone/);
+      expect(headers['accept']).toMatch(/text\/html/);
+      expect(headers['accept-language']).toMatch(/en-US/);
+      expect(headers['accept-encoding']).toMatch(/gzip/);
+    });
+
+    it('sends a mobile profile when request.mobile is set', async () => {
+      expect(await userAgentOf({ mobile: true })).toMatch(/Mobile|Android|iPhone/);
+    });
+
+    it('uses the configured user agent, and a request header overrides it', async () => {
+      const custom = new GotFetcher({ allowPrivateHosts: ['127.0.0.1'], userAgent: 'QuarryBot/1.0' });
+      expect(await userAgentOf({}, custom)).toBe('QuarryBot/1.0');
+      expect(await userAgentOf({ headers: { 'User-Agent': 'Caller/2.0' } }, custom)).toBe('Caller/2.0');
+      await custom.close();
+    });
+  });
+
+  describe('redirects', () => {
+    it('sends back cookies that a redirect hop set (no loop)', async () => {
+      const response = await fetchFrom(`${plain.origin}/set-cookie-then-check`, { headers: { cookie: 'user=1' } });
+      expect(response.status).toBe(200);
+      expect(textOf(response.body)).toBe('cookie: user=1; check=ok');
+      expect(response.redirects.map((url) => url.pathname)).toEqual(['/set-cookie-then-check']);
+    });
+
+    it("drops the caller's cookie and authorization when a redirect leaves the site", async () => {
+      const allowsLocalhost = new GotFetcher({ allowPrivateHosts: ['127.0.0.1', 'localhost'] });
+      const response = await fetchFrom(`${plain.origin}/to-localhost`, { headers: { cookie: 'secret=1', authorization: 'Bearer t', 'x-kept': 'yes' } }, allowsLocalhost);
+      const received = JSON.parse(textOf(response.body)) as Record<string, string>;
+      expect(response.url.hostname).toBe('localhost');
+      expect(received).toMatchObject({ 'x-kept': 'yes' });
+      expect(received['cookie']).toBeUndefined();
+      expect(received['authorization']).toBeUndefined();
+      await allowsLocalhost.close();
+    });
+
+    it('honours maxRedirects', async () => {
+      const strict = new GotFetcher({ allowPrivateHosts: ['127.0.0.1'], maxRedirects: 1 });
+      const error = await failureOf(fetchFrom(`${plain.origin}/two-hops`, {}, strict));
+      expect(error).toMatchObject({ name: 'TargetError', kind: 'redirect', message: expect.stringContaining('Stopped after 1 redirects') });
+      await expect(fetchFrom(`${plain.origin}/one-hop`, {}, strict)).resolves.toMatchObject({ status: 200 });
+      await strict.close();
+    });
+  });
+
+  describe('TLS', () => {
+    it('refuses a self-signed certificate with TargetError(tls)', async () => {
+      const error = await failureOf(fetchFrom(`${tls1.origin}/echo`));
+      expect(error).toMatchObject({ name: 'TargetError', kind: 'tls', message: expect.stringContaining('skipTlsVerification') });
+      expect(error.message).toContain(`127.0.0.1:${tls1.port}`);
+    });
+
+    it('accepts it with skipTlsVerification (HTTP/1.1)', async () => {
+      const response = await fetchFrom(`${tls1.origin}/echo`, { skipTlsVerification: true });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-http-version')).toBe('1.1');
+    });
+
+    it('speaks HTTP/2 when the server offers it', async () => {
+      const response = await fetchFrom(`${tls2.origin}/echo`, { skipTlsVerification: true });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-http-version')).toBe('2.0');
+      expect(JSON.parse(textOf(response.body))).toMatchObject({ 'user-agent': expect.stringMatching(/Mozilla/) });
+    });
+
+    it('refuses the self-signed certificate over HTTP/2 too', async () => {
+      await expect(fetchFrom(`${tls2.origin}/echo`)).rejects.toMatchObject({ name: 'TargetError', kind: 'tls' });
+    });
+  });
+
+  describe('proxyUrl', () => {
+    let proxy: LocalServer;
+    beforeAll(async () => {
+      proxy = await startProxy();
+    });
+    afterAll(() => proxy?.close());
+
+    it('sends the request through the proxy, which may itself be on a private address', async () => {
+      const resolve = tableResolver({ 'public.test': ['127.0.0.1'] });
+      const proxied = new GotFetcher({ allowPrivateHosts: ['public.test'], resolve });
+      const proxyUrl = `http://user:p%40ss@127.0.0.1:${proxy.port}`;
+      const response = await fetchFrom('http://public.test/page?q=1', { proxyUrl }, proxied);
+      expect(response.status).toBe(200);
+      expect(textOf(response.body)).toBe('proxied GET http://public.test/page?q=1');
+      expect(response.headers.get('via')).toBe('1.1 quarry-test-proxy');
+      expect(proxy.requests.at(-1)?.headers['proxy-authorization']).toBe(`Basic ${Buffer.from('user:p@ss').toString('base64')}`);
+      await proxied.close();
+    });
+
+    it('still refuses private targets before anything is sent to the proxy', async () => {
+      const before = proxy.connections();
+      const resolve = tableResolver({ 'intranet.test': ['10.1.2.3'] });
+      const guarded = new GotFetcher({ resolve });
+      const proxyUrl = `http://127.0.0.1:${proxy.port}`;
+      await expect(fetchFrom('http://127.0.0.1:9/', { proxyUrl }, guarded)).rejects.toMatchObject({ kind: 'ssrf' });
+      await expect(fetchFrom('http://intranet.test/', { proxyUrl }, guarded)).rejects.toMatchObject({
+        kind: 'ssrf',
+        message: expect.stringContaining('intranet.test: it resolves to 10.1.2.3, a private address'),
+      });
+      expect(proxy.connections()).toBe(before);
+      await guarded.close();
+    });
+  });
+
+  it('close() is idempotent', async () => {
+    const closing = new GotFetcher();
+    await closing.close();
+    await closing.close();
+  });
+});
