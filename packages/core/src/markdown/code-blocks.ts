@@ -1,0 +1,124 @@
+import { isTag, isText, type Element, type ParentNode } from 'domhandler';
+import { detectCodeLanguage, languageFromClass } from './code-language.js';
+import { backtickFence, codeSpan } from './escape.js';
+import type { MarkdownConverter } from './markdown-converter.js';
+import { markdownDestination } from './url-resolver.js';
+import { isSkippedElement } from './skip-rules.js';
+import { cleanCodeText, collapseWhitespace } from './whitespace.js';
+
+/** Elements that start a new line inside code (highlighters that render one `<div>` per line). */
+const LINE_ELEMENTS: ReadonlySet<string> = new Set(['div', 'p', 'tr', 'li', 'table', 'pre']);
+
+interface CodeText {
+  text: string;
+  /** A block element ended: a newline is owed unless the next text starts with one. */
+  owesNewline: boolean;
+  hasLineBreakElement: boolean;
+}
+
+/**
+ * `<pre>`: a fenced code block with the language found on the code, the pre or a wrapper. `<br>`
+ * is a newline, per-token spans are kept verbatim, copy buttons and line-number gutters are left
+ * out, and the fence is longer than any backtick run inside. Inside link or heading text it is a
+ * code span; inside a table cell, one code span per line.
+ */
+export function renderPreformatted(element: Element, converter: MarkdownConverter): void {
+  const code = cleanCodeText(collectCodeText(element).text);
+  if (code === '') return;
+  writeCode(code, detectCodeLanguage(element), converter);
+}
+
+/**
+ * `<code>`, `<kbd>`, `<samp>`, `<tt>` outside `<pre>`: an inline code span (whitespace collapsed,
+ * fenced with enough backticks). A code element holding `<br>` line breaks, or newlines and a
+ * language class, is a code block. `<code><a href>name</a></code>` becomes a link around code.
+ */
+export function renderInlineCode(element: Element, converter: MarkdownConverter): void {
+  const collected = collectCodeText(element);
+  const raw = collected.text;
+  const isBlock =
+    converter.inlineOnly === 0 &&
+    (collected.hasLineBreakElement || (raw.includes('\n') && languageFromClass(element.attribs.class ?? '', true) !== ''));
+  if (isBlock) {
+    const code = cleanCodeText(raw);
+    if (code !== '') writeCode(code, languageFromClass(element.attribs.class ?? '', true), converter);
+    return;
+  }
+  const text = collapseWhitespace(raw);
+  const trimmed = text.trim();
+  const writer = converter.writer;
+  if (text.startsWith(' ')) writer.softBoundary();
+  if (trimmed !== '') {
+    const href = converter.linkDepth === 0 ? onlyLinkOf(element) : undefined;
+    const url = href === undefined ? undefined : converter.settings.resolveUrl(href);
+    writer.appendRaw(url === undefined ? codeSpan(trimmed) : `[${codeSpan(trimmed)}](${markdownDestination(url)})`);
+  }
+  if (text.endsWith(' ')) writer.softBoundary();
+}
+
+function writeCode(code: string, language: string, converter: MarkdownConverter): void {
+  const writer = converter.writer;
+  if (converter.inlineOnly > 0) {
+    writer.softBoundary();
+    writer.appendRaw(codeSpan(collapseWhitespace(code).trim()));
+    writer.softBoundary();
+    return;
+  }
+  converter.openBlock();
+  const lines = code.split('\n');
+  if (writer.isCell) {
+    for (const line of lines) if (line.trim() !== '') writer.writeLine(codeSpan(line.trim()));
+  } else {
+    const fence = code.includes('```') ? backtickFence(code, 3) : '```';
+    writer.writeLine(fence + language);
+    for (const line of lines) writer.writeLine(line);
+    writer.writeLine(fence);
+  }
+  converter.closeBlock();
+}
+
+/** The href of a link that is an element's only content, as in `<code><a href>name</a></code>`. */
+function onlyLinkOf(element: Element): string | undefined {
+  let link: Element | undefined;
+  for (const child of element.children) {
+    if (isText(child)) {
+      if (child.data.trim() !== '') return undefined;
+    } else if (isTag(child)) {
+      if (link !== undefined || child.name !== 'a') return undefined;
+      link = child;
+    }
+  }
+  return link?.attribs.href;
+}
+
+function collectCodeText(element: Element): CodeText {
+  const state: CodeText = { text: '', owesNewline: false, hasLineBreakElement: false };
+  collectInto(element, state);
+  return state;
+}
+
+function collectInto(parent: ParentNode, state: CodeText): void {
+  for (const child of parent.children) {
+    if (isText(child)) {
+      if (state.owesNewline) {
+        if (child.data.charCodeAt(0) !== 0x0a && state.text !== '' && !state.text.endsWith('\n')) state.text += '\n';
+        state.owesNewline = false;
+      }
+      state.text += child.data;
+    } else if (isTag(child)) {
+      const name = child.name;
+      if (name === 'button' || isSkippedElement(child)) continue;
+      if (name === 'br') {
+        state.text += '\n';
+        state.owesNewline = false;
+        state.hasLineBreakElement = true;
+      } else if (LINE_ELEMENTS.has(name)) {
+        if (state.text !== '' && !state.text.endsWith('\n')) state.owesNewline = true;
+        collectInto(child, state);
+        state.owesNewline = state.text !== '' && !state.text.endsWith('\n');
+      } else {
+        collectInto(child, state);
+      }
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import { isTag, type AnyNode, type Element } from 'domhandler';
+import { parseDocument } from 'htmlparser2';
+import { describe, expect, it } from 'vitest';
+import { htmlToMarkdown } from './html-to-markdown.js';
+
+function findById(nodes: AnyNode[], id: string): Element {
+  for (const node of nodes) {
+    if (!isTag(node)) continue;
+    if (node.attribs.id === id) return node;
+    try {
+      return findById(node.children, id);
+    } catch {
+      // not in this subtree
+    }
+  }
+  throw new Error(`no element #${id}`);
+}
+
+const page = `<html><head><base href="https://cdn.example/assets/"></head><body>
+<nav id="nav"><a href="/home">Home</a></nav>
+<main id="main"><h1>Title</h1><p>See <a href="guide.html">the guide</a>.</p></main>
+</body></html>`;
+
+describe('htmlToMarkdown inputs', () => {
+  it('converts an HTML string', () => {
+    expect(htmlToMarkdown('<p>Hello <b>there</b></p>')).toBe('Hello **there**');
+  });
+
+  it('converts a parsed document and a single element, resolving against the <base> of its document', () => {
+    const document = parseDocument(page, { decodeEntities: true });
+    const main = findById(document.children, 'main');
+    expect(htmlToMarkdown(main, { baseUrl: 'https://site.example/' })).toBe(
+      '# Title\n\nSee [the guide](https://cdn.example/assets/guide.html).',
+    );
+    expect(htmlToMarkdown(document)).toBe(
+      '[Home](https://cdn.example/home)\n\n# Title\n\nSee [the guide](https://cdn.example/assets/guide.html).',
+    );
+  });
+
+  it('converts an array of nodes in order', () => {
+    const document = parseDocument(page, { decodeEntities: true });
+    const nodes = [findById(document.children, 'main'), findById(document.children, 'nav')];
+    expect(htmlToMarkdown(nodes)).toBe(
+      '# Title\n\nSee [the guide](https://cdn.example/assets/guide.html).\n\n[Home](https://cdn.example/home)',
+    );
+  });
+
+  it('returns an empty string when nothing is visible', () => {
+    expect(htmlToMarkdown('')).toBe('');
+    expect(htmlToMarkdown([])).toBe('');
+    expect(htmlToMarkdown('<div hidden>x</div><script>y</script><p> &nbsp; </p>')).toBe('');
+  });
+
+  it('removes base64 images by default and keeps them when asked', () => {
+    const html = '<img src="data:image/png;base64,AAAA" alt="dot">';
+    expect(htmlToMarkdown(html)).toBe('![dot](<Base64-Image-Removed>)');
+    expect(htmlToMarkdown(html, { removeBase64Images: false })).toBe('![dot](data:image/png;base64,AAAA)');
+  });
+
+  it('survives malformed HTML and deep nesting', () => {
+    expect(htmlToMarkdown('<p>open <b>bold <i>both</p> after')).toBe('open **bold *both***\n\nafter');
+    const deep = '<div>'.repeat(2000) + 'deep' + '</div>'.repeat(2000);
+    expect(htmlToMarkdown(deep)).toBe('deep');
+  });
+
+  it('does not mistake tags named like Object.prototype members for rules', () => {
+    expect(htmlToMarkdown('<constructor>a</constructor> <toString>b</toString>')).toBe('a b');
+  });
+});

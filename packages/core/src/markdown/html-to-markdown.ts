@@ -1,0 +1,60 @@
+import { isTag, type AnyNode, type Element } from 'domhandler';
+import { parseDocument } from 'htmlparser2';
+import { ELEMENT_RULES } from './element-rules.js';
+import { MarkdownConverter } from './markdown-converter.js';
+import { createUrlResolver, parseBaseUrl } from './url-resolver.js';
+
+export interface MarkdownOptions {
+  /** Absolute URL the page came from; relative links/images are resolved against <base href> (if present in the given tree) or this. */
+  baseUrl?: string;
+  /** Replace data: URI images with `![alt](<Base64-Image-Removed>)` (default true). */
+  removeBase64Images?: boolean;
+}
+
+const DEFAULT_REMOVE_BASE64_IMAGES = true;
+
+/**
+ * Converts an HTML string or a domhandler node (Document, Element, or array of nodes) to
+ * GitHub-flavoured markdown. Pure and synchronous.
+ *
+ * ```
+ * string --parseDocument--> domhandler tree --MarkdownConverter.walkNodes--> ELEMENT_RULES[tag] | text
+ *   --> MarkdownWriter (paragraph buffer -> container-prefixed lines) --> markdown
+ * ```
+ *
+ * One walk over the tree: block elements become blocks separated by at most one blank line, inline
+ * text is whitespace-collapsed like a browser renders it and escaped only where markdown would
+ * misread it; links and images are made absolute. Hidden elements, scripts, styles, media and form
+ * controls are left out. Returns `''` for a tree without visible content; never throws for
+ * malformed HTML.
+ */
+export function htmlToMarkdown(input: string | AnyNode | AnyNode[], options: MarkdownOptions = {}): string {
+  const nodes: readonly AnyNode[] =
+    typeof input === 'string' ? [parseDocument(input, { decodeEntities: true })] : Array.isArray(input) ? input : [input];
+  const base = parseBaseUrl(options.baseUrl, nodes[0] === undefined ? undefined : findBaseHref(nodes[0]));
+  const converter = new MarkdownConverter({
+    rules: ELEMENT_RULES,
+    resolveUrl: createUrlResolver(base),
+    removeBase64Images: options.removeBase64Images ?? DEFAULT_REMOVE_BASE64_IMAGES,
+  });
+  converter.walkNodes(nodes);
+  return converter.writer.finish();
+}
+
+/** The `href` of the first `<base>` in the head of the document that holds `node`. */
+function findBaseHref(node: AnyNode): string | undefined {
+  let root: AnyNode = node;
+  while (root.parent !== null) root = root.parent;
+  const search = (children: readonly AnyNode[]): string | undefined => {
+    for (const child of children) {
+      if (!isTag(child)) continue;
+      if (child.name === 'base' && child.attribs.href !== undefined) return child.attribs.href;
+      if (child.name === 'html' || child.name === 'head') {
+        const found = search((child as Element).children);
+        if (found !== undefined) return found;
+      }
+    }
+    return undefined;
+  };
+  return 'children' in root ? search(root.children) : undefined;
+}

@@ -1,0 +1,1 @@
+export { htmlToMarkdown, type MarkdownOptions } from './html-to-markdown.js';

@@ -1,0 +1,79 @@
+import type { Element } from 'domhandler';
+import { escapeInline } from './escape.js';
+import type { MarkdownConverter } from './markdown-converter.js';
+import { markdownDestination } from './url-resolver.js';
+import { collapseWhitespace } from './whitespace.js';
+
+/** Texts of heading permalinks (`<a href="#x">#</a>`, Sphinx's `¶`). */
+const PERMALINK_TEXT = new Set(['#', '¶', '§', '🔗', '#️⃣', '∞', 'link', 'permalink', 'anchor']);
+const PERMALINK_CLASS =
+  /(?:^|\s)(?:anchor|anchorjs-link|hash-link|headerlink|header-anchor|heading-anchor|anchor-link|heading-link|permalink|direct-link|deep-link)(?:\s|$)/i;
+/** "Skip to content", "Skip to main content", "Skip navigation". */
+const SKIP_LINK_TEXT = /^skip (?:to |navigation|nav\b|links?\b)/i;
+
+/**
+ * `<a href>`: an inline link with an absolute URL. Dropped when it has no text and no image,
+ * when it is a heading permalink, or a "Skip to content" link. Inside a heading, links to an
+ * anchor on the same page keep only their text. `<a>` without href (or with `javascript:`) is
+ * plain text. Blocks inside the link text are joined with spaces.
+ */
+export function renderLink(element: Element, converter: MarkdownConverter): void {
+  const href = element.attribs.href ?? '';
+  const url = converter.linkDepth > 0 ? undefined : converter.settings.resolveUrl(href);
+  if (url === undefined) {
+    converter.walkChildren(element);
+    return;
+  }
+  const writer = converter.writer;
+  const mark = writer.mark();
+  converter.linkDepth++;
+  converter.inlineOnly++;
+  converter.walkChildren(element);
+  converter.linkDepth--;
+  converter.inlineOnly--;
+  const text = writer.textSince(mark);
+  const isOnPage = href.includes('#');
+  if (text === '' || (isOnPage && isPermalink(text, element)) || (text.length < 40 && SKIP_LINK_TEXT.test(text))) {
+    writer.dropSince(mark);
+    return;
+  }
+  if (converter.headingDepth > 0 && href.trimStart().startsWith('#')) return;
+  writer.wrapSince(mark, '[', `](${markdownDestination(url)})`);
+}
+
+function isPermalink(text: string, element: Element): boolean {
+  const className = element.attribs.class;
+  if (className !== undefined && PERMALINK_CLASS.test(className) && text.length <= 2) return true;
+  return PERMALINK_TEXT.has(text.replace(/\\/g, '').trim().toLowerCase());
+}
+
+/**
+ * `<img>`: `![alt](absolute-src)`. Lazy-loaded images use `data-src`/`srcset` when `src` is missing
+ * or a data-URI placeholder; data-URI images become `<Base64-Image-Removed>` unless kept by the
+ * options; 1x1 tracking pixels are dropped.
+ */
+export function renderImage(element: Element, converter: MarkdownConverter): void {
+  const attributes = element.attribs;
+  const source = imageSource(attributes);
+  if (source === undefined || (attributes.width === '1' && attributes.height === '1')) return;
+  let destination: string;
+  if (source.startsWith('data:')) {
+    destination = converter.settings.removeBase64Images ? '<Base64-Image-Removed>' : source;
+  } else {
+    const url = converter.settings.resolveUrl(source);
+    if (url === undefined) return;
+    destination = markdownDestination(url);
+  }
+  const alt = attributes.alt === undefined ? '' : escapeInline(collapseWhitespace(attributes.alt).trim(), true);
+  converter.writer.appendRaw(`![${alt}](${destination})`);
+}
+
+function imageSource(attributes: Record<string, string>): string | undefined {
+  const source = attributes.src?.trim();
+  if (source !== undefined && source !== '' && !source.startsWith('data:')) return source;
+  const lazy = attributes['data-src'] ?? attributes['data-lazy-src'] ?? attributes['data-original'];
+  if (lazy !== undefined && lazy.trim() !== '') return lazy.trim();
+  const sourceSet = attributes.srcset ?? attributes['data-srcset'];
+  if (sourceSet !== undefined && sourceSet.trim() !== '') return sourceSet.trim().split(/[\s,]+/)[0];
+  return source === '' ? undefined : source;
+}

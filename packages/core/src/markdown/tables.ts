@@ -1,0 +1,173 @@
+import { isTag, isText, type Element } from 'domhandler';
+import type { MarkdownConverter } from './markdown-converter.js';
+import { isSkippedElement } from './skip-rules.js';
+
+interface CollectedTable {
+  caption: Element | undefined;
+  rows: Element[][];
+  /** A `<thead>` or a first row of `<th>` cells exists. */
+  hasHeader: boolean;
+}
+
+const MAX_COLSPAN = 50;
+const MAX_ROWSPAN = 1000;
+/** Characters of text beyond which a cell with two blocks reads as page layout rather than data. */
+const LAYOUT_CELL_TEXT = 300;
+const HEADING_TAGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+/** Blocks that a data cell rarely holds two of (wrapper `<div>`s are common in data cells, so they do not count). */
+const LAYOUT_BLOCK_TAGS: ReadonlySet<string> = new Set(['p', 'ul', 'ol', 'blockquote', 'pre', 'dl', 'form']);
+
+/**
+ * `<table>`: a GFM table. Without `<thead>` the first row is the header. Cells are one line: `|` is
+ * escaped and blocks or line breaks inside a cell are joined with `<br>`. `colspan` repeats empty
+ * cells after the content; `rowspan` leaves the spanned cells below empty. Layout tables (one
+ * column, one row, `role=presentation`, nested tables, or headerless cells
+ * holding headings or several blocks of text) and tables inside cells render their cells as blocks instead.
+ */
+export function renderTable(table: Element, converter: MarkdownConverter): void {
+  if (converter.inlineOnly > 0) {
+    converter.renderBlock(table);
+    return;
+  }
+  const collected = collectTable(table);
+  if (converter.writer.isCell || isLayoutTable(table, collected)) {
+    converter.openBlock();
+    if (collected.caption !== undefined) converter.renderBlock(collected.caption);
+    for (const row of collected.rows) for (const cell of row) converter.renderBlock(cell);
+    converter.closeBlock();
+    return;
+  }
+  const grid = buildGrid(collected.rows, converter);
+  if (grid.length === 0) return;
+  converter.openBlock(2);
+  if (collected.caption !== undefined) converter.renderBlock(collected.caption);
+  const width = Math.max(...grid.map((row) => row.length));
+  const writer = converter.writer;
+  writer.flushParagraph();
+  writer.writeLine(formatRow(grid[0]!, width));
+  writer.writeLine(formatRow(new Array<string>(width).fill('---'), width));
+  for (let index = 1; index < grid.length; index++) writer.writeLine(formatRow(grid[index]!, width));
+  converter.closeBlock(2);
+}
+
+/** Rows of rendered cells with spans flattened; headerless empty rows dropped; `[]` when all is empty. */
+function buildGrid(rows: readonly Element[][], converter: MarkdownConverter): string[][] {
+  const grid: string[][] = [];
+  const carried: number[] = [];
+  let hasContent = false;
+  for (const [rowIndex, row] of rows.entries()) {
+    const cells: string[] = [];
+    let isRowEmpty = true;
+    const fillCarried = () => {
+      while ((carried[cells.length] ?? 0) > 0) {
+        carried[cells.length]!--;
+        cells.push('');
+      }
+    };
+    for (const cell of row) {
+      fillCarried();
+      const text = converter.renderCell(cell);
+      if (text !== '') isRowEmpty = false;
+      const columnSpan = clamp(cell.attribs.colspan, MAX_COLSPAN);
+      const rowSpan = clamp(cell.attribs.rowspan, MAX_ROWSPAN);
+      for (let span = 0; span < columnSpan; span++) {
+        if (rowSpan > 1) carried[cells.length] = rowSpan - 1;
+        cells.push(span === 0 ? text : '');
+      }
+    }
+    fillCarried();
+    if (isRowEmpty && rowIndex > 0) continue;
+    hasContent ||= !isRowEmpty;
+    grid.push(cells);
+  }
+  return hasContent ? grid : [];
+}
+
+function formatRow(cells: readonly string[], width: number): string {
+  let line = '|';
+  for (let index = 0; index < width; index++) {
+    const cell = cells[index] ?? '';
+    line += cell === '' ? '  |' : ` ${cell} |`;
+  }
+  return line;
+}
+
+function collectTable(table: Element): CollectedTable {
+  const head: Element[][] = [];
+  const body: Element[][] = [];
+  const foot: Element[][] = [];
+  let caption: Element | undefined;
+  for (const child of table.children) {
+    if (!isTag(child) || isSkippedElement(child)) continue;
+    switch (child.name) {
+      case 'caption':
+        caption = child;
+        break;
+      case 'tr':
+        addRow(child, body);
+        break;
+      case 'thead':
+      case 'tbody':
+      case 'tfoot': {
+        const target = child.name === 'thead' ? head : child.name === 'tfoot' ? foot : body;
+        for (const row of child.children) if (isTag(row) && row.name === 'tr') addRow(row, target);
+        break;
+      }
+    }
+  }
+  const rows = [...head, ...body, ...foot];
+  const hasHeader = head.length > 0 || (rows[0]?.some((cell) => cell.name === 'th') ?? false);
+  return { caption, rows, hasHeader };
+}
+
+function addRow(row: Element, target: Element[][]): void {
+  if (isSkippedElement(row)) return;
+  const cells: Element[] = [];
+  for (const cell of row.children) {
+    if (isTag(cell) && (cell.name === 'td' || cell.name === 'th') && !isSkippedElement(cell)) cells.push(cell);
+  }
+  if (cells.length > 0) target.push(cells);
+}
+
+function isLayoutTable(table: Element, collected: CollectedTable): boolean {
+  const role = table.attribs.role;
+  if (role === 'presentation' || role === 'none') return true;
+  const { rows, hasHeader } = collected;
+  let columns = 0;
+  for (const row of rows) columns = Math.max(columns, row.length);
+  if (columns <= 1 || rows.length === 1) return true;
+  for (const row of rows) for (const cell of row) if (hasLayoutContent(cell, hasHeader)) return true;
+  return false;
+}
+
+/**
+ * A nested table; or, in a table without header cells, a heading, three blocks, or two blocks with
+ * more text than a data cell holds.
+ */
+function hasLayoutContent(cell: Element, hasHeader: boolean): boolean {
+  let blocks = 0;
+  let textLength = 0;
+  const visit = (element: Element): boolean => {
+    for (const child of element.children) {
+      if (isText(child)) {
+        textLength += child.data.length;
+        continue;
+      }
+      if (!isTag(child)) continue;
+      const name = child.name;
+      if (name === 'table') return true;
+      if (!hasHeader) {
+        if (HEADING_TAGS.has(name)) return true;
+        if (LAYOUT_BLOCK_TAGS.has(name) && ++blocks >= 3) return true;
+      }
+      if (visit(child)) return true;
+    }
+    return false;
+  };
+  return visit(cell) || (blocks >= 2 && textLength > LAYOUT_CELL_TEXT);
+}
+
+function clamp(value: string | undefined, maximum: number): number {
+  const number = value === undefined ? 1 : Number.parseInt(value, 10);
+  return Number.isFinite(number) && number >= 1 ? Math.min(number, maximum) : 1;
+}
