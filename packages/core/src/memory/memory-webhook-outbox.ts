@@ -1,0 +1,96 @@
+import { systemClock, type Clock } from '../ports/clock.js';
+import type { OutboxEntry, OutboxEvent, OutboxState, WebhookOutbox } from '../ports/webhook-outbox.js';
+
+interface Slot {
+  entry: OutboxEntry;
+  /** Leased until this time (0 when not leased). */
+  leasedUntil: number;
+}
+
+const copyOf = (entry: OutboxEntry): OutboxEntry => ({ ...entry, headers: { ...entry.headers } });
+
+/**
+ * A WebhookOutbox in memory, for library use and tests: same contract as the durable outboxes
+ * (conformance suite), but nothing survives the process. Entries are kept oldest first (by
+ * `createdAt`, then by insertion); a new event is due at its `createdAt`.
+ */
+export class MemoryWebhookOutbox implements WebhookOutbox {
+  private readonly slots = new Map<string, Slot>();
+  /** Ids in `createdAt` order, rebuilt lazily after adds. */
+  private order: string[] = [];
+  private isOrderStale = false;
+
+  constructor(private readonly clock: Clock = systemClock) {}
+
+  async add(events: OutboxEvent[]): Promise<void> {
+    for (const event of events) {
+      if (this.slots.has(event.id)) continue;
+      const entry: OutboxEntry = { ...event, headers: { ...event.headers }, state: 'pending', attempts: 0, nextAttemptAt: event.createdAt };
+      this.slots.set(event.id, { entry, leasedUntil: 0 });
+      this.order.push(event.id);
+      this.isOrderStale = true;
+    }
+  }
+
+  async lease(max: number, leaseMs: number): Promise<OutboxEntry[]> {
+    const now = this.clock.now();
+    const leased: OutboxEntry[] = [];
+    for (const slot of this.ordered()) {
+      if (leased.length >= max) break;
+      if (slot.entry.state !== 'pending' || slot.entry.nextAttemptAt > now || slot.leasedUntil > now) continue;
+      slot.leasedUntil = now + leaseMs;
+      leased.push(copyOf(slot.entry));
+    }
+    return leased;
+  }
+
+  async markDelivered(id: string): Promise<void> {
+    this.finish(id, 'delivered');
+  }
+
+  async reschedule(id: string, attempt: number, nextAttemptAt: number, lastError: string): Promise<void> {
+    const slot = this.slots.get(id);
+    if (!slot || slot.entry.state !== 'pending') return;
+    Object.assign(slot.entry, { attempts: attempt, nextAttemptAt, lastError });
+    slot.leasedUntil = 0;
+  }
+
+  async markFailed(id: string, error: string): Promise<void> {
+    this.finish(id, 'failed', error);
+  }
+
+  async list(filter: { jobId?: string; state?: OutboxState } = {}): Promise<OutboxEntry[]> {
+    return this.ordered()
+      .map((slot) => slot.entry)
+      .filter((entry) => (filter.jobId === undefined || entry.jobId === filter.jobId) && (filter.state === undefined || entry.state === filter.state))
+      .map(copyOf);
+  }
+
+  async prune(before: number): Promise<number> {
+    let pruned = 0;
+    for (const [id, { entry }] of this.slots) {
+      if (entry.finishedAt === undefined || entry.finishedAt >= before) continue;
+      this.slots.delete(id);
+      pruned++;
+    }
+    if (pruned > 0) this.order = this.order.filter((id) => this.slots.has(id));
+    return pruned;
+  }
+
+  /** Pending -> delivered or failed; a finished entry stays as it is. */
+  private finish(id: string, state: 'delivered' | 'failed', error?: string): void {
+    const slot = this.slots.get(id);
+    if (!slot || slot.entry.state !== 'pending') return;
+    Object.assign(slot.entry, { state, finishedAt: this.clock.now() }, error === undefined ? {} : { lastError: error });
+    slot.leasedUntil = 0;
+  }
+
+  private ordered(): Slot[] {
+    if (this.isOrderStale) {
+      // Array.prototype.sort is stable: equal createdAt keeps insertion order.
+      this.order.sort((a, b) => this.slots.get(a)!.entry.createdAt - this.slots.get(b)!.entry.createdAt);
+      this.isOrderStale = false;
+    }
+    return this.order.map((id) => this.slots.get(id)!);
+  }
+}
