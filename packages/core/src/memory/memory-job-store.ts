@@ -34,7 +34,7 @@ export class MemoryJobStore implements JobStore {
 
   async createJob(job: JobRecord): Promise<void> {
     this.jobs.set(job.id, {
-      job: { ...job },
+      job: structuredClone(job),
       items: new Map(),
       seen: new Set(),
       live: 0,
@@ -48,7 +48,7 @@ export class MemoryJobStore implements JobStore {
 
   async getJob(id: string): Promise<JobRecord | undefined> {
     const data = this.jobs.get(id);
-    return data ? { ...data.job } : undefined;
+    return data ? structuredClone(data.job) : undefined;
   }
 
   async updateJob(id: string, patch: Partial<Pick<JobRecord, 'status' | 'kickoffDone' | 'error' | 'expiresAt'>>, expectedStatus?: JobStatus): Promise<boolean> {
@@ -96,10 +96,10 @@ export class MemoryJobStore implements JobStore {
     const item = data.items.get(outcome.key);
     if (!item || item.state !== 'queued') return false;
     data.pending--;
+    data.creditsUsed += outcome.credits;
     if (outcome.document) {
       item.state = 'done';
       data.documents.push(outcome.document);
-      data.creditsUsed += outcome.credits;
     } else {
       item.state = 'failed';
       data.live--;
@@ -164,7 +164,7 @@ export class MemoryJobStore implements JobStore {
       .map((data) => data.job)
       .filter((job) => job.kind === kind && job.status === 'scraping' && (teamId === undefined || job.teamId === teamId))
       .sort((a, b) => a.createdAt - b.createdAt)
-      .map((job) => ({ ...job }));
+      .map((job) => structuredClone(job));
   }
 
   private require(jobId: string): JobData {

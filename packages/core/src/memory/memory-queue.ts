@@ -1,13 +1,61 @@
 import { randomIds, systemClock, type Clock, type Ids } from '../ports/clock.js';
 import type { LeasedMessage, Queue, QueueMessage } from '../ports/queue.js';
 
+/** Ready messages by priority (lower first), first in, first out within a priority. */
+class ReadyLanes {
+  private readonly lanes = new Map<number, { items: QueueMessage[]; head: number }>();
+  /** Priorities that have a lane, ascending. */
+  private priorities: number[] = [];
+  size = 0;
+
+  push(message: QueueMessage): void {
+    const priority = message.priority ?? 0;
+    let lane = this.lanes.get(priority);
+    if (!lane) {
+      lane = { items: [], head: 0 };
+      this.lanes.set(priority, lane);
+      this.priorities = [...this.priorities, priority].sort((a, b) => a - b);
+    }
+    lane.items.push(message);
+    this.size++;
+  }
+
+  shift(): QueueMessage | undefined {
+    const priority = this.priorities[0];
+    if (priority === undefined) return undefined;
+    const lane = this.lanes.get(priority)!;
+    const message = lane.items[lane.head++]!;
+    this.size--;
+    if (lane.head === lane.items.length) this.dropLane(priority);
+    else if (lane.head > 1024 && lane.head * 2 > lane.items.length) {
+      lane.items = lane.items.slice(lane.head);
+      lane.head = 0;
+    }
+    return message;
+  }
+
+  /** Removes the messages `keep` refuses. */
+  filter(keep: (message: QueueMessage) => boolean): void {
+    for (const [priority, lane] of this.lanes) {
+      const items = lane.items.slice(lane.head).filter(keep);
+      this.size -= lane.items.length - lane.head - items.length;
+      if (items.length === 0) this.dropLane(priority);
+      else this.lanes.set(priority, { items, head: 0 });
+    }
+  }
+
+  private dropLane(priority: number) {
+    this.lanes.delete(priority);
+    this.priorities = this.priorities.filter((value) => value !== priority);
+  }
+}
+
 /**
- * An in-process Queue for library use: FIFO, leases that expire, delayed release. Nothing survives
- * the process (the storage package has the durable ones).
+ * An in-process Queue for library use: lower priorities first, FIFO within a priority, leases that
+ * expire, delayed release. Nothing survives the process (the storage package has the durable ones).
  */
 export class MemoryQueue implements Queue {
-  private ready: QueueMessage[] = [];
-  private head = 0;
+  private readonly ready = new ReadyLanes();
   private readonly known = new Set<string>();
   private readonly attempts = new Map<string, number>();
   private readonly leased = new Map<string, { message: QueueMessage; until: number }>();
@@ -32,17 +80,13 @@ export class MemoryQueue implements Queue {
     this.promote();
     const now = this.clock.now();
     const out: LeasedMessage[] = [];
-    while (out.length < max && this.head < this.ready.length) {
-      const message = this.ready[this.head++]!;
+    while (out.length < max && this.ready.size > 0) {
+      const message = this.ready.shift()!;
       const leaseToken = this.ids.next();
       const attempts = this.attempts.get(message.id) ?? 0;
       this.attempts.set(message.id, attempts + 1);
       this.leased.set(leaseToken, { message, until: now + leaseMs });
       out.push({ ...message, attempts, leaseToken });
-    }
-    if (this.head > 1024 && this.head * 2 > this.ready.length) {
-      this.ready = this.ready.slice(this.head);
-      this.head = 0;
     }
     return out;
   }
@@ -69,17 +113,17 @@ export class MemoryQueue implements Queue {
     const keep = (message: QueueMessage) => {
       if (message.jobId !== jobId) return true;
       this.known.delete(message.id);
+      this.attempts.delete(message.id);
       return false;
     };
-    this.ready = this.ready.slice(this.head).filter(keep);
-    this.head = 0;
+    this.ready.filter(keep);
     this.delayed = this.delayed.filter((entry) => keep(entry.message));
-    for (const [token, entry] of this.leased) if (entry.message.jobId === jobId) this.leased.delete(token);
+    for (const [token, entry] of this.leased) if (!keep(entry.message)) this.leased.delete(token);
   }
 
   async waitForWork(timeoutMs: number, signal?: AbortSignal): Promise<void> {
     this.promote();
-    if (this.head < this.ready.length || signal?.aborted) return;
+    if (this.ready.size > 0 || signal?.aborted) return;
     const nextDelayed = this.delayed.reduce((min, entry) => Math.min(min, entry.at), Number.POSITIVE_INFINITY);
     const nextLease = [...this.leased.values()].reduce((min, entry) => Math.min(min, entry.until), Number.POSITIVE_INFINITY);
     const wait = Math.max(0, Math.min(timeoutMs, nextDelayed - this.clock.now(), nextLease - this.clock.now()));
@@ -97,7 +141,7 @@ export class MemoryQueue implements Queue {
 
   async depth(): Promise<{ waiting: number; active: number }> {
     this.promote();
-    return { waiting: this.ready.length - this.head + this.delayed.length, active: this.leased.size };
+    return { waiting: this.ready.size + this.delayed.length, active: this.leased.size };
   }
 
   private promote() {
