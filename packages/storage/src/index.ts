@@ -1,1 +1,10 @@
-export {};
+export * from './open-sqlite.js';
+export * from './migrations.js';
+export * from './sqlite-job-store.js';
+export * from './sqlite-queue.js';
+export * from './sqlite-ledger.js';
+export * from './sqlite-document-cache.js';
+export * from './sqlite-webhook-outbox.js';
+export * from './local-blob-store.js';
+export * from './sqlite-storage.js';
+export { apiKeyPattern } from './api-key.js';

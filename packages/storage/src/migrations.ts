@@ -1,0 +1,150 @@
+/**
+ * The schema, as an ordered list of migrations. A database records the number of migrations it has
+ * applied in `schema_version`; opening applies the rest in one transaction. Append only:
+ * never edit a migration that has shipped, add the next one.
+ */
+export const migrations: readonly string[] = [
+  // 1: jobs, their items (the frontier), results, errors and robots-blocked URLs.
+  `
+  CREATE TABLE jobs (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    team_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    url TEXT NOT NULL,
+    request TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    kickoff_done INTEGER NOT NULL DEFAULT 0,
+    error TEXT,
+    live INTEGER NOT NULL DEFAULT 0,
+    pending INTEGER NOT NULL DEFAULT 0,
+    completed INTEGER NOT NULL DEFAULT 0,
+    failed INTEGER NOT NULL DEFAULT 0,
+    credits_used INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX jobs_active ON jobs (kind, status, created_at);
+
+  -- state: queued | done | failed | cancelled, or seen (a key recorded by markSeen, not an item).
+  CREATE TABLE job_items (
+    seq INTEGER PRIMARY KEY,
+    job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+    key TEXT NOT NULL,
+    url TEXT NOT NULL,
+    discovery_depth INTEGER NOT NULL,
+    state TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX job_items_key ON job_items (job_id, key);
+  CREATE INDEX job_items_state ON job_items (job_id, state);
+
+  -- seq is the completion order of documents (AUTOINCREMENT: never reused).
+  CREATE TABLE job_documents (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+    key TEXT NOT NULL,
+    document TEXT NOT NULL
+  );
+  CREATE INDEX job_documents_job ON job_documents (job_id, seq);
+
+  CREATE TABLE job_errors (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+    key TEXT NOT NULL,
+    url TEXT NOT NULL,
+    code TEXT,
+    message TEXT NOT NULL,
+    at INTEGER NOT NULL
+  );
+  CREATE INDEX job_errors_job ON job_errors (job_id, seq);
+
+  CREATE TABLE job_robots_blocked (
+    seq INTEGER PRIMARY KEY,
+    job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+    url TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX job_robots_blocked_url ON job_robots_blocked (job_id, url);
+  `,
+  // 2: the work queue. A message is ready when ready_at has passed and it is not leased (or its
+  // lease has expired); seq keeps first in, first out within a priority.
+  `
+  CREATE TABLE queue (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    job_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    url TEXT NOT NULL,
+    discovery_depth INTEGER NOT NULL,
+    priority INTEGER,
+    ready_at INTEGER NOT NULL,
+    lease_until INTEGER,
+    lease_token TEXT,
+    attempts INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX queue_order ON queue (coalesce(priority, 0), seq);
+  CREATE INDEX queue_job ON queue (job_id);
+  `,
+  // 3: teams, API keys (hashed) and usage.
+  `
+  CREATE TABLE teams (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    credits INTEGER CHECK (credits IS NULL OR credits >= 0),
+    tokens_used INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL
+  );
+
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    team_id TEXT NOT NULL REFERENCES teams (id),
+    name TEXT NOT NULL,
+    key_hash BLOB NOT NULL UNIQUE,
+    prefix TEXT NOT NULL,
+    last4 TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    last_used_at INTEGER,
+    revoked_at INTEGER
+  );
+  CREATE INDEX api_keys_team ON api_keys (team_id, created_at);
+
+  CREATE TABLE usage (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    team_id TEXT NOT NULL REFERENCES teams (id),
+    kind TEXT NOT NULL,
+    amount INTEGER NOT NULL,
+    reason TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    api_key_id TEXT,
+    job_id TEXT
+  );
+  CREATE INDEX usage_team ON usage (team_id, at);
+  `,
+  // 4: the document cache and the webhook outbox.
+  `
+  CREATE TABLE document_cache (
+    key TEXT PRIMARY KEY,
+    url TEXT NOT NULL,
+    team_id TEXT,
+    document TEXT NOT NULL,
+    stored_at INTEGER NOT NULL
+  );
+
+  CREATE TABLE webhook_outbox (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    job_id TEXT NOT NULL,
+    team_id TEXT NOT NULL,
+    url TEXT NOT NULL,
+    headers TEXT NOT NULL,
+    body TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    state TEXT NOT NULL DEFAULT 'pending',
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL,
+    lease_until INTEGER,
+    last_error TEXT,
+    finished_at INTEGER
+  );
+  CREATE INDEX webhook_outbox_due ON webhook_outbox (state, next_attempt_at);
+  CREATE INDEX webhook_outbox_job ON webhook_outbox (job_id, created_at);
+  `,
+];

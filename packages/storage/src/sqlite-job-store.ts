@@ -1,0 +1,288 @@
+import {
+  NotFoundError,
+  terminalJobStatuses,
+  type FrontierEntry,
+  type ItemState,
+  type JobErrorRecord,
+  type JobKind,
+  type JobProgress,
+  type JobRecord,
+  type JobStatus,
+  type JobStore,
+  type PageOutcome,
+  type ScrapeDocument,
+} from '@quarry/core';
+import type { SqliteDatabase } from './open-sqlite.js';
+import { TeamCredits } from './team-credits.js';
+
+interface JobRow {
+  id: string;
+  kind: JobKind;
+  team_id: string;
+  status: JobStatus;
+  url: string;
+  request: string;
+  created_at: number;
+  expires_at: number;
+  kickoff_done: number;
+  error: string | null;
+}
+
+type JobPatch = Partial<Pick<JobRecord, 'status' | 'kickoffDone' | 'error' | 'expiresAt'>>;
+
+interface ItemRow {
+  key: string;
+  url: string;
+  discovery_depth: number;
+  state: ItemState | 'seen';
+}
+
+/**
+ * JobStore on SQLite (tables of migration 1). Every method is one statement or one IMMEDIATE
+ * transaction, so several processes can share the file. Per-job counters (live, pending, completed,
+ * failed, credits) are kept on the job row by the same transactions that change items, so `progress`
+ * reads one row. `finishItem` charges the team through the ledger tables of the same connection, in
+ * the transaction that stores the page: a page is stored and charged together, exactly once (a team
+ * the ledger does not know is not charged; the job still counts the page's credits).
+ */
+export class SqliteJobStore implements JobStore {
+  private readonly credits: TeamCredits;
+  private readonly statements;
+  private readonly addItemsTransaction;
+  private readonly markSeenTransaction;
+  private readonly finishTransaction;
+  private readonly updateTransaction;
+  private readonly cancelTransaction;
+
+  constructor(private readonly db: SqliteDatabase) {
+    this.credits = new TeamCredits(db);
+    const statements = {
+      insertJob: db.prepare(
+        `INSERT INTO jobs (id, kind, team_id, status, url, request, created_at, expires_at, kickoff_done, error)
+         VALUES (@id, @kind, @teamId, @status, @url, @request, @createdAt, @expiresAt, @kickoffDone, @error)`,
+      ),
+      job: db.prepare<[string], JobRow>('SELECT id, kind, team_id, status, url, request, created_at, expires_at, kickoff_done, error FROM jobs WHERE id = ?'),
+      jobStatus: db.prepare<[string], { status: JobStatus }>('SELECT status FROM jobs WHERE id = ?'),
+      updateJob: db.prepare(
+        `UPDATE jobs SET
+           status = CASE WHEN @setStatus THEN @status ELSE status END,
+           kickoff_done = CASE WHEN @setKickoffDone THEN @kickoffDone ELSE kickoff_done END,
+           error = CASE WHEN @setError THEN @error ELSE error END,
+           expires_at = CASE WHEN @setExpiresAt THEN @expiresAt ELSE expires_at END
+         WHERE id = @id`,
+      ),
+      live: db.prepare<[string], { live: number }>('SELECT live FROM jobs WHERE id = ?'),
+      insertItem: db.prepare<[string, string, string, number, string]>(
+        'INSERT INTO job_items (job_id, key, url, discovery_depth, state) VALUES (?, ?, ?, ?, ?) ON CONFLICT (job_id, key) DO NOTHING',
+      ),
+      countAdded: db.prepare<[number, number, string]>('UPDATE jobs SET live = live + ?, pending = pending + ? WHERE id = ?'),
+      item: db.prepare<[string, string], ItemRow>('SELECT key, url, discovery_depth, state FROM job_items WHERE job_id = ? AND key = ?'),
+      finishItem: db.prepare<[ItemState, string, string]>("UPDATE job_items SET state = ? WHERE job_id = ? AND key = ? AND state = 'queued'"),
+      insertDocument: db.prepare<[string, string, string]>('INSERT INTO job_documents (job_id, key, document) VALUES (?, ?, ?)'),
+      insertError: db.prepare<[string, string, string, string | null, string, number]>(
+        'INSERT INTO job_errors (job_id, key, url, code, message, at) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      countDone: db.prepare<[number, string]>('UPDATE jobs SET pending = pending - 1, completed = completed + 1, credits_used = credits_used + ? WHERE id = ?'),
+      countFailed: db.prepare<[number, string]>('UPDATE jobs SET pending = pending - 1, live = live - 1, failed = failed + 1, credits_used = credits_used + ? WHERE id = ?'),
+      cancelItems: db.prepare<[string]>("UPDATE job_items SET state = 'cancelled' WHERE job_id = ? AND state = 'queued'"),
+      countCancelled: db.prepare<[number, string]>('UPDATE jobs SET pending = pending - ? WHERE id = ?'),
+      pendingItems: db.prepare<[string], ItemRow>("SELECT key, url, discovery_depth, state FROM job_items WHERE job_id = ? AND state = 'queued' ORDER BY seq"),
+      progress: db.prepare<[string], { live: number; completed: number; failed: number; pending: number; credits_used: number }>(
+        'SELECT live, completed, failed, pending, credits_used FROM jobs WHERE id = ?',
+      ),
+      documents: db.prepare<[string, number, number], { document: string }>('SELECT document FROM job_documents WHERE job_id = ? ORDER BY seq LIMIT ? OFFSET ?'),
+      errors: db.prepare<[string], { seq: number; url: string; code: string | null; message: string; at: number }>(
+        'SELECT seq, url, code, message, at FROM job_errors WHERE job_id = ? ORDER BY seq',
+      ),
+      insertRobotsBlocked: db.prepare<[string, string]>('INSERT INTO job_robots_blocked (job_id, url) VALUES (?, ?) ON CONFLICT (job_id, url) DO NOTHING'),
+      robotsBlocked: db.prepare<[string], { url: string }>('SELECT url FROM job_robots_blocked WHERE job_id = ? ORDER BY seq'),
+      deleteExpired: db.prepare<[number]>("DELETE FROM jobs WHERE expires_at <= ? AND status != 'scraping'"),
+      active: db.prepare<{ kind: JobKind; team: string | null }, JobRow>(
+        `SELECT id, kind, team_id, status, url, request, created_at, expires_at, kickoff_done, error FROM jobs
+         WHERE kind = @kind AND status = 'scraping' AND (@team IS NULL OR team_id = @team) ORDER BY created_at, rowid`,
+      ),
+    };
+    this.statements = statements;
+
+    this.addItemsTransaction = db.transaction((jobId: string, entries: FrontierEntry[], limit: number): FrontierEntry[] => {
+      let live = this.requireJob(jobId);
+      const added: FrontierEntry[] = [];
+      for (const entry of entries) {
+        if (live >= limit) break;
+        if (statements.insertItem.run(jobId, entry.key, entry.url, entry.discoveryDepth, 'queued').changes === 0) continue;
+        live++;
+        added.push(entry);
+      }
+      if (added.length > 0) statements.countAdded.run(added.length, added.length, jobId);
+      return added;
+    });
+
+    this.markSeenTransaction = db.transaction((jobId: string, keys: string[]): string[] => {
+      this.requireJob(jobId);
+      return keys.filter((key) => statements.insertItem.run(jobId, key, '', 0, 'seen').changes === 1);
+    });
+
+    this.finishTransaction = db.transaction((jobId: string, teamId: string, outcome: PageOutcome): boolean => {
+      const state: ItemState = outcome.document ? 'done' : 'failed';
+      if (statements.finishItem.run(state, jobId, outcome.key).changes === 0) return false;
+      if (outcome.document) {
+        statements.insertDocument.run(jobId, outcome.key, JSON.stringify(outcome.document));
+        statements.countDone.run(outcome.credits, jobId);
+      } else {
+        if (outcome.error) {
+          const { url, code, message } = outcome.error;
+          statements.insertError.run(jobId, outcome.key, url, code ?? null, message, outcome.finishedAt);
+        }
+        statements.countFailed.run(outcome.credits, jobId);
+      }
+      if (outcome.credits > 0) this.credits.charge(teamId, outcome.credits, 'page', outcome.finishedAt, { jobId });
+      return true;
+    });
+
+    this.updateTransaction = db.transaction((id: string, patch: JobPatch, expectedStatus: JobStatus | undefined): boolean => {
+      const current = statements.jobStatus.get(id);
+      if (!current) return false;
+      if (expectedStatus !== undefined && current.status !== expectedStatus) return false;
+      if (patch.status !== undefined && patch.status !== current.status && terminalJobStatuses.has(current.status)) return false;
+      statements.updateJob.run({
+        id,
+        setStatus: patch.status !== undefined ? 1 : 0,
+        status: patch.status ?? null,
+        setKickoffDone: patch.kickoffDone !== undefined ? 1 : 0,
+        kickoffDone: patch.kickoffDone ? 1 : 0,
+        setError: 'error' in patch ? 1 : 0,
+        error: patch.error ?? null,
+        setExpiresAt: patch.expiresAt !== undefined ? 1 : 0,
+        expiresAt: patch.expiresAt ?? null,
+      });
+      return true;
+    });
+
+    this.cancelTransaction = db.transaction((jobId: string) => {
+      const cancelled = statements.cancelItems.run(jobId).changes;
+      if (cancelled > 0) statements.countCancelled.run(cancelled, jobId);
+    });
+  }
+
+  async createJob(job: JobRecord): Promise<void> {
+    this.statements.insertJob.run({
+      id: job.id,
+      kind: job.kind,
+      teamId: job.teamId,
+      status: job.status,
+      url: job.url,
+      request: JSON.stringify(job.request),
+      createdAt: job.createdAt,
+      expiresAt: job.expiresAt,
+      kickoffDone: job.kickoffDone ? 1 : 0,
+      error: job.error ?? null,
+    });
+  }
+
+  async getJob(id: string): Promise<JobRecord | undefined> {
+    const row = this.statements.job.get(id);
+    return row ? toJob(row) : undefined;
+  }
+
+  async updateJob(id: string, patch: JobPatch, expectedStatus?: JobStatus): Promise<boolean> {
+    return this.updateTransaction.immediate(id, patch, expectedStatus);
+  }
+
+  async addItems(jobId: string, entries: FrontierEntry[], limit: number): Promise<FrontierEntry[]> {
+    if (entries.length === 0) return [];
+    return this.addItemsTransaction.immediate(jobId, entries, limit);
+  }
+
+  async markSeen(jobId: string, keys: string[]): Promise<string[]> {
+    return this.markSeenTransaction.immediate(jobId, keys);
+  }
+
+  async getItem(jobId: string, key: string): Promise<(FrontierEntry & { state: ItemState }) | undefined> {
+    const row = this.statements.item.get(jobId, key);
+    if (!row || row.state === 'seen') return undefined;
+    return { ...toEntry(row), state: row.state };
+  }
+
+  async finishItem(jobId: string, teamId: string, outcome: PageOutcome): Promise<boolean> {
+    return this.finishTransaction.immediate(jobId, teamId, outcome);
+  }
+
+  async cancelItems(jobId: string): Promise<void> {
+    this.cancelTransaction.immediate(jobId);
+  }
+
+  async pendingItems(jobId: string): Promise<FrontierEntry[]> {
+    return this.statements.pendingItems.all(jobId).map(toEntry);
+  }
+
+  async progress(jobId: string): Promise<JobProgress> {
+    const row = this.statements.progress.get(jobId);
+    if (!row) throw unknownJob(jobId);
+    return { total: row.live, completed: row.completed, failed: row.failed, pending: row.pending, creditsUsed: row.credits_used };
+  }
+
+  async listDocuments(jobId: string, skip: number, limit: number): Promise<ScrapeDocument[]> {
+    if (limit <= 0) return [];
+    return this.statements.documents.all(jobId, limit, Math.max(0, skip)).map((row) => JSON.parse(row.document) as ScrapeDocument);
+  }
+
+  async listErrors(jobId: string): Promise<JobErrorRecord[]> {
+    return this.statements.errors.all(jobId).map((row) => ({
+      id: `${jobId}:${row.seq}`,
+      url: row.url,
+      ...(row.code !== null ? { code: row.code } : {}),
+      error: row.message,
+      timestamp: new Date(row.at).toISOString(),
+    }));
+  }
+
+  async addRobotsBlocked(jobId: string, urls: string[]): Promise<void> {
+    if (urls.length === 0) return;
+    this.db.transaction(() => {
+      for (const url of urls) this.statements.insertRobotsBlocked.run(jobId, url);
+    }).immediate();
+  }
+
+  async listRobotsBlocked(jobId: string): Promise<string[]> {
+    return this.statements.robotsBlocked.all(jobId).map((row) => row.url);
+  }
+
+  async listActive(kind: JobKind, teamId?: string): Promise<JobRecord[]> {
+    return this.statements.active.all({ kind, team: teamId ?? null }).map(toJob);
+  }
+
+  /**
+   * Deletes finished jobs (not `scraping`) whose `expiresAt` has passed, with their items, documents,
+   * errors and robots-blocked URLs; returns how many jobs. Not part of the port: the embedded
+   * server calls it now and then.
+   */
+  async deleteExpired(now: number): Promise<number> {
+    return this.statements.deleteExpired.run(now).changes;
+  }
+
+  /** The job's live item count; NotFoundError when the job is unknown. */
+  private requireJob(jobId: string): number {
+    const row = this.statements.live.get(jobId);
+    if (!row) throw unknownJob(jobId);
+    return row.live;
+  }
+}
+
+const unknownJob = (jobId: string) => new NotFoundError(`Job ${jobId} not found`);
+
+function toJob(row: JobRow): JobRecord {
+  return {
+    id: row.id,
+    kind: row.kind,
+    teamId: row.team_id,
+    status: row.status,
+    url: row.url,
+    request: JSON.parse(row.request) as Record<string, unknown>,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    kickoffDone: row.kickoff_done === 1,
+    ...(row.error !== null ? { error: row.error } : {}),
+  };
+}
+
+const toEntry = (row: ItemRow): FrontierEntry => ({ url: row.url, key: row.key, discoveryDepth: row.discovery_depth });

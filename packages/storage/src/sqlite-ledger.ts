@@ -1,0 +1,199 @@
+import { randomUUID } from 'node:crypto';
+import {
+  localTeamId,
+  NotFoundError,
+  systemClock,
+  ValidationError,
+  type ApiKeyInfo,
+  type AuthenticatedKey,
+  type ChargeContext,
+  type Clock,
+  type CreatedApiKey,
+  type Ledger,
+  type Team,
+  type UsageKind,
+  type UsageQuery,
+  type UsageRecord,
+} from '@quarry/core';
+import { apiKeyPattern, hashApiKey, hashesEqual, newApiKey } from './api-key.js';
+import type { SqliteDatabase } from './open-sqlite.js';
+import { TeamCredits } from './team-credits.js';
+
+interface TeamRow {
+  id: string;
+  name: string;
+  credits: number | null;
+  tokens_used: number;
+  created_at: number;
+}
+
+interface KeyRow {
+  id: string;
+  team_id: string;
+  name: string;
+  prefix: string;
+  last4: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+interface UsageRow {
+  team_id: string;
+  kind: UsageKind;
+  amount: number;
+  reason: string;
+  at: number;
+  api_key_id: string | null;
+  job_id: string | null;
+}
+
+/**
+ * Ledger on SQLite: teams, hashed API keys, credits and usage in the tables of migration 3. Shares its
+ * connection (and so its transactions) with `SqliteJobStore`, which charges pages through the same
+ * `TeamCredits` statements. The `local` team is created on construction.
+ */
+export class SqliteLedger implements Ledger {
+  private readonly credits: TeamCredits;
+  private readonly statements;
+
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly clock: Clock = systemClock,
+  ) {
+    this.credits = new TeamCredits(db);
+    this.statements = {
+      insertTeam: db.prepare<[string, string, number]>('INSERT OR IGNORE INTO teams (id, name, credits, created_at) VALUES (?, ?, NULL, ?)'),
+      team: db.prepare<[string], TeamRow>('SELECT * FROM teams WHERE id = ?'),
+      teams: db.prepare<[], TeamRow>('SELECT * FROM teams ORDER BY created_at, rowid'),
+      setCredits: db.prepare<[number | null, string]>('UPDATE teams SET credits = ? WHERE id = ?'),
+      insertKey: db.prepare<[string, string, string, Buffer, string, string, number]>(
+        'INSERT INTO api_keys (id, team_id, name, key_hash, prefix, last4, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      keyByHash: db.prepare<[Buffer], { id: string; team_id: string; key_hash: Buffer; revoked_at: number | null }>(
+        'SELECT id, team_id, key_hash, revoked_at FROM api_keys WHERE key_hash = ?',
+      ),
+      touchKey: db.prepare<[number, string]>('UPDATE api_keys SET last_used_at = ? WHERE id = ?'),
+      keysOfTeam: db.prepare<[string], KeyRow>(
+        'SELECT id, team_id, name, prefix, last4, created_at, last_used_at, revoked_at FROM api_keys WHERE team_id = ? ORDER BY created_at, rowid',
+      ),
+      revokeKey: db.prepare<[number, string]>('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+      anyKey: db.prepare<[], { found: number }>('SELECT EXISTS (SELECT 1 FROM api_keys) AS found'),
+      usage: db.prepare<{ team: string; kind: UsageKind | null; since: number | null; until: number | null }, UsageRow>(
+        `SELECT team_id, kind, amount, reason, at, api_key_id, job_id FROM usage
+         WHERE team_id = @team AND (@kind IS NULL OR kind = @kind) AND (@since IS NULL OR at >= @since) AND (@until IS NULL OR at < @until)
+         ORDER BY at, seq`,
+      ),
+    };
+    this.statements.insertTeam.run(localTeamId, 'Local', clock.now());
+  }
+
+  async ensureTeam(id: string, name: string): Promise<Team> {
+    this.statements.insertTeam.run(id, name, this.clock.now());
+    return toTeam(this.statements.team.get(id)!);
+  }
+
+  async getTeam(id: string): Promise<Team | undefined> {
+    const row = this.statements.team.get(id);
+    return row ? toTeam(row) : undefined;
+  }
+
+  async listTeams(): Promise<Team[]> {
+    return this.statements.teams.all().map(toTeam);
+  }
+
+  async createKey(teamId: string, name: string): Promise<CreatedApiKey> {
+    this.requireTeam(teamId);
+    const key = newApiKey();
+    const info: ApiKeyInfo = { id: randomUUID(), teamId, name, prefix: key.slice(0, 7), last4: key.slice(-4), createdAt: this.clock.now() };
+    this.statements.insertKey.run(info.id, teamId, name, hashApiKey(key), info.prefix, info.last4, info.createdAt);
+    return { ...info, key };
+  }
+
+  async authenticate(key: string): Promise<AuthenticatedKey | undefined> {
+    if (typeof key !== 'string' || !apiKeyPattern.test(key)) return undefined;
+    const hash = hashApiKey(key);
+    const row = this.statements.keyByHash.get(hash);
+    if (!row || !hashesEqual(row.key_hash, hash) || row.revoked_at !== null) return undefined;
+    this.statements.touchKey.run(this.clock.now(), row.id);
+    return { teamId: row.team_id, keyId: row.id };
+  }
+
+  async listKeys(teamId: string): Promise<ApiKeyInfo[]> {
+    return this.statements.keysOfTeam.all(teamId).map(toKeyInfo);
+  }
+
+  async revokeKey(keyId: string): Promise<boolean> {
+    return this.statements.revokeKey.run(this.clock.now(), keyId).changes === 1;
+  }
+
+  async hasAnyKey(): Promise<boolean> {
+    return this.statements.anyKey.get()!.found === 1;
+  }
+
+  async getCredits(teamId: string): Promise<number | null> {
+    return this.requireTeam(teamId).credits;
+  }
+
+  async setCredits(teamId: string, credits: number | null): Promise<void> {
+    if (credits !== null) requireCount('credits', credits);
+    if (this.statements.setCredits.run(credits, teamId).changes === 0) throw unknownTeam(teamId);
+  }
+
+  async charge(teamId: string, credits: number, reason: string, context?: ChargeContext): Promise<number> {
+    requireCount('credits', credits);
+    const taken = this.db.transaction(() => this.credits.charge(teamId, credits, reason, this.clock.now(), context)).immediate();
+    if (taken === undefined) throw unknownTeam(teamId);
+    return taken;
+  }
+
+  async chargeTokens(teamId: string, tokens: number, reason: string, context?: ChargeContext): Promise<void> {
+    requireCount('tokens', tokens);
+    const known = this.db.transaction(() => this.credits.chargeTokens(teamId, tokens, reason, this.clock.now(), context)).immediate();
+    if (!known) throw unknownTeam(teamId);
+  }
+
+  async listUsage(teamId: string, query: UsageQuery = {}): Promise<UsageRecord[]> {
+    const rows = this.statements.usage.all({ team: teamId, kind: query.kind ?? null, since: query.since ?? null, until: query.until ?? null });
+    return rows.map(toUsage);
+  }
+
+  private requireTeam(teamId: string): TeamRow {
+    const row = this.statements.team.get(teamId);
+    if (!row) throw unknownTeam(teamId);
+    return row;
+  }
+}
+
+function requireCount(field: string, value: number) {
+  if (!Number.isSafeInteger(value) || value < 0) throw new ValidationError(`\`${field}\` must be a non-negative integer; got ${value}`, field);
+}
+
+const unknownTeam = (teamId: string) => new NotFoundError(`Team ${teamId} not found`);
+
+const toTeam = (row: TeamRow): Team => ({ id: row.id, name: row.name, credits: row.credits, tokensUsed: row.tokens_used, createdAt: row.created_at });
+
+function toKeyInfo(row: KeyRow): ApiKeyInfo {
+  return {
+    id: row.id,
+    teamId: row.team_id,
+    name: row.name,
+    prefix: row.prefix,
+    last4: row.last4,
+    createdAt: row.created_at,
+    ...(row.last_used_at !== null ? { lastUsedAt: row.last_used_at } : {}),
+    ...(row.revoked_at !== null ? { revokedAt: row.revoked_at } : {}),
+  };
+}
+
+function toUsage(row: UsageRow): UsageRecord {
+  return {
+    teamId: row.team_id,
+    kind: row.kind,
+    amount: row.amount,
+    reason: row.reason,
+    at: row.at,
+    ...(row.api_key_id !== null ? { apiKeyId: row.api_key_id } : {}),
+    ...(row.job_id !== null ? { jobId: row.job_id } : {}),
+  };
+}

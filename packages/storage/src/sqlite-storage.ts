@@ -1,0 +1,47 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { systemClock, type Clock } from '@quarry/core';
+import { LocalBlobStore } from './local-blob-store.js';
+import { openSqlite, type SqliteDatabase } from './open-sqlite.js';
+import { SqliteDocumentCache } from './sqlite-document-cache.js';
+import { SqliteJobStore } from './sqlite-job-store.js';
+import { SqliteLedger } from './sqlite-ledger.js';
+import { defaultSqliteQueueOptions, SqliteQueue, type SqliteQueueOptions } from './sqlite-queue.js';
+import { SqliteWebhookOutbox } from './sqlite-webhook-outbox.js';
+
+export interface SqliteStorageOptions {
+  /** Folder of the database file (`quarry.db`) and of the blobs (`blobs/`); created when missing. */
+  dataDir: string;
+  clock?: Clock;
+  queue?: SqliteQueueOptions;
+}
+
+/** Every embedded store, on one database connection (so a page and its charge share a transaction). */
+export interface SqliteStorage {
+  db: SqliteDatabase;
+  jobs: SqliteJobStore;
+  queue: SqliteQueue;
+  ledger: SqliteLedger;
+  documents: SqliteDocumentCache;
+  outbox: SqliteWebhookOutbox;
+  blobs: LocalBlobStore;
+  /** Closes the database. The stores must not be used afterwards. */
+  close(): void;
+}
+
+/** The embedded storage of `quarry serve`: `<dataDir>/quarry.db` and `<dataDir>/blobs/`. */
+export function createSqliteStorage(options: SqliteStorageOptions): SqliteStorage {
+  mkdirSync(options.dataDir, { recursive: true });
+  const clock = options.clock ?? systemClock;
+  const db = openSqlite(join(options.dataDir, 'quarry.db'));
+  return {
+    db,
+    jobs: new SqliteJobStore(db),
+    queue: new SqliteQueue(db, clock, options.queue ?? defaultSqliteQueueOptions),
+    ledger: new SqliteLedger(db, clock),
+    documents: new SqliteDocumentCache(db),
+    outbox: new SqliteWebhookOutbox(db, clock),
+    blobs: new LocalBlobStore(join(options.dataDir, 'blobs')),
+    close: () => db.close(),
+  };
+}

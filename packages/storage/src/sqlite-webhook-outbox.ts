@@ -1,0 +1,112 @@
+import { systemClock, type Clock, type OutboxEntry, type OutboxEvent, type OutboxState, type WebhookOutbox } from '@quarry/core';
+import type { SqliteDatabase } from './open-sqlite.js';
+
+interface OutboxRow {
+  id: string;
+  job_id: string;
+  team_id: string;
+  url: string;
+  headers: string;
+  body: string;
+  created_at: number;
+  state: OutboxState;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  finished_at: number | null;
+}
+
+const columns = 'id, job_id, team_id, url, headers, body, created_at, state, attempts, next_attempt_at, last_error, finished_at';
+
+/**
+ * WebhookOutbox on SQLite (table of migration 4). Events are due from their `createdAt`; a lease
+ * sets `lease_until`, and an event whose lease expired (its deliverer died) is due again.
+ */
+export class SqliteWebhookOutbox implements WebhookOutbox {
+  private readonly statements;
+  private readonly addTransaction;
+
+  constructor(
+    db: SqliteDatabase,
+    private readonly clock: Clock = systemClock,
+  ) {
+    this.statements = {
+      insert: db.prepare<[string, string, string, string, string, string, number, number]>(
+        `INSERT INTO webhook_outbox (id, job_id, team_id, url, headers, body, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO NOTHING`,
+      ),
+      lease: db.prepare<{ now: number; until: number; max: number }, OutboxRow & { seq: number }>(
+        `UPDATE webhook_outbox SET lease_until = @until
+         WHERE seq IN (
+           SELECT seq FROM webhook_outbox
+           WHERE state = 'pending' AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
+           ORDER BY created_at, seq LIMIT @max)
+         RETURNING seq, ${columns}`,
+      ),
+      finish: db.prepare<[OutboxState, string | null, number, string]>(
+        "UPDATE webhook_outbox SET state = ?, last_error = coalesce(?, last_error), finished_at = ?, lease_until = NULL WHERE id = ? AND state = 'pending'",
+      ),
+      reschedule: db.prepare<[number, number, string, string]>(
+        "UPDATE webhook_outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, lease_until = NULL WHERE id = ? AND state = 'pending'",
+      ),
+      list: db.prepare<{ job: string | null; state: OutboxState | null }, OutboxRow>(
+        `SELECT ${columns} FROM webhook_outbox WHERE (@job IS NULL OR job_id = @job) AND (@state IS NULL OR state = @state) ORDER BY created_at, seq`,
+      ),
+      prune: db.prepare<[number]>("DELETE FROM webhook_outbox WHERE state IN ('delivered', 'failed') AND finished_at < ?"),
+    };
+    this.addTransaction = db.transaction((events: OutboxEvent[]) => {
+      for (const event of events) {
+        this.statements.insert.run(event.id, event.jobId, event.teamId, event.url, JSON.stringify(event.headers), event.body, event.createdAt, event.createdAt);
+      }
+    });
+  }
+
+  async add(events: OutboxEvent[]): Promise<void> {
+    if (events.length > 0) this.addTransaction.immediate(events);
+  }
+
+  async lease(max: number, leaseMs: number): Promise<OutboxEntry[]> {
+    if (max <= 0) return [];
+    const now = this.clock.now();
+    const rows = this.statements.lease.all({ now, until: now + leaseMs, max });
+    rows.sort((a, b) => a.created_at - b.created_at || a.seq - b.seq);
+    return rows.map(toEntry);
+  }
+
+  async markDelivered(id: string): Promise<void> {
+    this.statements.finish.run('delivered', null, this.clock.now(), id);
+  }
+
+  async reschedule(id: string, attempt: number, nextAttemptAt: number, lastError: string): Promise<void> {
+    this.statements.reschedule.run(attempt, nextAttemptAt, lastError, id);
+  }
+
+  async markFailed(id: string, error: string): Promise<void> {
+    this.statements.finish.run('failed', error, this.clock.now(), id);
+  }
+
+  async list(filter: { jobId?: string; state?: OutboxState } = {}): Promise<OutboxEntry[]> {
+    return this.statements.list.all({ job: filter.jobId ?? null, state: filter.state ?? null }).map(toEntry);
+  }
+
+  async prune(before: number): Promise<number> {
+    return this.statements.prune.run(before).changes;
+  }
+}
+
+function toEntry(row: OutboxRow): OutboxEntry {
+  return {
+    id: row.id,
+    jobId: row.job_id,
+    teamId: row.team_id,
+    url: row.url,
+    headers: JSON.parse(row.headers) as Record<string, string>,
+    body: row.body,
+    createdAt: row.created_at,
+    state: row.state,
+    attempts: row.attempts,
+    nextAttemptAt: row.next_attempt_at,
+    ...(row.last_error !== null ? { lastError: row.last_error } : {}),
+    ...(row.finished_at !== null ? { finishedAt: row.finished_at } : {}),
+  };
+}

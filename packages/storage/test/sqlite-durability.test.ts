@@ -1,0 +1,199 @@
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ManualClock, queueMessage } from '@quarry/core/testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSqliteStorage, migrations, openSqlite } from '../src/index.js';
+import { tempDirs } from './temp-dirs.js';
+
+const dirs = tempDirs();
+afterAll(() => dirs.removeAll());
+
+const job = (id: string) => ({
+  id,
+  kind: 'crawl' as const,
+  teamId: 'team-a',
+  status: 'scraping' as const,
+  url: 'https://example.com/',
+  request: { version: 'v2' },
+  createdAt: 1,
+  expiresAt: 2,
+  kickoffDone: true,
+});
+
+describe('SQLite durability', () => {
+  it('brings back the messages of a closed connection once their leases expire', async () => {
+    const dataDir = dirs.make();
+    const clock = new ManualClock();
+    const first = createSqliteStorage({ dataDir, clock });
+    await first.jobs.createJob(job('job-1'));
+    await first.queue.enqueue(['a', 'b', 'c'].map((key) => queueMessage(key)));
+    expect((await first.queue.lease(2, 60_000)).map((message) => message.key)).toEqual(['a', 'b']);
+    first.close();
+
+    const second = createSqliteStorage({ dataDir, clock });
+    expect(await second.jobs.getJob('job-1')).toEqual(job('job-1'));
+    expect(await second.queue.depth()).toEqual({ waiting: 1, active: 2 });
+    const [c] = await second.queue.lease(10, 60_000);
+    expect(c?.key).toBe('c');
+    await second.queue.ack(c!);
+    clock.advance(60_000);
+    const back = await second.queue.lease(10, 60_000);
+    expect(back.map((message) => [message.key, message.attempts])).toEqual([
+      ['a', 1],
+      ['b', 1],
+    ]);
+    second.close();
+  });
+
+  it('shares leases between two connections to the same file', async () => {
+    const dataDir = dirs.make();
+    const clock = new ManualClock();
+    const one = createSqliteStorage({ dataDir, clock });
+    const two = createSqliteStorage({ dataDir, clock });
+    await one.queue.enqueue(['a', 'b'].map((key) => queueMessage(key)));
+    const [a] = await one.queue.lease(1, 1_000);
+    expect((await two.queue.lease(10, 1_000)).map((message) => message.key)).toEqual(['b']);
+    expect(await two.queue.lease(10, 1_000)).toEqual([]);
+    await one.queue.ack(a!);
+    clock.advance(1_000);
+    expect((await two.queue.lease(10, 1_000)).map((message) => message.key)).toEqual(['b']);
+    one.close();
+    two.close();
+  });
+
+  it('keeps every committed write in the files a crash leaves (database and WAL, never checkpointed)', async () => {
+    const dataDir = dirs.make();
+    const live = createSqliteStorage({ dataDir });
+    live.db.pragma('wal_autocheckpoint = 0');
+    await live.jobs.createJob(job('job-1'));
+    await live.jobs.addItems('job-1', [{ url: 'https://example.com/a', key: 'a', discoveryDepth: 0 }], 10);
+    await live.queue.enqueue([queueMessage('a')]);
+    const copy = dirs.make();
+    for (const suffix of ['', '-wal']) {
+      const source = join(dataDir, `quarry.db${suffix}`);
+      if (existsSync(source)) copyFileSync(source, join(copy, `quarry.db${suffix}`));
+    }
+    const recovered = createSqliteStorage({ dataDir: copy });
+    expect(await recovered.jobs.getItem('job-1', 'a')).toMatchObject({ state: 'queued' });
+    expect(await recovered.queue.depth()).toEqual({ waiting: 1, active: 0 });
+    recovered.close();
+    live.close();
+  });
+
+  it('survives a SIGKILL of the process that held leases: results kept, leased messages delivered again', async () => {
+    const dataDir = dirs.make();
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fixtures/crash-child.ts', import.meta.url)), dataDir], {
+      cwd: fileURLToPath(new URL('../../..', import.meta.url)),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const report = await new Promise<{ leased: string[]; leaseEndsBy: number }>((resolve, reject) => {
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.includes('\n')) resolve(JSON.parse(stdout.split('\n')[0]!));
+      });
+      child.on('exit', (code) => reject(new Error(`child exited with ${code} before reporting: ${stderr}`)));
+    });
+    const exited = new Promise((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    expect(report.leased).toEqual(['a', 'b', 'c', 'd']);
+
+    const clock = new ManualClock(report.leaseEndsBy + 1);
+    const after = createSqliteStorage({ dataDir, clock });
+    expect(await after.jobs.progress('job-1')).toEqual({ total: 5, completed: 1, failed: 0, pending: 4, creditsUsed: 2 });
+    expect(await after.ledger.getCredits('team-a')).toBe(98);
+    const back = await after.queue.lease(10, 60_000);
+    expect(back.map((message) => [message.key, message.attempts])).toEqual([
+      ['b', 1],
+      ['c', 1],
+      ['d', 1],
+      ['e', 0],
+    ]);
+    after.close();
+  });
+
+  it('keeps the limit, dedup and single delivery across processes writing at once', async () => {
+    const dataDir = dirs.make();
+    const setup = createSqliteStorage({ dataDir });
+    await setup.jobs.createJob(job('job-1'));
+    setup.close();
+    const children = [1, 2, 3].map((seed) => runChild('add-items-child.ts', [dataDir, String(seed)]));
+    await Promise.all(children.map((child) => child.ready));
+    for (const child of children) child.go();
+    const outputs = await Promise.all(children.map((child) => child.done));
+    const results = outputs.map((output) => JSON.parse(output.split('\n')[1]!) as { added: string[]; leased: string[] });
+    const added = results.flatMap((result) => result.added);
+    const leased = results.flatMap((result) => result.leased);
+    expect(added).toHaveLength(300);
+    expect(new Set(added).size).toBe(300);
+    expect(new Set(leased).size).toBe(leased.length);
+    const after = createSqliteStorage({ dataDir });
+    expect((await after.jobs.progress('job-1')).total).toBe(300);
+    expect(await after.queue.depth()).toEqual({ waiting: 300 - leased.length, active: leased.length });
+    after.close();
+  });
+
+  it('migrates once: reopening applies nothing, and a newer schema is refused', () => {
+    const file = join(dirs.make(), 'quarry.db');
+    openSqlite(file).close();
+    const db = openSqlite(file);
+    expect(db.prepare('SELECT version FROM schema_version').get()).toEqual({ version: migrations.length });
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    db.prepare('UPDATE schema_version SET version = ?').run(migrations.length + 1);
+    db.close();
+    expect(() => openSqlite(file)).toThrow(/newer than this Quarry/);
+  });
+});
+
+describe('SQLite housekeeping', () => {
+  it('deletes expired finished jobs with everything they hold, and keeps running ones', async () => {
+    const storage = createSqliteStorage({ dataDir: dirs.make() });
+    await storage.jobs.createJob({ ...job('old'), expiresAt: 100 });
+    await storage.jobs.createJob({ ...job('running'), expiresAt: 100 });
+    await storage.jobs.createJob({ ...job('fresh'), expiresAt: 10_000 });
+    await storage.jobs.addItems('old', [{ url: 'https://example.com/a', key: 'a', discoveryDepth: 0 }], 10);
+    await storage.jobs.finishItem('old', 'team-a', { key: 'a', error: { code: 'timeout', message: 'slow', url: 'https://example.com/a' }, credits: 0, finishedAt: 1 });
+    await storage.jobs.addRobotsBlocked('old', ['https://example.com/private']);
+    await storage.jobs.updateJob('old', { status: 'completed' });
+    await storage.jobs.updateJob('fresh', { status: 'completed' });
+    expect(await storage.jobs.deleteExpired(100)).toBe(1);
+    expect(await storage.jobs.getJob('old')).toBeUndefined();
+    expect(await storage.jobs.getJob('running')).toBeDefined();
+    expect(await storage.jobs.getJob('fresh')).toBeDefined();
+    const leftovers = storage.db
+      .prepare("SELECT (SELECT count(*) FROM job_items WHERE job_id = 'old') + (SELECT count(*) FROM job_errors WHERE job_id = 'old') + (SELECT count(*) FROM job_robots_blocked WHERE job_id = 'old') AS n")
+      .get();
+    expect(leftovers).toEqual({ n: 0 });
+    storage.close();
+  });
+});
+
+/**
+ * Runs a fixture script in a child process (node --import tsx) that prints `ready`, waits for a line
+ * on stdin, works, and exits; `done` resolves with all it printed.
+ */
+function runChild(script: string, args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(`./fixtures/${script}`, import.meta.url)), ...args], {
+    cwd: fileURLToPath(new URL('../../..', import.meta.url)),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  let onReady!: () => void;
+  const ready = new Promise<void>((resolve) => (onReady = resolve));
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    if (stdout.includes('ready\n')) onReady();
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const done = new Promise<string>((resolve, reject) => {
+    child.on('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`${script} exited with ${code}: ${stderr}`))));
+  });
+  return { ready: Promise.race([ready, done.then(() => undefined)]), done, go: () => child.stdin.write('go\n') };
+}
