@@ -96,8 +96,8 @@ export class PaymentRequiredError extends QuarryError {
 
 export class RateLimitedError extends QuarryError {
   readonly retryAfterSeconds: number;
-  constructor(message: string, retryAfterSeconds: number) {
-    super('rate_limited', message, { details: { retryAfterSeconds }, retryable: true });
+  constructor(message: string, retryAfterSeconds: number, details: Record<string, unknown> = {}) {
+    super('rate_limited', message, { details: { ...details, retryAfterSeconds }, retryable: true });
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }

@@ -21,6 +21,8 @@ export interface JobRunnerOptions {
   perHostConcurrency: number;
   /** Lease of a message; a worker that dies returns its messages after this. */
   leaseMs: number;
+  /** Most pages of one team at once, across its crawls and batches (undefined: no team limit). */
+  teamConcurrency?: number;
 }
 
 export const defaultRunnerOptions: JobRunnerOptions = { concurrency: 16, perHostConcurrency: 16, leaseMs: 120_000 };
@@ -32,6 +34,7 @@ export class JobRunner {
   private readonly stopController = new AbortController();
   private readonly jobSlots = new Map<string, { active: number; nextStartAt: number }>();
   private readonly hostSlots = new Map<string, number>();
+  private readonly teamSlots = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly jobControllers = new Map<string, AbortController>();
   private wakeLoop: (() => void) | undefined;
@@ -113,12 +116,15 @@ export class JobRunner {
     const host = hostOf(message.url);
     const hostActive = this.hostSlots.get(host) ?? 0;
     const jobFull = pacing.maxConcurrency !== undefined && slot.active >= pacing.maxConcurrency;
-    if (jobFull || hostActive >= this.options.perHostConcurrency || slot.nextStartAt > now) {
+    const teamActive = this.teamSlots.get(job.teamId) ?? 0;
+    const teamFull = this.options.teamConcurrency !== undefined && teamActive >= this.options.teamConcurrency;
+    if (jobFull || teamFull || hostActive >= this.options.perHostConcurrency || slot.nextStartAt > now) {
       await this.deps.queue.release(message, Math.max(25, slot.nextStartAt - now));
       return;
     }
     slot.active++;
     this.hostSlots.set(host, hostActive + 1);
+    this.teamSlots.set(job.teamId, teamActive + 1);
     if (pacing.delaySeconds > 0) slot.nextStartAt = Number.POSITIVE_INFINITY; // next start is set when this one ends
     this.active++;
     const controller = this.jobControllers.get(job.id) ?? new AbortController();
@@ -127,6 +133,9 @@ export class JobRunner {
       this.active--;
       slot.active--;
       if (pacing.delaySeconds > 0) slot.nextStartAt = this.deps.clock.now() + pacing.delaySeconds * 1000;
+      const teamLeft = (this.teamSlots.get(job.teamId) ?? 1) - 1;
+      if (teamLeft <= 0) this.teamSlots.delete(job.teamId);
+      else this.teamSlots.set(job.teamId, teamLeft);
       const left = (this.hostSlots.get(host) ?? 1) - 1;
       if (left <= 0) this.hostSlots.delete(host);
       else this.hostSlots.set(host, left);

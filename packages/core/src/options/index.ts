@@ -7,3 +7,4 @@ export * from './server-config.js';
 export * from './crawl-options.js';
 export * from './map-options.js';
 export * from './webhook-options.js';
+export * from './webhook-url.js';

@@ -43,6 +43,35 @@ export const serverConfigSchema = Type.Object(
       default: 52_428_800,
       description: 'Largest response body a fetch accepts, in bytes; larger pages fail with a too-large error.',
     }),
+    QUARRY_WORKER_CONCURRENCY: Type.Integer({
+      minimum: 1,
+      maximum: 1_000,
+      default: 16,
+      description: 'Pages a server (or `quarry worker`) process scrapes at once, across all jobs.',
+    }),
+    QUARRY_TEAM_CONCURRENCY: Type.Integer({
+      minimum: 0,
+      maximum: 1_000,
+      default: 0,
+      description: 'Most pages one team has in flight at once across its crawls and batches; 0 means only the worker limit applies.',
+    }),
+    QUARRY_RATE_LIMITS: Type.String({
+      default: '',
+      description:
+        'Requests per minute per team and endpoint kind, e.g. `scrape=100,crawl=15`. Defaults: scrape 100, crawl 15, map 100, search 100, extract 100, crawlStatus 25000, extractStatus 25000.',
+    }),
+    QUARRY_DEFAULT_CREDITS: Type.Integer({
+      minimum: 0,
+      default: 1_000_000,
+      description: 'Credits a new team starts with when `keys create` names a team that does not exist and gives no --credits.',
+    }),
+    QUARRY_WEBHOOK_ALLOW_HTTP: Type.Boolean({
+      default: false,
+      description: 'Allow plain http webhook URLs (https only by default). Private targets also need QUARRY_ALLOW_PRIVATE_HOSTS.',
+    }),
+    QUARRY_WEBHOOK_SECRET: Type.Optional(
+      Type.String({ minLength: 8, description: 'Secret for webhook signatures (X-Quarry-Signature and X-Firecrawl-Signature: sha256=HMAC of the body). Unset: unsigned.' }),
+    ),
     QUARRY_CHROMIUM_PATH: Type.Optional(
       Type.String({ description: 'Path of the Chromium binary for the browser engine (default: found at the usual Debian locations).' }),
     ),
