@@ -1,1 +1,92 @@
-export async function main(argv: string[]): Promise<void> { console.log(argv.length); }
+import { Command, Option } from 'commander';
+import { asQuarryError, type ScrapeDocument, type ScrapeOptionsInput } from '@quarry/core';
+import { crawlCommand, mapCommand } from './cli-crawl.js';
+import { keysCommands, serveCommand } from './cli-server.js';
+import { buildEngine, loadConfig } from './compose.js';
+
+/**
+ * The `quarry` command. Each subcommand parses its flags into API options, calls the engine and
+ * prints; failures print one line and exit non-zero.
+ */
+export async function main(argv: string[]): Promise<void> {
+  const program = new Command()
+    .name('quarry')
+    .description('Turn web pages into LLM-ready data.')
+    .showHelpAfterError()
+    .exitOverride();
+
+  program
+    .command('scrape')
+    .description('Scrape one page and print it (markdown by default).')
+    .argument('<url>', 'the page to scrape')
+    .addOption(new Option('-f, --format <format>', 'what to print').choices(['markdown', 'html', 'rawHtml', 'links']).default('markdown'))
+    .option('--no-main-content', 'keep the whole page, not only its main content')
+    .option('--include-tags <selectors>', 'comma-separated CSS selectors of the only elements to keep')
+    .option('--exclude-tags <selectors>', 'comma-separated CSS selectors of elements to remove')
+    .option('--timeout <ms>', 'milliseconds allowed for the scrape', (value) => Number.parseInt(value, 10))
+    .option('--json', 'print the whole document as JSON')
+    .option('--allow-private-hosts [hosts]', 'allow loopback/private targets (comma-separated hosts or CIDRs; all when no value)')
+    .action(async (url: string, flags: ScrapeFlags) => {
+      const engine = buildEngine(loadConfig(process.env, privateHostsOverride(flags.allowPrivateHosts)));
+      try {
+        const document = await engine.scrape(url, scrapeOptionsFromFlags(flags));
+        process.stdout.write(render(document, flags));
+      } finally {
+        await engine.close();
+      }
+    });
+
+  crawlCommand(program);
+  mapCommand(program);
+  serveCommand(program);
+  keysCommands(program);
+
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return;
+    if (typeof code === 'string' && code.startsWith('commander.')) {
+      process.exitCode = (error as { exitCode?: number }).exitCode ?? 1;
+      return;
+    }
+    const quarryError = asQuarryError(error);
+    process.stderr.write(`quarry: ${quarryError.message.split('\n')[0]}\n`);
+    process.exitCode = 1;
+  }
+}
+
+interface ScrapeFlags {
+  format: 'markdown' | 'html' | 'rawHtml' | 'links';
+  mainContent: boolean;
+  includeTags?: string;
+  excludeTags?: string;
+  timeout?: number;
+  json?: boolean;
+  allowPrivateHosts?: string | boolean;
+}
+
+export function privateHostsOverride(flag: string | boolean | undefined): { QUARRY_ALLOW_PRIVATE_HOSTS?: string } {
+  if (flag === undefined || flag === false) return {};
+  const fromEnv = process.env.QUARRY_ALLOW_PRIVATE_HOSTS ?? '';
+  const fromFlag = flag === true ? '*' : flag;
+  return { QUARRY_ALLOW_PRIVATE_HOSTS: [fromEnv, fromFlag].filter(Boolean).join(',') };
+}
+
+function scrapeOptionsFromFlags(flags: ScrapeFlags): ScrapeOptionsInput {
+  const list = (value: string | undefined) => (value ? value.split(',').map((entry) => entry.trim()).filter(Boolean) : []);
+  return {
+    formats: flags.json ? ['markdown', 'html', 'rawHtml', 'links'] : [flags.format],
+    onlyMainContent: flags.mainContent,
+    includeTags: list(flags.includeTags),
+    excludeTags: list(flags.excludeTags),
+    ...(flags.timeout !== undefined ? { timeout: flags.timeout } : {}),
+  };
+}
+
+function render(document: ScrapeDocument, flags: ScrapeFlags): string {
+  if (flags.json) return `${JSON.stringify(document, null, 2)}\n`;
+  if (flags.format === 'links') return (document.links ?? []).map((link) => `${link}\n`).join('');
+  const text = document[flags.format] ?? '';
+  return text.endsWith('\n') ? text : `${text}\n`;
+}

@@ -1,0 +1,121 @@
+import { Command } from 'commander';
+import { createSqliteStorage } from '@quarry/storage';
+import { ValidationError } from '@quarry/core';
+import { privateHostsOverride } from './cli.js';
+import { loadConfig } from './compose.js';
+import { composeServer } from './compose-server.js';
+import { startServer } from './server/start-server.js';
+
+/** `quarry serve`, and the key and credit commands of the embedded default. */
+export function serveCommand(program: Command) {
+  program
+    .command('serve')
+    .description('Run the Firecrawl-compatible HTTP server on the embedded default (SQLite in QUARRY_DATA_DIR).')
+    .option('--port <port>', 'port (default PORT or 3002)')
+    .option('--host <host>', 'address to bind (default HOST or 127.0.0.1)')
+    .option('--allow-private-hosts [hosts]', 'allow loopback/private targets (comma-separated hosts or CIDRs; all when no value)')
+    .action(async (flags: { port?: string; host?: string; allowPrivateHosts?: string | boolean }) => {
+      const overrides: Record<string, string> = { ...privateHostsOverride(flags.allowPrivateHosts) };
+      if (flags.port) overrides.PORT = flags.port;
+      if (flags.host) overrides.HOST = flags.host;
+      const config = loadConfig({ ...process.env, ...overrides });
+      const parts = await composeServer(config);
+      let running;
+      try {
+        running = await startServer(parts.services, config, {
+          close: parts.close,
+          logger: { level: config.LOG_LEVEL, ...(process.stdout.isTTY ? {} : {}) },
+        });
+      } catch (error) {
+        await parts.close();
+        throw error;
+      }
+      const shutdown = async (signal: string) => {
+        running.app.log.info(`${signal}: finishing in-flight pages, then exiting`);
+        await running.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', () => void shutdown('SIGINT'));
+      process.once('SIGTERM', () => void shutdown('SIGTERM'));
+      await new Promise(() => undefined);
+    });
+}
+
+export function keysCommands(program: Command) {
+  const withStorage = async <T>(run: (storage: ReturnType<typeof createSqliteStorage>) => Promise<T>): Promise<T> => {
+    const config = loadConfig();
+    const storage = createSqliteStorage({ dataDir: config.QUARRY_DATA_DIR });
+    try {
+      return await run(storage);
+    } finally {
+      storage.close();
+    }
+  };
+  const parseCredits = (value: string) => {
+    if (value === 'unlimited') return null;
+    const credits = Number(value);
+    if (!Number.isInteger(credits) || credits < 0) throw new ValidationError(`--credits must be a whole number >= 0 or "unlimited"; got ${JSON.stringify(value)}`, 'credits');
+    return credits;
+  };
+
+  const keys = program.command('keys').description('API keys of the embedded default.');
+  keys
+    .command('create')
+    .description('Create an API key for a team (created when new); prints the key as the last line.')
+    .requiredOption('--team <name>', 'team name')
+    .option('--name <name>', 'a name for the key', 'default')
+    .option('--credits <n>', 'set the team’s credits (a number or "unlimited")', parseCredits)
+    .action(async (flags: { team: string; name: string; credits?: number | null }) => {
+      await withStorage(async (storage) => {
+        const existed = await storage.ledger.getTeam(flags.team);
+        await storage.ledger.ensureTeam(flags.team, flags.team);
+        if (flags.credits !== undefined) await storage.ledger.setCredits(flags.team, flags.credits);
+        else if (!existed) await storage.ledger.setCredits(flags.team, loadConfig().QUARRY_DEFAULT_CREDITS);
+        const created = await storage.ledger.createKey(flags.team, flags.name);
+        const credits = await storage.ledger.getCredits(flags.team);
+        process.stderr.write(`Created key ${created.id} "${created.name}" for team ${flags.team} (credits: ${credits ?? 'unlimited'}). It is shown only once:\n`);
+        process.stdout.write(`${created.key}\n`);
+      });
+    });
+  keys
+    .command('list')
+    .description('List keys (never the secrets).')
+    .option('--team <name>', 'only this team')
+    .action(async (flags: { team?: string }) => {
+      await withStorage(async (storage) => {
+        const teams = flags.team ? [flags.team] : (await storage.ledger.listTeams()).map((team: { id: string }) => team.id);
+        for (const teamId of teams) {
+          for (const key of await storage.ledger.listKeys(teamId)) {
+            const state = key.revokedAt ? `revoked ${new Date(key.revokedAt).toISOString()}` : 'active';
+            process.stdout.write(`${key.id}\t${teamId}\t${key.name}\t${key.prefix}…${key.last4}\t${state}\n`);
+          }
+        }
+      });
+    });
+  keys
+    .command('revoke')
+    .description('Revoke a key by id; it stops working at once.')
+    .argument('<keyId>', 'the key id (see keys list)')
+    .action(async (keyId: string) => {
+      await withStorage(async (storage) => {
+        if (!(await storage.ledger.revokeKey(keyId))) throw new ValidationError(`No active key with id ${keyId}`, 'keyId');
+        process.stdout.write(`Revoked ${keyId}\n`);
+      });
+    });
+
+  program
+    .command('teams')
+    .description('Team credits.')
+    .command('credit')
+    .description('Show or set a team’s credits.')
+    .argument('<team>', 'team name')
+    .argument('[credits]', 'new balance (a number or "unlimited")')
+    .action(async (team: string, value: string | undefined) => {
+      await withStorage(async (storage) => {
+        await storage.ledger.ensureTeam(team, team);
+        if (value !== undefined) await storage.ledger.setCredits(team, parseCredits(value));
+        const credits = await storage.ledger.getCredits(team);
+        process.stdout.write(`${team}\t${credits ?? 'unlimited'}\n`);
+      });
+    });
+}

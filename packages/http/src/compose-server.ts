@@ -1,0 +1,98 @@
+import { WebhookDeliverer } from '@quarry/adapters';
+import { createSqliteStorage } from '@quarry/storage';
+import {
+  JobRunner,
+  JobService,
+  PageWorker,
+  defaultRunnerOptions,
+  localTeamId,
+  reconcileJobs,
+  type JobEvent,
+  type ServerConfig,
+} from '@quarry/core';
+import { allowedPrivateHosts, buildEngine } from './compose.js';
+import { ServerMetrics } from './server/metrics.js';
+import { MemoryRateLimiter, parseRateLimits } from './server/rate-limiter.js';
+import type { Services } from './server/services.js';
+import { outboxEventsFor } from './server/webhook-events.js';
+
+/**
+ * The server's composition: embedded storage (SQLite file, its queue, blobs) under
+ * QUARRY_DATA_DIR, the engine, the job service and the worker loop, wired together.
+ */
+export interface ServerParts {
+  services: Services;
+  close(): Promise<void>;
+}
+
+export async function composeServer(config: ServerConfig): Promise<ServerParts> {
+  const storage = createSqliteStorage({ dataDir: config.QUARRY_DATA_DIR });
+  const engine = buildEngine(config);
+  const { clock, ids, fetcher, robotsTokens } = engine.parts;
+  await storage.ledger.ensureTeam(localTeamId, 'local');
+
+  const metrics = new ServerMetrics(storage.jobs, storage.queue);
+  const events = async (event: JobEvent) => {
+    metrics.recordEvent(event);
+    const deliveries = outboxEventsFor(event, clock, ids);
+    if (deliveries.length > 0) await storage.outbox.add(deliveries);
+  };
+  const worker = new PageWorker({
+    jobs: storage.jobs,
+    queue: storage.queue,
+    fetcher,
+    clock,
+    ids,
+    scrape: (url, options, context) => engine.scrapeWithLinks(url, options, context),
+    events,
+    robotsTokens,
+  });
+  const runner = new JobRunner(
+    { jobs: storage.jobs, queue: storage.queue, worker, clock, events },
+    {
+      ...defaultRunnerOptions,
+      concurrency: config.QUARRY_WORKER_CONCURRENCY,
+      perHostConcurrency: config.QUARRY_WORKER_CONCURRENCY,
+      ...(config.QUARRY_TEAM_CONCURRENCY > 0 ? { teamConcurrency: config.QUARRY_TEAM_CONCURRENCY } : {}),
+    },
+  );
+  const jobs = new JobService({ jobs: storage.jobs, queue: storage.queue, clock, ids, events, onCancel: (jobId) => runner.abortJob(jobId) });
+  const rateLimiter = new MemoryRateLimiter(clock, parseRateLimits(config.QUARRY_RATE_LIMITS));
+
+  const services: Services = {
+    config,
+    engine,
+    jobStore: storage.jobs,
+    queue: storage.queue,
+    jobs,
+    runner,
+    ledger: storage.ledger,
+    rateLimiter,
+    metrics,
+    isKeylessAllowed: async () => config.QUARRY_AUTH === 'off' || (config.QUARRY_AUTH === 'auto' && !(await storage.ledger.hasAnyKey())),
+  };
+  // The embedded default is one process: leases left by a previous run (killed mid-crawl) are
+  // returned now, and the queue is made to agree with the job store before work starts.
+  await storage.queue.releaseAllLeases();
+  await reconcileJobs(storage.jobs, storage.queue);
+  for (const kind of ['crawl', 'batch_scrape'] as const) for (const job of await storage.jobs.listActive(kind)) await runner.settle(job.id);
+
+  const deliverer = new WebhookDeliverer({
+    outbox: storage.outbox,
+    clock,
+    allowPrivateHosts: allowedPrivateHosts(config),
+    allowHttp: config.QUARRY_WEBHOOK_ALLOW_HTTP,
+    ...(config.QUARRY_WEBHOOK_SECRET ? { secret: () => config.QUARRY_WEBHOOK_SECRET } : {}),
+  });
+  deliverer.start();
+
+  return {
+    services,
+    close: async () => {
+      await runner.stop();
+      await deliverer.stop();
+      await engine.close();
+      storage.close();
+    },
+  };
+}

@@ -1,0 +1,125 @@
+import {
+  crawlRequestSchemaV1,
+  crawlRequestSchemaV2,
+  mapRequestSchemaV1,
+  mapRequestSchemaV2,
+  scrapeOptionsSchemaV1,
+  scrapeOptionsSchemaV2,
+  scrapeRequestSchema,
+} from '@quarry/core';
+import type { ApiVersion } from '../server/request-context.js';
+
+/**
+ * OpenAPI 3.1 documents for /v1 and /v2, generated from the same schema objects that validate the
+ * requests (JSON Schema 2020-12 is OpenAPI 3.1's schema dialect), so docs and validation cannot
+ * drift apart.
+ */
+const errorResponse = {
+  description: 'Error',
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        properties: { success: { const: false }, error: { type: 'string' }, code: { type: 'string' }, details: {} },
+        required: ['success', 'error'],
+      },
+    },
+  },
+};
+
+const errors = {
+  '400': { ...errorResponse, description: 'Invalid request: the message names the field, the expectation and what arrived.' },
+  '401': { ...errorResponse, description: 'Missing or invalid API key.' },
+  '402': { ...errorResponse, description: 'Not enough credits.' },
+  '404': { ...errorResponse, description: 'Unknown job (or another team’s).' },
+  '408': { ...errorResponse, description: 'Timed out.' },
+  '429': { ...errorResponse, description: 'Rate limit exceeded; see Retry-After and X-RateLimit-* headers.' },
+  '500': { ...errorResponse, description: 'The target failed or an internal error occurred.' },
+};
+
+const documentSchema = {
+  type: 'object',
+  description: 'A scraped page: only the requested formats are present.',
+  properties: {
+    markdown: { type: 'string' },
+    html: { type: 'string' },
+    rawHtml: { type: 'string' },
+    links: { type: 'array', items: { type: 'string' } },
+    metadata: { type: 'object', additionalProperties: true },
+  },
+};
+
+const statusSchema = {
+  type: 'object',
+  properties: {
+    success: { type: 'boolean' },
+    status: { enum: ['scraping', 'completed', 'failed', 'cancelled'] },
+    completed: { type: 'integer' },
+    total: { type: 'integer' },
+    creditsUsed: { type: 'integer' },
+    expiresAt: { type: 'string', format: 'date-time' },
+    next: { type: 'string', description: 'Present only when finished documents were left out of this page.' },
+    data: { type: 'array', items: documentSchema },
+  },
+};
+
+const ok = (schema: object, description = 'OK') => ({ '200': { description, content: { 'application/json': { schema } } }, ...errors });
+const body = (schema: object) => ({ required: true, content: { 'application/json': { schema } } });
+const idParam = [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }];
+const pageParams = [
+  ...idParam,
+  { name: 'skip', in: 'query', schema: { type: 'integer', minimum: 0 } },
+  { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1 } },
+];
+
+export function openApiDocument(version: ApiVersion) {
+  const scrapeOptions = version === 'v1' ? scrapeOptionsSchemaV1 : scrapeOptionsSchemaV2;
+  const batchBody = {
+    ...scrapeOptions,
+    description: 'Batch scrape: urls plus the scrape options at the top level.',
+    properties: {
+      urls: { type: 'array', items: { type: 'string' }, minItems: 1 },
+      webhook: {},
+      ignoreInvalidURLs: { type: 'boolean', default: version === 'v2' },
+      maxConcurrency: { type: 'integer', minimum: 1 },
+      ...scrapeOptions.properties,
+    },
+    required: ['urls'],
+  };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: `Quarry API ${version}`,
+      version: '0.1.0',
+      description: 'Firecrawl-compatible API served by Quarry. Authenticate with `Authorization: Bearer fc-...` when keys exist.',
+    },
+    servers: [{ url: '/' }],
+    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    security: [{ bearer: [] }],
+    paths: {
+      [`/${version}/scrape`]: {
+        post: { summary: 'Scrape one page', requestBody: body(scrapeRequestSchema(version)), responses: ok({ type: 'object', properties: { success: { type: 'boolean' }, data: documentSchema } }) },
+      },
+      [`/${version}/crawl`]: {
+        post: { summary: 'Start a crawl', requestBody: body(version === 'v1' ? crawlRequestSchemaV1 : crawlRequestSchemaV2), responses: ok({ type: 'object', properties: { success: { type: 'boolean' }, id: { type: 'string' }, url: { type: 'string' } } }) },
+      },
+      [`/${version}/crawl/{id}`]: {
+        get: { summary: 'Crawl status and documents (paginated)', parameters: pageParams, responses: ok(statusSchema) },
+        delete: { summary: 'Cancel a crawl', parameters: idParam, responses: ok({ type: 'object', properties: { status: { const: 'cancelled' } } }) },
+      },
+      [`/${version}/crawl/{id}/errors`]: { get: { summary: 'Per-page errors and robots-blocked URLs', parameters: idParam, responses: ok({ type: 'object' }) } },
+      [`/${version}/crawl/active`]: { get: { summary: 'Crawls of your team still running', responses: ok({ type: 'object' }) } },
+      [`/${version}/batch/scrape`]: { post: { summary: 'Start a batch scrape', requestBody: body(batchBody), responses: ok({ type: 'object' }) } },
+      [`/${version}/batch/scrape/{id}`]: {
+        get: { summary: 'Batch status and documents (paginated)', parameters: pageParams, responses: ok(statusSchema) },
+        delete: { summary: 'Cancel a batch scrape', parameters: idParam, responses: ok({ type: 'object' }) },
+      },
+      [`/${version}/batch/scrape/{id}/errors`]: { get: { summary: 'Per-page errors of a batch', parameters: idParam, responses: ok({ type: 'object' }) } },
+      [`/${version}/map`]: { post: { summary: 'Map the URLs of a site', requestBody: body(version === 'v1' ? mapRequestSchemaV1 : mapRequestSchemaV2), responses: ok({ type: 'object' }) } },
+      [`/${version}/team/credit-usage`]: { get: { summary: 'Credits left', responses: ok({ type: 'object' }) } },
+      [`/${version}/team/token-usage`]: { get: { summary: 'Tokens left', responses: ok({ type: 'object' }) } },
+      [`/${version}/concurrency-check`]: { get: { summary: 'Pages in flight and the limit', responses: ok({ type: 'object' }) } },
+      [`/${version}/team/queue-status`]: { get: { summary: 'Queue depth', responses: ok({ type: 'object' }) } },
+    },
+  };
+}

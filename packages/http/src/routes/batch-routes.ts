@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify';
+import { parseScrapeOptions, parseTargetUrl, ValidationError, webhookSchema, validate } from '@quarry/core';
+import { checkWebhook } from './webhook-check.js';
+import { Type } from '@sinclair/typebox';
+import { bodyObject, take } from '../server/body.js';
+import { publicOrigin, type ApiVersion } from '../server/request-context.js';
+import type { Services } from '../server/services.js';
+import { cancelJob, jobErrors, jobStatus } from './job-views.js';
+import { requireCredits } from './scrape-routes.js';
+
+/** Batch scrape: start (scrape options flattened into the body), status, errors, cancel. */
+const batchFields = Type.Object(
+  {
+    urls: Type.Array(Type.String({ maxLength: 8_192 }), { minItems: 1, maxItems: 10_000, description: 'Pages to scrape.' }),
+    webhook: Type.Optional(webhookSchema),
+    ignoreInvalidURLs: Type.Optional(Type.Boolean({ description: 'Skip invalid URLs (listed in invalidURLs) instead of failing. v1 default false, v2 true.' })),
+    maxConcurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000, description: 'Most pages of this batch at once.' })),
+    appendToId: Type.Optional(Type.String({ description: 'Not supported: answered with 400.' })),
+    zeroDataRetention: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: true },
+);
+
+export function batchRoutes(app: FastifyInstance, services: Services, version: ApiVersion) {
+  app.post(`/${version}/batch/scrape`, { config: { kind: 'scrape' } }, async (request) => {
+    const { picked, rest } = take(bodyObject(request.body), ['urls', 'webhook', 'ignoreInvalidURLs', 'maxConcurrency', 'appendToId', 'zeroDataRetention']);
+    const fields = validate(batchFields, picked);
+    if (fields.appendToId !== undefined) throw new ValidationError('`appendToId` is not supported by Quarry; start a new batch', 'appendToId');
+    checkWebhook(services, fields.webhook);
+    const options = parseScrapeOptions(version, rest);
+    const ignoreInvalid = fields.ignoreInvalidURLs ?? version === 'v2';
+    const urls: string[] = [];
+    const invalidURLs: string[] = [];
+    fields.urls.forEach((url, index) => {
+      try {
+        parseTargetUrl(url, `urls[${index}]`);
+        urls.push(url);
+      } catch (error) {
+        if (!ignoreInvalid) throw error;
+        invalidURLs.push(url);
+      }
+    });
+    if (urls.length === 0) throw new ValidationError('`urls` holds no valid URL', 'urls');
+    await requireCredits(services, request.caller.teamId, urls.length);
+    const job = await services.jobs.startBatch({
+      teamId: request.caller.teamId,
+      urls,
+      options,
+      version,
+      ...(fields.maxConcurrency !== undefined ? { maxConcurrency: fields.maxConcurrency } : {}),
+      ...(fields.webhook ? { webhook: fields.webhook } : {}),
+    });
+    return {
+      success: true,
+      id: job.id,
+      url: `${publicOrigin(request)}/${version}/batch/scrape/${job.id}`,
+      ...(ignoreInvalid ? { invalidURLs } : {}),
+    };
+  });
+
+  app.get(`/${version}/batch/scrape/:id`, { config: { kind: 'crawlStatus' } }, (request) =>
+    jobStatus(services, request, version, ['batch_scrape'], 'batch/scrape'),
+  );
+  for (const method of ['GET', 'DELETE'] as const) {
+    app.route({
+      method,
+      url: `/${version}/batch/scrape/:id/errors`,
+      config: { kind: 'crawlStatus' },
+      handler: (request) => jobErrors(services, request, ['batch_scrape']),
+    });
+  }
+  app.delete(`/${version}/batch/scrape/:id`, { config: { kind: 'crawlStatus' } }, (request) => cancelJob(services, request, ['batch_scrape']));
+}

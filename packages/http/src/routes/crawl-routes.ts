@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import { parseCrawlRequest } from '@quarry/core';
+import { checkWebhook } from './webhook-check.js';
+import { bodyObject } from '../server/body.js';
+import { publicOrigin, type ApiVersion } from '../server/request-context.js';
+import type { Services } from '../server/services.js';
+import { cancelJob, crawlOptionsView, jobErrors, jobStatus } from './job-views.js';
+import { requireCredits } from './scrape-routes.js';
+
+/**
+ * Crawl: start, status (paginated), errors, cancel, active. v1's batch waiter polls
+ * /v1/crawl/{id} with batch ids, so the status routes answer batch jobs too.
+ */
+export function crawlRoutes(app: FastifyInstance, services: Services, version: ApiVersion) {
+  app.post(`/${version}/crawl`, { config: { kind: 'crawl' } }, async (request) => {
+    const parsed = parseCrawlRequest(version, bodyObject(request.body));
+    checkWebhook(services, parsed.webhook);
+    const remaining = await requireCredits(services, request.caller.teamId, 1);
+    const options = remaining === null ? parsed.options : { ...parsed.options, limit: Math.min(parsed.options.limit, remaining) };
+    const job = await services.jobs.startCrawl({
+      teamId: request.caller.teamId,
+      url: parsed.url,
+      options,
+      version,
+      ...(parsed.webhook ? { webhook: parsed.webhook } : {}),
+    });
+    return { success: true, id: job.id, url: `${publicOrigin(request)}/${version}/crawl/${job.id}` };
+  });
+
+  const active = async (request: { caller: { teamId: string } }) => {
+    const jobs = await services.jobStore.listActive('crawl', request.caller.teamId);
+    return {
+      success: true,
+      crawls: jobs.map((job) => ({
+        id: job.id,
+        teamId: job.teamId,
+        url: job.url,
+        created_at: new Date(job.createdAt).toISOString(),
+        options: crawlOptionsView(job),
+      })),
+    };
+  };
+  app.get(`/${version}/crawl/active`, { config: { kind: 'crawlStatus' } }, active);
+  app.get(`/${version}/crawl/ongoing`, { config: { kind: 'crawlStatus' } }, active);
+
+  app.get(`/${version}/crawl/:id`, { config: { kind: 'crawlStatus' } }, (request) =>
+    jobStatus(services, request, version, ['crawl', 'batch_scrape'], 'crawl'),
+  );
+  // GET per the API; DELETE because the v1 SDK's checkCrawlErrors sends DELETE.
+  for (const method of ['GET', 'DELETE'] as const) {
+    app.route({
+      method,
+      url: `/${version}/crawl/:id/errors`,
+      config: { kind: 'crawlStatus' },
+      handler: (request) => jobErrors(services, request, ['crawl', 'batch_scrape']),
+    });
+  }
+  app.delete(`/${version}/crawl/:id`, { config: { kind: 'crawlStatus' } }, (request) => cancelJob(services, request, ['crawl', 'batch_scrape']));
+}

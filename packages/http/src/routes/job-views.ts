@@ -1,0 +1,59 @@
+import type { FastifyRequest } from 'fastify';
+import { NotFoundError, type CrawlJobRequest, type JobKind, type JobRecord } from '@quarry/core';
+import { pageQuery } from '../server/body.js';
+import { publicOrigin, type ApiVersion } from '../server/request-context.js';
+import type { Services } from '../server/services.js';
+import { statusPage } from '../server/status-page.js';
+
+/** Reads shared by crawl and batch routes: a job of the caller's team, its status page, errors. */
+
+/** The job if it exists and belongs to the caller's team; another team's job is answered exactly like an unknown id. */
+export async function ownJob(services: Services, request: FastifyRequest, kinds: JobKind[]): Promise<JobRecord> {
+  const { id } = request.params as { id: string };
+  const job = await services.jobStore.getJob(id);
+  const expired = job !== undefined && job.expiresAt <= services.engine.parts.clock.now();
+  if (!job || expired || job.teamId !== request.caller.teamId || !kinds.includes(job.kind)) throw new NotFoundError('Job not found');
+  return job;
+}
+
+export async function jobStatus(services: Services, request: FastifyRequest, version: ApiVersion, kinds: JobKind[], route: string) {
+  const job = await ownJob(services, request, kinds);
+  const query = pageQuery(request.query);
+  return statusPage(services.jobStore, job, query, (skip, limit) => {
+    const params = new URLSearchParams({ skip: String(skip), ...(limit !== undefined ? { limit: String(limit) } : {}) });
+    return `${publicOrigin(request)}/${version}/${route}/${job.id}?${params}`;
+  });
+}
+
+export async function jobErrors(services: Services, request: FastifyRequest, kinds: JobKind[]) {
+  const job = await ownJob(services, request, kinds);
+  const [errors, robotsBlocked] = await Promise.all([services.jobStore.listErrors(job.id), services.jobStore.listRobotsBlocked(job.id)]);
+  return { errors, robotsBlocked };
+}
+
+export async function cancelJob(services: Services, request: FastifyRequest, kinds: JobKind[]) {
+  const job = await ownJob(services, request, kinds);
+  const result = await services.jobs.cancel(job.id);
+  return { success: true, status: result.status === 'cancelled' ? 'cancelled' : result.status };
+}
+
+export function crawlOptionsView(job: JobRecord) {
+  const request = job.request as unknown as CrawlJobRequest;
+  const options = request.options;
+  return {
+    includePaths: options.includePaths,
+    excludePaths: options.excludePaths,
+    limit: options.limit,
+    crawlEntireDomain: options.crawlEntireDomain,
+    allowExternalLinks: options.allowExternalLinks,
+    allowSubdomains: options.allowSubdomains,
+    ignoreRobotsTxt: options.ignoreRobotsTxt,
+    sitemap: options.sitemap,
+    deduplicateSimilarURLs: options.deduplicateSimilarURLs,
+    ignoreQueryParameters: options.ignoreQueryParameters,
+    regexOnFullURL: options.regexOnFullURL,
+    maxDiscoveryDepth: options.maxDiscoveryDepth,
+    delay: options.delaySeconds,
+    scrapeOptions: options.scrapeOptions,
+  };
+}

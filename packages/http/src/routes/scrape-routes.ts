@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import { parseScrapeOptions, PaymentRequiredError } from '@quarry/core';
+import { bodyObject, requireString, take } from '../server/body.js';
+import type { ApiVersion } from '../server/request-context.js';
+import type { Services } from '../server/services.js';
+import { presentDocument } from './present-document.js';
+
+/** POST /scrape: one page, synchronously; charged after it succeeds. */
+export function scrapeRoutes(app: FastifyInstance, services: Services, version: ApiVersion) {
+  app.post(`/${version}/scrape`, { config: { kind: 'scrape' } }, async (request) => {
+    const { picked, rest } = take(bodyObject(request.body), ['url']);
+    const url = requireString(picked.url, 'url');
+    const options = parseScrapeOptions(version, rest);
+    const teamId = request.caller.teamId;
+    await requireCredits(services, teamId, 1);
+    const controller = new AbortController();
+    request.raw.once('close', () => {
+      if (!request.raw.complete || request.raw.destroyed) controller.abort();
+    });
+    const document = await services.engine.scrapeParsed(url, options, { signal: controller.signal });
+    await services.ledger.charge(teamId, document.metadata.creditsUsed, 'scrape', chargeContext(request.caller.keyId));
+    return { success: true, data: presentDocument(document, version) };
+  });
+}
+
+export function chargeContext(apiKeyId: string | undefined) {
+  return apiKeyId ? { apiKeyId } : {};
+}
+
+/** 402 when the team cannot pay for `needed` credits (unlimited teams always can). */
+export async function requireCredits(services: Services, teamId: string, needed: number): Promise<number | null> {
+  const remaining = await services.ledger.getCredits(teamId);
+  if (remaining !== null && remaining < needed) {
+    throw new PaymentRequiredError(`Insufficient credits to perform this request: ${needed} needed, ${remaining} left.`);
+  }
+  return remaining;
+}

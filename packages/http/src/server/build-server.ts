@@ -1,0 +1,101 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { UnauthorizedError, ValidationError } from '@quarry/core';
+import { toHttpError } from '../errors/to-http.js';
+import { crawlRoutes } from '../routes/crawl-routes.js';
+import { batchRoutes } from '../routes/batch-routes.js';
+import { mapRoutes } from '../routes/map-routes.js';
+import { docsRoutes, opsRoutes } from '../routes/ops-routes.js';
+import { pendingRoutes } from '../routes/pending-routes.js';
+import { scrapeRoutes } from '../routes/scrape-routes.js';
+import { teamRoutes } from '../routes/team-routes.js';
+import type { EndpointKind } from './rate-limiter.js';
+import type { Services } from './services.js';
+import './request-context.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Endpoint kind for rate limits; routes without one are not API routes (health, docs). */
+    kind?: EndpointKind;
+  }
+}
+
+/**
+ * The Fastify app: auth and rate limits as hooks, every route under /v1 and /v2, errors mapped to
+ * HTTP in one place (errors/to-http.ts).
+ */
+export function buildServer(services: Services, options: { logger?: boolean | object } = {}): FastifyInstance {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: 10 * 1024 * 1024,
+    trustProxy: false,
+    routerOptions: { ignoreDuplicateSlashes: true },
+  });
+
+  app.decorateRequest('caller', null as never);
+  // Request/response lines only at warn: a crawl's status polling would flood the info log.
+  app.addHook('onRoute', (route) => {
+    route.logLevel ??= 'warn';
+  });
+  // Some clients (the v1 SDK's DELETE calls) send Content-Type: application/json with no body.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
+    const body = typeof text === 'string' ? text : text.toString('utf8');
+    if (body.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body));
+    } catch (error) {
+      done(new ValidationError(`The request body is not valid JSON: ${(error as Error).message}`, 'body'), undefined);
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    const kind = request.routeOptions.config?.kind;
+    if (!kind) return;
+    request.caller = await authenticate(services, request);
+    const decision = await services.rateLimiter.consume(request.caller.teamId, kind);
+    reply.header('x-ratelimit-limit', decision.limit);
+    reply.header('x-ratelimit-remaining', decision.remaining);
+    reply.header('x-ratelimit-reset', decision.resetAt);
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    services.metrics.requests.inc({ method: request.method, route: request.routeOptions.url ?? 'unknown', status: String(reply.statusCode) });
+  });
+
+  app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown }, request: FastifyRequest, reply: FastifyReply) => {
+    // Fastify's own body parsing errors (bad JSON, wrong content type) are bad input too.
+    const normalized =
+      error.statusCode === 400 || error.statusCode === 415 ? new ValidationError(`Invalid request body: ${error.message}`, 'body') : error;
+    const http = toHttpError(normalized);
+    if (http.status >= 500) request.log.error({ err: error }, 'request failed');
+    void reply.status(error.statusCode === 413 ? 413 : http.status).headers(http.headers).send(http.body);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    void reply.status(404).send({ success: false, error: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'NOT_FOUND' });
+  });
+
+  for (const version of ['v1', 'v2'] as const) {
+    scrapeRoutes(app, services, version);
+    crawlRoutes(app, services, version);
+    batchRoutes(app, services, version);
+    mapRoutes(app, services, version);
+    teamRoutes(app, services, version);
+    pendingRoutes(app, version);
+  }
+  opsRoutes(app, services);
+  docsRoutes(app);
+  return app;
+}
+
+async function authenticate(services: Services, request: FastifyRequest) {
+  const header = request.headers.authorization ?? '';
+  const match = /^Bearer\s*(.*)$/i.exec(header);
+  const key = match?.[1]?.trim() ?? '';
+  if (key) {
+    const found = await services.ledger.authenticate(key);
+    if (found) return { teamId: found.teamId, keyId: found.keyId };
+  }
+  if (await services.isKeylessAllowed()) return { teamId: 'local', keyId: undefined };
+  throw new UnauthorizedError(key ? 'Unauthorized: Invalid token' : 'Unauthorized: a valid API key is required (Authorization: Bearer fc-...)');
+}

@@ -1,0 +1,19 @@
+import type { Engine, JobRunner, JobService, JobStore, Queue, ServerConfig } from '@quarry/core';
+import type { Ledger } from '@quarry/core';
+import type { ServerMetrics } from './metrics.js';
+import type { RateLimiter } from './rate-limiter.js';
+
+/** Everything a route needs, built once by compose.ts. */
+export interface Services {
+  config: ServerConfig;
+  engine: Engine;
+  jobStore: JobStore;
+  queue: Queue;
+  jobs: JobService;
+  runner: JobRunner;
+  ledger: Ledger;
+  rateLimiter: RateLimiter;
+  metrics: ServerMetrics;
+  /** Whether a request without a valid key is allowed (no keys exist and auth is auto, or auth is off). */
+  isKeylessAllowed(): Promise<boolean>;
+}

@@ -1,0 +1,56 @@
+import { isIP } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { ServerConfig } from '@quarry/core';
+import { buildServer } from './build-server.js';
+import type { Services } from './services.js';
+
+/**
+ * Starts the HTTP server and says, in the log, where data lives, which engines and providers are
+ * configured, how authentication works and where the docs are.
+ */
+export interface RunningServer {
+  app: FastifyInstance;
+  url: string;
+  close(): Promise<void>;
+}
+
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
+}
+
+export async function startServer(services: Services, config: ServerConfig, options: { close: () => Promise<void>; logger?: object | boolean }): Promise<RunningServer> {
+  const app = buildServer(services, { logger: options.logger ?? false });
+  const hasKeys = await services.ledger.hasAnyKey();
+  if (config.QUARRY_AUTH === 'auto' && !hasKeys && !isLoopbackHost(config.HOST)) {
+    throw new Error(
+      `Refusing to serve ${config.HOST} without API keys: anyone could use this instance. ` +
+        'Create a key (npx quarry keys create --team NAME), bind to 127.0.0.1, or set QUARRY_AUTH=off.',
+    );
+  }
+  const address = await app.listen({ port: config.PORT, host: config.HOST });
+  const url = address.replace('0.0.0.0', '127.0.0.1');
+  services.runner.start();
+  const log = app.log;
+  log.info(`Quarry listening on ${address}`);
+  log.info(`Data: SQLite file, queue and blobs in ${config.QUARRY_DATA_DIR}`);
+  log.info('Engines: http (got-scraping); browser: not configured');
+  log.info('LLM provider: none (json, extract and research answer a clear error); search provider: none');
+  log.info(
+    config.QUARRY_AUTH === 'off'
+      ? 'Auth: off (QUARRY_AUTH=off): every request is accepted'
+      : hasKeys || config.QUARRY_AUTH === 'required'
+        ? 'Auth: API key required (Authorization: Bearer fc-...)'
+        : 'Auth: no API keys exist and the server is bound to loopback, so requests need no key; create one with `npx quarry keys create --team NAME`',
+  );
+  log.info(`Private targets allowed: ${config.QUARRY_ALLOW_PRIVATE_HOSTS || 'none'}`);
+  log.info(`Docs: ${url}/docs`);
+  return {
+    app,
+    url,
+    close: async () => {
+      await app.close();
+      await services.runner.stop();
+      await options.close();
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import type { JobEvent, JobRecord, OutboxEvent, Clock, Ids } from '@quarry/core';
+import { webhookEvents } from '@quarry/core';
+
+/**
+ * Job events as webhook deliveries for the outbox, in Firecrawl's payload shape plus `success`
+ * and `type`: `{success, type: "crawl.page", id, webhookId, data: [document], metadata, error?}`.
+ * The events filter and the user's headers come from the job's `webhook` option.
+ */
+interface WebhookSpec {
+  url: string;
+  headers: Record<string, string>;
+  metadata: Record<string, unknown>;
+  events: string[];
+}
+
+export function webhookSpecOf(job: JobRecord): WebhookSpec | undefined {
+  const webhook = (job.request as { webhook?: unknown }).webhook;
+  if (!webhook) return undefined;
+  if (typeof webhook === 'string') return { url: webhook, headers: {}, metadata: {}, events: [...webhookEvents] };
+  const spec = webhook as Partial<WebhookSpec> & { url: string };
+  return { url: spec.url, headers: spec.headers ?? {}, metadata: spec.metadata ?? {}, events: spec.events ?? [...webhookEvents] };
+}
+
+export function outboxEventsFor(event: JobEvent, clock: Clock, ids: Ids): OutboxEvent[] {
+  const spec = webhookSpecOf(event.job);
+  if (!spec) return [];
+  const name = event.type === 'page-error' ? 'page' : event.type;
+  if (!spec.events.includes(name) && !(name === 'cancelled' && spec.events.includes('failed'))) return [];
+  const prefix = event.job.kind === 'crawl' ? 'crawl' : 'batch_scrape';
+  const webhookId = ids.next();
+  const payload: Record<string, unknown> = {
+    success: event.type !== 'failed' && event.type !== 'page-error',
+    type: `${prefix}.${name}`,
+    id: event.job.id,
+    webhookId,
+    data: event.type === 'page' ? [event.document] : [],
+    metadata: spec.metadata,
+  };
+  if (event.type === 'page-error') payload.error = event.error.message;
+  if (event.type === 'failed') payload.error = event.error;
+  return [
+    {
+      id: webhookId,
+      jobId: event.job.id,
+      teamId: event.job.teamId,
+      url: spec.url,
+      headers: spec.headers,
+      body: JSON.stringify(payload),
+      createdAt: clock.now(),
+    },
+  ];
+}
