@@ -36,3 +36,4 @@ export * from './ports/webhook-outbox.js';
 export * from './ports/document-cache.js';
 export * from './memory/memory-webhook-outbox.js';
 export * from './jobs/reconcile-jobs.js';
+export * from './jobs/webhook-payloads.js';

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { WebhookDeliverer } from '@quarry/adapters';
 import { createSqliteStorage } from '@quarry/storage';
 import {
@@ -7,6 +8,7 @@ import {
   defaultRunnerOptions,
   localTeamId,
   reconcileJobs,
+  webhookOutbox,
   type JobEvent,
   type ServerConfig,
 } from '@quarry/core';
@@ -14,7 +16,6 @@ import { allowedPrivateHosts, buildEngine } from './compose.js';
 import { ServerMetrics } from './server/metrics.js';
 import { MemoryRateLimiter, parseRateLimits } from './server/rate-limiter.js';
 import type { Services } from './server/services.js';
-import { outboxEventsFor } from './server/webhook-events.js';
 
 /**
  * The server's composition: embedded storage (SQLite file, its queue, blobs) under
@@ -32,11 +33,9 @@ export async function composeServer(config: ServerConfig): Promise<ServerParts> 
   await storage.ledger.ensureTeam(localTeamId, 'local');
 
   const metrics = new ServerMetrics(storage.jobs, storage.queue);
-  const events = async (event: JobEvent) => {
-    metrics.recordEvent(event);
-    const deliveries = outboxEventsFor(event, clock, ids);
-    if (deliveries.length > 0) await storage.outbox.add(deliveries);
-  };
+  // Webhook deliveries are written by the job store in the same transaction as each change.
+  const outbox = webhookOutbox(clock, ids);
+  const events = (event: JobEvent) => metrics.recordEvent(event);
   const worker = new PageWorker({
     jobs: storage.jobs,
     queue: storage.queue,
@@ -45,10 +44,11 @@ export async function composeServer(config: ServerConfig): Promise<ServerParts> 
     ids,
     scrape: (url, options, context) => engine.scrapeWithLinks(url, options, context),
     events,
+    outbox,
     robotsTokens,
   });
   const runner = new JobRunner(
-    { jobs: storage.jobs, queue: storage.queue, worker, clock, events },
+    { jobs: storage.jobs, queue: storage.queue, worker, clock, events, outbox },
     {
       ...defaultRunnerOptions,
       concurrency: config.QUARRY_WORKER_CONCURRENCY,
@@ -56,7 +56,7 @@ export async function composeServer(config: ServerConfig): Promise<ServerParts> 
       ...(config.QUARRY_TEAM_CONCURRENCY > 0 ? { teamConcurrency: config.QUARRY_TEAM_CONCURRENCY } : {}),
     },
   );
-  const jobs = new JobService({ jobs: storage.jobs, queue: storage.queue, clock, ids, events, onCancel: (jobId) => runner.abortJob(jobId) });
+  const jobs = new JobService({ jobs: storage.jobs, queue: storage.queue, clock, ids, events, outbox, onCancel: (jobId) => runner.abortJob(jobId) });
   const rateLimiter = new MemoryRateLimiter(clock, parseRateLimits(config.QUARRY_RATE_LIMITS));
 
   const services: Services = {
@@ -83,6 +83,7 @@ export async function composeServer(config: ServerConfig): Promise<ServerParts> 
     allowPrivateHosts: allowedPrivateHosts(config),
     allowHttp: config.QUARRY_WEBHOOK_ALLOW_HTTP,
     ...(config.QUARRY_WEBHOOK_SECRET ? { secret: () => config.QUARRY_WEBHOOK_SECRET } : {}),
+    ...(config.QUARRY_WEBHOOK_CA_FILE ? { ca: readFileSync(config.QUARRY_WEBHOOK_CA_FILE, 'utf8') } : {}),
   });
   deliverer.start();
 

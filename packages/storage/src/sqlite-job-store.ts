@@ -9,6 +9,7 @@ import {
   type JobRecord,
   type JobStatus,
   type JobStore,
+  type OutboxEvent,
   type PageOutcome,
   type ScrapeDocument,
 } from '@quarry/core';
@@ -53,6 +54,7 @@ export class SqliteJobStore implements JobStore {
   private readonly finishTransaction;
   private readonly updateTransaction;
   private readonly cancelTransaction;
+  private readonly createTransaction;
 
   constructor(private readonly db: SqliteDatabase) {
     this.credits = new TeamCredits(db);
@@ -77,6 +79,10 @@ export class SqliteJobStore implements JobStore {
       ),
       countAdded: db.prepare<[number, number, string]>('UPDATE jobs SET live = live + ?, pending = pending + ? WHERE id = ?'),
       item: db.prepare<[string, string], ItemRow>('SELECT key, url, discovery_depth, state FROM job_items WHERE job_id = ? AND key = ?'),
+      insertOutbox: db.prepare<[string, string, string, string, string, string, number, number]>(
+        `INSERT INTO webhook_outbox (id, job_id, team_id, url, headers, body, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO NOTHING`,
+      ),
       finishItem: db.prepare<[ItemState, string, string]>("UPDATE job_items SET state = ? WHERE job_id = ? AND key = ? AND state = 'queued'"),
       insertDocument: db.prepare<[string, string, string]>('INSERT INTO job_documents (job_id, key, document) VALUES (?, ?, ?)'),
       insertError: db.prepare<[string, string, string, string | null, string, number]>(
@@ -136,10 +142,11 @@ export class SqliteJobStore implements JobStore {
         statements.countFailed.run(outcome.credits, jobId);
       }
       if (outcome.credits > 0) this.credits.charge(teamId, outcome.credits, 'page', outcome.finishedAt, { jobId });
+      this.writeOutbox(outcome.outbox);
       return true;
     });
 
-    this.updateTransaction = db.transaction((id: string, patch: JobPatch, expectedStatus: JobStatus | undefined): boolean => {
+    this.updateTransaction = db.transaction((id: string, patch: JobPatch, expectedStatus: JobStatus | undefined, outbox: OutboxEvent[] | undefined): boolean => {
       const current = statements.jobStatus.get(id);
       if (!current) return false;
       if (expectedStatus !== undefined && current.status !== expectedStatus) return false;
@@ -155,7 +162,23 @@ export class SqliteJobStore implements JobStore {
         setExpiresAt: patch.expiresAt !== undefined ? 1 : 0,
         expiresAt: patch.expiresAt ?? null,
       });
+      this.writeOutbox(outbox);
       return true;
+    });
+    this.createTransaction = db.transaction((job: JobRecord, outbox: OutboxEvent[] | undefined) => {
+      statements.insertJob.run({
+        id: job.id,
+        kind: job.kind,
+        teamId: job.teamId,
+        status: job.status,
+        url: job.url,
+        request: JSON.stringify(job.request),
+        createdAt: job.createdAt,
+        expiresAt: job.expiresAt,
+        kickoffDone: job.kickoffDone ? 1 : 0,
+        error: job.error ?? null,
+      });
+      this.writeOutbox(outbox);
     });
 
     this.cancelTransaction = db.transaction((jobId: string) => {
@@ -164,19 +187,15 @@ export class SqliteJobStore implements JobStore {
     });
   }
 
-  async createJob(job: JobRecord): Promise<void> {
-    this.statements.insertJob.run({
-      id: job.id,
-      kind: job.kind,
-      teamId: job.teamId,
-      status: job.status,
-      url: job.url,
-      request: JSON.stringify(job.request),
-      createdAt: job.createdAt,
-      expiresAt: job.expiresAt,
-      kickoffDone: job.kickoffDone ? 1 : 0,
-      error: job.error ?? null,
-    });
+  async createJob(job: JobRecord, outbox?: OutboxEvent[]): Promise<void> {
+    this.createTransaction.immediate(job, outbox);
+  }
+
+  /** Webhook deliveries of a change, inside the change's transaction (the outbox table shares this db). */
+  private writeOutbox(outbox: OutboxEvent[] | undefined) {
+    for (const event of outbox ?? []) {
+      this.statements.insertOutbox.run(event.id, event.jobId, event.teamId, event.url, JSON.stringify(event.headers), event.body, event.createdAt, event.createdAt);
+    }
   }
 
   async getJob(id: string): Promise<JobRecord | undefined> {
@@ -184,8 +203,8 @@ export class SqliteJobStore implements JobStore {
     return row ? toJob(row) : undefined;
   }
 
-  async updateJob(id: string, patch: JobPatch, expectedStatus?: JobStatus): Promise<boolean> {
-    return this.updateTransaction.immediate(id, patch, expectedStatus);
+  async updateJob(id: string, patch: JobPatch, expectedStatus?: JobStatus, outbox?: OutboxEvent[]): Promise<boolean> {
+    return this.updateTransaction.immediate(id, patch, expectedStatus, outbox);
   }
 
   async addItems(jobId: string, entries: FrontierEntry[], limit: number): Promise<FrontierEntry[]> {

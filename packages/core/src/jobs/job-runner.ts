@@ -1,7 +1,8 @@
 import type { Clock } from '../ports/clock.js';
 import { terminalJobStatuses, type JobRecord, type JobStore } from '../ports/job-store.js';
 import type { LeasedMessage, Queue } from '../ports/queue.js';
-import type { JobEventSink } from './job-events.js';
+import type { JobEvent, JobEventSink } from './job-events.js';
+import type { JobOutbox } from './webhook-payloads.js';
 import type { PageWorker } from './page-worker.js';
 
 /**
@@ -40,7 +41,7 @@ export class JobRunner {
   private wakeLoop: (() => void) | undefined;
 
   constructor(
-    private readonly deps: { jobs: JobStore; queue: Queue; worker: PageWorker; clock: Clock; events: JobEventSink },
+    private readonly deps: { jobs: JobStore; queue: Queue; worker: PageWorker; clock: Clock; events: JobEventSink; outbox?: JobOutbox },
     private readonly options: JobRunnerOptions = defaultRunnerOptions,
   ) {}
 
@@ -72,11 +73,12 @@ export class JobRunner {
     if (job.kind === 'crawl' && !job.kickoffDone) return;
     const progress = await this.deps.jobs.progress(jobId);
     if (progress.pending > 0) return;
-    if (await this.deps.jobs.updateJob(jobId, { status: 'completed' }, 'scraping')) {
+    const event: JobEvent = { type: 'completed', job: { ...job, status: 'completed' } };
+    if (await this.deps.jobs.updateJob(jobId, { status: 'completed' }, 'scraping', this.deps.outbox?.(event))) {
       this.deps.worker.forget(jobId);
       this.jobSlots.delete(jobId);
       this.jobControllers.delete(jobId);
-      await this.deps.events({ type: 'completed', job: { ...job, status: 'completed' } });
+      await this.deps.events(event);
     }
   }
 
@@ -164,10 +166,11 @@ export class JobRunner {
   private async failJob(job: JobRecord, message: LeasedMessage, error: unknown) {
     const reason = error instanceof Error ? error.message : String(error);
     await this.deps.queue.ack(message);
-    if (await this.deps.jobs.updateJob(job.id, { status: 'failed', error: reason }, 'scraping')) {
+    const event: JobEvent = { type: 'failed', job: { ...job, status: 'failed', error: reason }, error: reason };
+    if (await this.deps.jobs.updateJob(job.id, { status: 'failed', error: reason }, 'scraping', this.deps.outbox?.(event))) {
       await this.deps.jobs.cancelItems(job.id);
       await this.deps.queue.removeJob(job.id);
-      await this.deps.events({ type: 'failed', job: { ...job, status: 'failed', error: reason }, error: reason });
+      await this.deps.events(event);
     }
   }
 

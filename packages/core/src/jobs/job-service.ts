@@ -7,7 +7,8 @@ import type { Clock, Ids } from '../ports/clock.js';
 import type { JobRecord, JobStore } from '../ports/job-store.js';
 import type { Queue } from '../ports/queue.js';
 import { parseTargetUrl } from '../scrape/target-url.js';
-import type { JobEventSink } from './job-events.js';
+import type { JobEvent, JobEventSink } from './job-events.js';
+import type { JobOutbox } from './webhook-payloads.js';
 import { kickoffKey, type BatchJobRequest, type CrawlJobRequest } from './job-request.js';
 import { messageFor } from './page-worker.js';
 
@@ -21,6 +22,8 @@ export interface JobServiceDeps {
   clock: Clock;
   ids: Ids;
   events: JobEventSink;
+  /** Webhook deliveries for an event, stored with the change (none in library use). */
+  outbox?: JobOutbox;
   /** Called on cancel to abort in-flight pages of this process. */
   onCancel?: (jobId: string) => void;
 }
@@ -47,8 +50,9 @@ export class JobService {
     });
     const request: CrawlJobRequest = { version: input.version, options: input.options, ...(input.webhook ? { webhook: input.webhook } : {}) };
     const job = this.newJob('crawl', input.teamId, start.href, request as unknown as Record<string, unknown>, input.id);
-    await this.deps.jobs.createJob(job);
-    await this.deps.events({ type: 'started', job });
+    const started: JobEvent = { type: 'started', job };
+    await this.deps.jobs.createJob(job, this.deps.outbox?.(started));
+    await this.deps.events(started);
     await this.deps.queue.enqueue([{ id: `${job.id}:${kickoffKey}`, jobId: job.id, key: kickoffKey, url: start.href, discoveryDepth: 0, priority: 0 }]);
     return job;
   }
@@ -70,8 +74,9 @@ export class JobService {
     };
     const job = this.newJob('batch_scrape', input.teamId, input.urls[0] ?? '', request as unknown as Record<string, unknown>, input.id);
     job.kickoffDone = true;
-    await this.deps.jobs.createJob(job);
-    await this.deps.events({ type: 'started', job });
+    const started: JobEvent = { type: 'started', job };
+    await this.deps.jobs.createJob(job, this.deps.outbox?.(started));
+    await this.deps.events(started);
     const entries = input.urls.map((url, index) => ({ url, key: String(index).padStart(6, '0'), discoveryDepth: 0 }));
     const added = await this.deps.jobs.addItems(job.id, entries, entries.length);
     await this.deps.queue.enqueue(added.map((entry) => messageFor(job.id, entry)));
@@ -83,12 +88,13 @@ export class JobService {
     const job = await this.deps.jobs.getJob(jobId);
     if (!job) throw new NotFoundError();
     if (job.status !== 'scraping') return job;
-    if (await this.deps.jobs.updateJob(jobId, { status: 'cancelled' }, 'scraping')) {
+    const cancelled = { ...job, status: 'cancelled' as const };
+    const event: JobEvent = { type: 'cancelled', job: cancelled };
+    if (await this.deps.jobs.updateJob(jobId, { status: 'cancelled' }, 'scraping', this.deps.outbox?.(event))) {
       await this.deps.jobs.cancelItems(jobId);
       await this.deps.queue.removeJob(jobId);
       this.deps.onCancel?.(jobId);
-      const cancelled = { ...job, status: 'cancelled' as const };
-      await this.deps.events({ type: 'cancelled', job: cancelled });
+      await this.deps.events(event);
       return cancelled;
     }
     return (await this.deps.jobs.getJob(jobId)) ?? job;

@@ -12,7 +12,8 @@ import type { LeasedMessage, Queue, QueueMessage } from '../ports/queue.js';
 import type { ScrapedPage } from '../scrape/scrape-page.js';
 import type { ScrapeOptions } from '../options/scrape-options.js';
 import { kickoffKey, type BatchJobRequest, type CrawlJobRequest } from './job-request.js';
-import type { JobEventSink } from './job-events.js';
+import type { JobEventSink, JobEvent } from './job-events.js';
+import type { JobOutbox } from './webhook-payloads.js';
 
 /**
  * Does the work of one queue message: a crawl's kickoff, a crawl page, or a batch page. Every
@@ -27,6 +28,8 @@ export interface PageWorkerDeps {
   ids: Ids;
   scrape: (url: string, options: ScrapeOptions, context: { signal?: AbortSignal }) => Promise<ScrapedPage>;
   events: JobEventSink;
+  /** Webhook deliveries for an event, stored with the change (none in library use). */
+  outbox?: JobOutbox;
   robotsTokens: string[];
 }
 
@@ -209,23 +212,31 @@ export class PageWorker {
 
   private async succeed(job: JobRecord, message: QueueMessage, page: ScrapedPage) {
     const document = page.document;
+    const event: JobEvent = { type: 'page', job, document };
     const finished = await this.deps.jobs.finishItem(job.id, job.teamId, {
       key: message.key,
       document,
       credits: document.metadata.creditsUsed,
       finishedAt: this.deps.clock.now(),
+      ...this.outboxOf(event),
     });
-    if (finished) await this.deps.events({ type: 'page', job, document });
+    if (finished) await this.deps.events(event);
   }
 
   private async fail(job: JobRecord, message: QueueMessage, error: ErrorJson, silent = false) {
+    const event: JobEvent = { type: 'page-error', job, url: message.url, error };
     const finished = await this.deps.jobs.finishItem(job.id, job.teamId, {
       key: message.key,
-      ...(silent ? {} : { error: { ...error, url: message.url } }),
+      ...(silent ? {} : { error: { ...error, url: message.url }, ...this.outboxOf(event) }),
       credits: 0,
       finishedAt: this.deps.clock.now(),
     });
-    if (finished && !silent) await this.deps.events({ type: 'page-error', job, url: message.url, error });
+    if (finished && !silent) await this.deps.events(event);
+  }
+
+  private outboxOf(event: JobEvent) {
+    const outbox = this.deps.outbox?.(event);
+    return outbox && outbox.length > 0 ? { outbox } : {};
   }
 }
 

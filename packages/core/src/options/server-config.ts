@@ -72,6 +72,9 @@ export const serverConfigSchema = Type.Object(
     QUARRY_WEBHOOK_SECRET: Type.Optional(
       Type.String({ minLength: 8, description: 'Secret for webhook signatures (X-Quarry-Signature and X-Firecrawl-Signature: sha256=HMAC of the body). Unset: unsigned.' }),
     ),
+    QUARRY_WEBHOOK_CA_FILE: Type.Optional(
+      Type.String({ description: 'PEM file of extra certificate authorities trusted for webhook receivers (an internal CA).' }),
+    ),
     QUARRY_CHROMIUM_PATH: Type.Optional(
       Type.String({ description: 'Path of the Chromium binary for the browser engine (default: found at the usual Debian locations).' }),
     ),

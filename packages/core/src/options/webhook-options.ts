@@ -9,12 +9,14 @@ export const webhookSchema = Type.Union(
     Type.Object(
       {
         url: Type.String({ minLength: 1, maxLength: 4_096, description: 'URL that receives the events.' }),
-        headers: Type.Record(Type.String(), Type.String(), { default: {}, description: 'Headers sent with every event.' }),
-        metadata: Type.Record(Type.String(), Type.Unknown(), { default: {}, description: 'Echoed in every event payload.' }),
-        events: Type.Array(Type.Union(webhookEvents.map((event) => Type.Literal(event))), {
-          default: [...webhookEvents],
-          description: 'Which events to send.',
-        }),
+        // Optional rather than defaulted: ajv applies no defaults inside a union (the reader fills them).
+        headers: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Headers sent with every event (default none).' })),
+        metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Echoed in every event payload (default {}).' })),
+        events: Type.Optional(
+          Type.Array(Type.Union(webhookEvents.map((event) => Type.Literal(event))), {
+            description: 'Which events to send (default all: started, page, completed, failed).',
+          }),
+        ),
       },
       { additionalProperties: false },
     ),

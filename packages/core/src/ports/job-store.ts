@@ -1,5 +1,6 @@
 import type { ScrapeDocument } from '../document.js';
 import type { ErrorJson } from '../errors.js';
+import type { OutboxEvent } from './webhook-outbox.js';
 
 /**
  * The JobStore port: jobs (crawl, batch scrape, and later extract/research/llms.txt), their page
@@ -48,6 +49,8 @@ export interface PageOutcome {
   /** Credits charged to `teamId` in the same transaction; 0 for failures. */
   credits: number;
   finishedAt: number;
+  /** Webhook deliveries written in the same transaction (stores without an outbox ignore them). */
+  outbox?: OutboxEvent[];
 }
 
 export interface JobProgress {
@@ -70,14 +73,21 @@ export interface JobErrorRecord {
 }
 
 export interface JobStore {
-  createJob(job: JobRecord): Promise<void>;
+  /** Stores a new job, with its webhook deliveries (the `started` event) in the same transaction. */
+  createJob(job: JobRecord, outbox?: OutboxEvent[]): Promise<void>;
   /** The job, or undefined when unknown. */
   getJob(id: string): Promise<JobRecord | undefined>;
   /**
    * Updates a job. With `expectedStatus`, only when the job is in that status (compare-and-set);
-   * returns whether the update happened. Terminal statuses are never left.
+   * returns whether the update happened. Terminal statuses are never left. `outbox` deliveries are
+   * written in the same transaction, only when the update happened.
    */
-  updateJob(id: string, patch: Partial<Pick<JobRecord, 'status' | 'kickoffDone' | 'error' | 'expiresAt'>>, expectedStatus?: JobStatus): Promise<boolean>;
+  updateJob(
+    id: string,
+    patch: Partial<Pick<JobRecord, 'status' | 'kickoffDone' | 'error' | 'expiresAt'>>,
+    expectedStatus?: JobStatus,
+    outbox?: OutboxEvent[],
+  ): Promise<boolean>;
   /**
    * Adds entries whose keys this job has not seen, in order, while the job holds fewer than `limit`
    * live (not failed) items. Atomic per call. Returns the entries added (state `queued`).
@@ -90,7 +100,8 @@ export interface JobStore {
   /**
    * Finishes an item exactly once: stores the document or the error and charges the credits in one
    * transaction. A second call for the same key is ignored and returns false (at-least-once delivery
-   * upstream, exactly-once results here). A failed item frees its slot of the limit.
+   * upstream, exactly-once results here). A failed item frees its slot of the limit. The outcome's
+   * `outbox` deliveries are written in the same transaction, only when the item was finished now.
    */
   finishItem(jobId: string, teamId: string, outcome: PageOutcome): Promise<boolean>;
   /** Marks every queued item of a job cancelled. */

@@ -1,5 +1,8 @@
-import type { JobEvent, JobRecord, OutboxEvent, Clock, Ids } from '@quarry/core';
-import { webhookEvents } from '@quarry/core';
+import { webhookEvents } from '../options/webhook-options.js';
+import type { Clock, Ids } from '../ports/clock.js';
+import type { JobRecord } from '../ports/job-store.js';
+import type { OutboxEvent } from '../ports/webhook-outbox.js';
+import type { JobEvent } from './job-events.js';
 
 /**
  * Job events as webhook deliveries for the outbox, in Firecrawl's payload shape plus `success`
@@ -19,6 +22,13 @@ export function webhookSpecOf(job: JobRecord): WebhookSpec | undefined {
   if (typeof webhook === 'string') return { url: webhook, headers: {}, metadata: {}, events: [...webhookEvents] };
   const spec = webhook as Partial<WebhookSpec> & { url: string };
   return { url: spec.url, headers: spec.headers ?? {}, metadata: spec.metadata ?? {}, events: spec.events ?? [...webhookEvents] };
+}
+
+/** Turns job events into outbox rows; the stores write them in the same transaction as the change. */
+export type JobOutbox = (event: JobEvent) => OutboxEvent[];
+
+export function webhookOutbox(clock: Clock, ids: Ids): JobOutbox {
+  return (event) => outboxEventsFor(event, clock, ids);
 }
 
 export function outboxEventsFor(event: JobEvent, clock: Clock, ids: Ids): OutboxEvent[] {

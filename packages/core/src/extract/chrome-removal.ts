@@ -1,0 +1,109 @@
+/**
+ * Removes page chrome by what elements say they are: tags (`nav`, `aside`, site `header` and
+ * `footer`), ARIA roles, and class/id names (see boilerplate-patterns.ts). Guards keep one
+ * misleading name from emptying a page:
+ * - elements on the path to the content anchors (an article body, `main`) are never removed;
+ * - layout names (tags, roles, weak words like `header`, and `sidebar`, `widget`) spare an element
+ *   that holds most of the page's prose, and `sidebar`/`widget`-like names also spare one that
+ *   reads like an article (a page builder's "widget" holding the text);
+ * - definitive names (cookie banners, share rows, comments, related lists) have no prose guard.
+ */
+import type { Element, ParentNode } from 'domhandler';
+import { isTag } from 'domhandler';
+import {
+  articleBodyHintPattern,
+  chromeHintPattern,
+  chromeRoles,
+  chromeTags,
+  contentHintPattern,
+  layoutChromeHintPattern,
+  weakChromeHintPattern,
+} from './boilerplate-patterns.js';
+import { detach, hintText } from './dom-tools.js';
+import { type TextStats, linkDensity } from './text-stats.js';
+
+export interface ChromeRemovalOptions {
+  /** Also judge by class/id names (off in the relaxed retry). */
+  useClassHints: boolean;
+  /** Elements never removed: the anchors and their ancestors. */
+  protectedElements: ReadonlySet<Element>;
+  /** Text stats of the tree before removal. */
+  stats: Map<Element, TextStats>;
+  /** Prose (weighted characters) under each element before removal. */
+  prose: Map<Element, number>;
+  /** Prose under the whole root. */
+  totalProse: number;
+}
+
+/** Why an element is chrome: `definitive` names never hold content, `layout` ones sometimes do. */
+export interface ChromeVerdict {
+  kind: 'definitive' | 'layout' | 'layout-class';
+  rule: string;
+}
+
+/** Tags under which a `header`/`footer`/`aside` is part of the content, not of the site. */
+const contentContainers: ReadonlySet<string> = new Set(['article', 'blockquote', 'figure', 'main']);
+
+function hasContentAncestor(element: Element): boolean {
+  for (let node = element.parent; node && isTag(node); node = node.parent) {
+    if (contentContainers.has(node.name) || node.attribs.role === 'main') return true;
+    if (node.attribs.itemprop?.toLowerCase() === 'articlebody') return true;
+  }
+  return false;
+}
+
+/** Which rule makes an element chrome, or undefined when none does. */
+export function chromeVerdict(element: Element, useClassHints: boolean): ChromeVerdict | undefined {
+  const { name } = element;
+  if (name === 'html' || name === 'body' || name === 'main') return undefined;
+  if (chromeTags.has(name) && (name === 'nav' || name === 'menu' || !hasContentAncestor(element))) {
+    return { kind: 'layout', rule: `tag:${name}` };
+  }
+  const role = element.attribs.role;
+  if (role && chromeRoles.has(role) && !hasContentAncestor(element)) return { kind: 'layout', rule: `role:${role}` };
+  if (!useClassHints) return undefined;
+  const hints = hintText(element);
+  if (!hints || articleBodyHintPattern.test(hints)) return undefined;
+  if (element.attribs.itemprop?.toLowerCase() === 'articlebody') return undefined;
+  const definitive = chromeHintPattern.exec(hints);
+  if (definitive) return { kind: 'definitive', rule: `class:${definitive[0].trim()}` };
+  const layout = layoutChromeHintPattern.exec(hints);
+  if (layout) return { kind: 'layout-class', rule: `class:${layout[0].trim()}` };
+  if (contentHintPattern.test(hints)) return undefined;
+  const weak = weakChromeHintPattern.exec(hints);
+  return weak ? { kind: 'layout', rule: `weak:${weak[0].trim()}` } : undefined;
+}
+
+/** Share of the page's prose above which a layout element is kept whatever its name says. */
+const mostProseShare = 0.5;
+/** A class-named layout part with this much prose at low link density reads like an article. */
+const articleProseMinimum = 400;
+const articleProseMaximumLinkDensity = 0.25;
+
+function isSpared(element: Element, verdict: ChromeVerdict, options: ChromeRemovalOptions): boolean {
+  if (verdict.kind === 'definitive') return false;
+  const prose = options.prose.get(element) ?? 0;
+  if (options.totalProse > 0 && prose / options.totalProse >= mostProseShare) return true;
+  return (
+    verdict.kind === 'layout-class' &&
+    prose >= articleProseMinimum &&
+    linkDensity(options.stats.get(element)) < articleProseMaximumLinkDensity
+  );
+}
+
+/** Removes chrome under `root` in place; returns the removed elements with their verdicts. */
+export function removeChrome(root: ParentNode, options: ChromeRemovalOptions): [Element, ChromeVerdict][] {
+  const removed: [Element, ChromeVerdict][] = [];
+  const stack: Element[] = root.children.filter(isTag);
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    const verdict = options.protectedElements.has(element) ? undefined : chromeVerdict(element, options.useClassHints);
+    if (verdict && !isSpared(element, verdict, options)) {
+      removed.push([element, verdict]);
+      detach(element);
+      continue;
+    }
+    for (const child of element.children) if (isTag(child)) stack.push(child);
+  }
+  return removed;
+}

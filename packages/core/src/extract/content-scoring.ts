@@ -1,0 +1,164 @@
+/**
+ * Readability-class content scoring: every paragraph-like block (an element with text of its own)
+ * scores by its length, commas and link share; the score flows to its ancestors with decay; each
+ * candidate ancestor starts from a tag and class/id/role/itemprop prior and is scaled by its link
+ * density. The best candidate, possibly lifted to an ancestor that unites several strong
+ * candidates, is the content root.
+ */
+import { type Element, type ParentNode, isTag, isText } from 'domhandler';
+import {
+  articleBodyHintPattern,
+  contentItemprops,
+  contentRoles,
+  negativeScoreHintPattern,
+  positiveScoreHintPattern,
+  tagBaseScores,
+} from './boilerplate-patterns.js';
+import { descendantElements, hintText, inlineTags } from './dom-tools.js';
+import { type OwnText, type TextStats, linkDensity, measureProse, ownText } from './text-stats.js';
+
+/** A block scores only with at least this much text of its own (weighted characters). */
+const minimumParagraphLength = 25;
+/** How many ancestors receive a paragraph's score. */
+const ancestorLevels = 5;
+/** How many top candidates are compared when looking for a uniting ancestor. */
+const topCandidateCount = 5;
+/** Tags whose own text never scores as a paragraph. */
+const unscoredTags: ReadonlySet<string> = new Set(['h1', 'a', 'th', 'dt', 'caption', 'figcaption', 'label', 'button']);
+
+export interface ContentScores {
+  /** Candidate scores after link-density scaling. */
+  scores: Map<Element, number>;
+  /** Weighted characters of prose (paragraph text, headings) under each element. */
+  prose: Map<Element, number>;
+  /** The chosen root, or undefined when no block scored. */
+  root: Element | undefined;
+}
+
+/** Prior of a candidate from its class/id hints, role and itemprop. */
+export function hintWeight(element: Element): number {
+  let weight = 0;
+  const hints = hintText(element);
+  if (hints) {
+    if (negativeScoreHintPattern.test(hints)) weight -= 25;
+    if (positiveScoreHintPattern.test(hints)) weight += 25;
+    if (articleBodyHintPattern.test(hints)) weight += 25;
+  }
+  const role = element.attribs.role;
+  if (role && contentRoles.has(role)) weight += 25;
+  const itemprop = element.attribs.itemprop?.toLowerCase();
+  if (itemprop && contentItemprops.has(itemprop)) weight += 50;
+  return weight;
+}
+
+function paragraphScore(own: OwnText): number {
+  const density = own.length > 0 ? own.linkLength / own.length : 0;
+  return (1 + own.commas + Math.min(3, Math.floor(own.length / 100))) * (1 - density);
+}
+
+/** Scores every candidate under `body` and picks the content root. */
+export function scoreContent(body: ParentNode, stats: Map<Element, TextStats>): ContentScores {
+  const raw = new Map<Element, number>();
+  const prose = measureProse(body, stats);
+  const initialise = (element: Element): void => {
+    if (!raw.has(element)) raw.set(element, (tagBaseScores[element.name] ?? 0) + hintWeight(element));
+  };
+  for (const element of descendantElements(body)) {
+    if (inlineTags.has(element.name)) continue;
+    if (unscoredTags.has(element.name)) continue;
+    const own = ownText(element, stats);
+    if (own.length < minimumParagraphLength) continue;
+    const score = paragraphScore(own);
+    let ancestor = element.parent;
+    for (let level = 0; level < ancestorLevels && ancestor && isTag(ancestor); level++) {
+      if (ancestor.name === 'body' || ancestor.name === 'html') break;
+      initialise(ancestor);
+      const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
+      raw.set(ancestor, raw.get(ancestor)! + score / divider);
+      ancestor = ancestor.parent;
+    }
+  }
+  const scores = new Map<Element, number>();
+  for (const [element, score] of raw) scores.set(element, score * (1 - linkDensity(stats.get(element))));
+  const chosen = chooseRoot(scores);
+  return { scores, prose, root: chosen && expandRoot(chosen, prose, stats) };
+}
+
+function ancestorsOf(element: Element): Element[] {
+  const result: Element[] = [];
+  for (let node = element.parent; node && isTag(node); node = node.parent) result.push(node);
+  return result;
+}
+
+const isTop = (element: Element): boolean => element.name === 'body' || element.name === 'html';
+
+function chooseRoot(scores: Map<Element, number>): Element | undefined {
+  const ranked = [...scores].sort((a, b) => b[1] - a[1]).slice(0, topCandidateCount);
+  const first = ranked[0];
+  if (!first) return undefined;
+  let [root, rootScore] = first;
+  // An ancestor shared by at least three strong candidates unites them.
+  const strong = ranked.slice(1).filter(([, score]) => score / rootScore >= 0.75).map(([element]) => ancestorsOf(element));
+  if (strong.length >= 3) {
+    for (const ancestor of ancestorsOf(root)) {
+      if (isTop(ancestor)) break;
+      if (strong.filter((ancestors) => ancestors.includes(ancestor)).length >= 3) {
+        root = ancestor;
+        rootScore = scores.get(ancestor) ?? rootScore;
+        break;
+      }
+    }
+  }
+  // An only child gives way to its parent, so that sibling joining sees the real neighbours.
+  for (let parent = root.parent; parent && isTag(parent) && !isTop(parent); parent = parent.parent) {
+    if (parent.children.filter((child) => isTag(child) || (isText(child) && child.data.trim() !== '')).length !== 1) break;
+    root = parent;
+  }
+  return root;
+}
+
+/** An ancestor replaces the root only when it adds at least this much prose (a byline does not). */
+const minimumAddedProse = 150;
+/** Clutter (text of siblings that do not continue the content) tolerated at each step... */
+const clutterSlack = 100;
+/** ...plus this much per character of prose the step adds. */
+const clutterPerProse = 0.25;
+/** A sibling continues the content when at most this share of its text is in links... */
+const continuingMaximumLinkDensity = 0.25;
+/** ...and at least this share of its text is prose. */
+const continuingMinimumProse = 0.6;
+
+/**
+ * Lifts the root to ancestors whose other children continue the content: an article whose
+ * parts sit in sibling containers, or a table of names beside the letter it signs. Each step may
+ * bring a little clutter along (an embedded link box, an ad slot) in proportion to the prose it
+ * adds; climbing stops at the first ancestor that brings more (a teaser list, a link block).
+ */
+function expandRoot(root: Element, prose: Map<Element, number>, stats: Map<Element, TextStats>): Element {
+  let best = root;
+  let current = root;
+  let addedProse = 0;
+  let clutter = 0;
+  for (let parent = root.parent; parent && isTag(parent) && parent.name !== 'html'; parent = parent.parent) {
+    for (const sibling of parent.children) {
+      if (sibling === current || !isTag(sibling)) continue;
+      const siblingStats = stats.get(sibling);
+      const text = siblingStats?.text ?? 0;
+      const siblingProse = prose.get(sibling) ?? 0;
+      const isContinuation =
+        text >= minimumParagraphLength &&
+        linkDensity(siblingStats) <= continuingMaximumLinkDensity &&
+        siblingProse >= continuingMinimumProse * text;
+      if (isContinuation) addedProse += siblingProse;
+      else clutter += text;
+    }
+    if (clutter > clutterSlack + clutterPerProse * addedProse) return best;
+    if (addedProse >= minimumAddedProse) {
+      best = parent;
+      addedProse = 0;
+      clutter = 0;
+    }
+    current = parent;
+  }
+  return best;
+}

@@ -1,0 +1,102 @@
+/**
+ * Small helpers over the domhandler tree shared by the extraction modules: element walks, tag
+ * classes, attribute hints and detaching nodes. Everything here works on the working copy that
+ * `extractMainContent` cloned, never on the caller's tree.
+ */
+import { type AnyNode, Document, Element, type ParentNode, isTag, isText } from 'domhandler';
+import { removeElement } from 'domutils';
+
+/**
+ * Phrasing (inline) elements: their text belongs to the block around them. Everything else is
+ * treated as a block when text is grouped into paragraphs.
+ */
+export const inlineTags: ReadonlySet<string> = new Set([
+  'a', 'abbr', 'acronym', 'b', 'bdi', 'bdo', 'big', 'br', 'cite', 'code', 'data', 'del', 'dfn', 'em',
+  'font', 'i', 'img', 'ins', 'kbd', 'label', 'mark', 'nobr', 'q', 's', 'samp', 'small', 'span',
+  'strike', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var', 'wbr', 'picture', 'math',
+]);
+
+export const headingTags: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+export function isInline(node: AnyNode): boolean {
+  return !isTag(node) || inlineTags.has(node.name);
+}
+
+/** The element's children that are elements. */
+export function childElements(parent: ParentNode): Element[] {
+  return parent.children.filter(isTag);
+}
+
+/** Every element under `parent` in document order (pre-order), without recursion. */
+export function descendantElements(parent: ParentNode): Element[] {
+  const result: Element[] = [];
+  const stack: AnyNode[] = [...parent.children].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (!isTag(node)) continue;
+    result.push(node);
+    for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index]!);
+  }
+  return result;
+}
+
+/** Lower-cased `class` and `id`, joined by a space: the string the hint patterns look at. */
+export function hintText(element: Element): string {
+  const { class: className, id } = element.attribs;
+  if (!className && !id) return '';
+  return `${className ?? ''} ${id ?? ''}`.toLowerCase();
+}
+
+export function isAncestorOf(ancestor: AnyNode, node: AnyNode): boolean {
+  for (let current = node.parent; current; current = current.parent) if (current === ancestor) return true;
+  return false;
+}
+
+/** True when `node` is `other` or inside it. */
+export function isWithin(node: AnyNode, other: AnyNode): boolean {
+  return node === other || isAncestorOf(other, node);
+}
+
+export function detach(node: AnyNode): void {
+  if (node.parent) removeElement(node);
+}
+
+/** Detaches `nodes` and links them as the children of `parent`. */
+function adopt<T extends Document | Element>(parent: T, nodes: AnyNode[]): T {
+  for (const node of nodes) detach(node);
+  parent.children = nodes;
+  nodes.forEach((node, index) => {
+    node.parent = parent;
+    node.prev = nodes[index - 1] ?? null;
+    node.next = nodes[index + 1] ?? null;
+  });
+  return parent;
+}
+
+/** A new Document whose children are `nodes` (moved, not copied). */
+export function documentOf(nodes: AnyNode[]): Document {
+  return adopt(new Document([]), nodes);
+}
+
+/** A new attribute-less element whose children are `nodes` (moved, not copied). */
+export function elementOf(name: string, nodes: AnyNode[]): Element {
+  return adopt(new Element(name, {}), nodes);
+}
+
+/** Text of a subtree with whitespace runs collapsed to one space and trimmed. */
+export function collapsedText(node: AnyNode): string {
+  const parts: string[] = [];
+  const stack: AnyNode[] = [node];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    if (isText(current)) parts.push(current.data);
+    else if (isTag(current)) {
+      if (current.name === 'br') parts.push(' ');
+      for (let index = current.children.length - 1; index >= 0; index--) stack.push(current.children[index]!);
+    } else if ('children' in current) {
+      const children = (current as ParentNode).children;
+      for (let index = children.length - 1; index >= 0; index--) stack.push(children[index]!);
+    }
+  }
+  return parts.join('').replace(/\s+/g, ' ').trim();
+}

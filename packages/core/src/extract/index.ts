@@ -1,0 +1,1 @@
+export { extractMainContent, type MainContentResult } from './main-content.js';

@@ -1,0 +1,155 @@
+/**
+ * `extractMainContent`: the `onlyMainContent` step of a scrape. Given the parsed page, it returns a
+ * new Document holding only the page's main content.
+ *
+ * ```
+ * clone -> strip non-content (scripts, hidden) -> find the title h1 and the content anchors
+ *   -> remove chrome (tags, roles, class/id names; anchors and the title protected)
+ *   -> score blocks, choose and expand the content root -> join continuing siblings
+ *   -> clean inside (chrome phrases, chrome sections, link lists) -> put the title h1 on top
+ *   -> too little text? retry without class/id names; still too little? whole page, cleaned
+ * ```
+ */
+import type { Document, Element, ParentNode } from 'domhandler';
+import { isTag } from 'domhandler';
+import { findAll, findOne, prependChild } from 'domutils';
+import { articleBodyHintPattern, contentItemprops } from './boilerplate-patterns.js';
+import { removeChrome } from './chrome-removal.js';
+import { cleanContent } from './content-cleanup.js';
+import { scoreContent } from './content-scoring.js';
+import { collapsedText, descendantElements, documentOf, elementOf, hintText, isWithin } from './dom-tools.js';
+import { stripNonContent } from './page-preparation.js';
+import { declaredTitles, findTitleHeading } from './page-title.js';
+import { includeSiblings } from './sibling-inclusion.js';
+import { type TextStats, measureProse, measureText } from './text-stats.js';
+
+export interface MainContentResult {
+  /** A new domhandler Document holding only the main content (the input tree is not mutated). */
+  document: Document;
+  /** True when the extractor found too little and returned (a cleaned copy of) the whole page instead. */
+  isFallback: boolean;
+}
+
+export interface MainContentOptions {
+  /** The page's URL. Accepted for callers that have it; the extractor does not need it today. */
+  url?: string;
+}
+
+/** Below this many weighted characters an extraction is retried without class/id names. */
+const retryBelow = 500;
+/** Below this many weighted characters of content the whole page is returned instead. */
+const fallbackBelow = 200;
+/** Content shorter than this... */
+const smallContent = 1000;
+/** ...holding less than this share of the page's prose missed the page's obvious text. */
+const smallContentProseShare = 0.2;
+/** An anchor must hold at least this many weighted characters to protect its ancestors. */
+const anchorMinimumText = 200;
+
+interface Extraction {
+  /** The content, or undefined when no block scored. */
+  content: Element | undefined;
+  /** Weighted characters of text in the content. */
+  text: number;
+  /** Prose in the content and in the whole page after chrome removal. */
+  contentProse: number;
+  pageProse: number;
+}
+
+function bodyOf(document: ParentNode): ParentNode {
+  return findOne((element) => element.name === 'body', document.children) ?? document;
+}
+
+/**
+ * Elements that say "the content is here": `main`, `role=main`, an article-body itemprop or class,
+ * the page's only `article`. They and their ancestors survive chrome removal.
+ */
+function contentAnchors(body: ParentNode, stats: Map<Element, TextStats>): Element[] {
+  const articles = findAll((element) => element.name === 'article', body.children);
+  return descendantElements(body).filter((element) => {
+    if ((stats.get(element)?.text ?? 0) < anchorMinimumText) return false;
+    if (element.name === 'main' || element.attribs.role === 'main') return true;
+    if (element.name === 'article' && articles.length === 1) return true;
+    const itemprop = element.attribs.itemprop?.toLowerCase();
+    if (itemprop && contentItemprops.has(itemprop)) return true;
+    const hints = hintText(element);
+    return hints !== '' && articleBodyHintPattern.test(hints);
+  });
+}
+
+/** The anchors and all their ancestors. */
+function withAncestors(anchors: Element[]): Set<Element> {
+  const result = new Set<Element>();
+  for (const anchor of anchors) {
+    for (let node: ParentNode | null = anchor; node && isTag(node); node = node.parent) result.add(node);
+  }
+  return result;
+}
+
+/** Sum of a per-element measure over the root's child elements. */
+function totalOf(root: ParentNode, measure: Map<Element, number>): number {
+  return root.children.reduce((sum, child) => sum + (isTag(child) ? (measure.get(child) ?? 0) : 0), 0);
+}
+
+/** A working copy of the page body, stripped of non-content and chrome. */
+function cleanedBody(source: Document, useClassHints: boolean, title?: (body: ParentNode) => Element | undefined) {
+  const body = bodyOf(source.cloneNode(true));
+  stripNonContent(body);
+  const heading = title?.(body);
+  const order = new Map<Element, number>();
+  descendantElements(body).forEach((element, index) => order.set(element, index));
+  const stats = measureText(body);
+  const prose = measureProse(body, stats);
+  const anchors = contentAnchors(body, stats);
+  removeChrome(body, {
+    useClassHints,
+    protectedElements: withAncestors(heading ? [...anchors, heading] : anchors),
+    stats,
+    prose,
+    totalProse: totalOf(body, prose),
+  });
+  return { body, heading, order };
+}
+
+/** Puts (a copy of) the title heading on top when it came before the content and is not in it. */
+function attachTitle(container: Element, firstPart: Element, title: Element | undefined, order: Map<Element, number>) {
+  if (!title || isWithin(title, container)) return;
+  if (findAll((element) => element.name === 'h1', container.children).length > 0) return;
+  if ((order.get(title) ?? Infinity) < (order.get(firstPart) ?? -1)) prependChild(container, title.cloneNode(true));
+}
+
+function extractOnce(source: Document, titles: string[], useClassHints: boolean): Extraction {
+  const { body, heading, order } = cleanedBody(source, useClassHints, (root) => findTitleHeading(root, titles));
+  const stats = measureText(body);
+  const { scores, prose, root } = scoreContent(body, stats);
+  const pageProse = totalOf(body, prose);
+  if (!root) return { content: undefined, text: 0, contentProse: 0, pageProse };
+  const parts = includeSiblings(root, scores, stats, collapsedText);
+  const contentProse = parts.reduce((sum, part) => sum + (prose.get(part) ?? 0), 0);
+  const container = parts.length === 1 ? parts[0]! : elementOf('div', parts);
+  cleanContent(container, { useClassHints });
+  attachTitle(container, parts[0]!, heading, order);
+  const text = measureText(container).get(container)?.text ?? 0;
+  return { content: container, text, contentProse, pageProse };
+}
+
+/** True when the content is too small to stand for the page (see the thresholds above). */
+function isTooLittle(extraction: Extraction): boolean {
+  if (!extraction.content || extraction.text < fallbackBelow) return true;
+  return (
+    extraction.text < smallContent && extraction.contentProse < smallContentProseShare * extraction.pageProse
+  );
+}
+
+/** Returns a new Document with the page's main content; see the module comment for the steps. */
+export function extractMainContent(document: Document, _options: MainContentOptions = {}): MainContentResult {
+  const titles = declaredTitles(document);
+  let best = extractOnce(document, titles, true);
+  if (best.text < retryBelow) {
+    const relaxed = extractOnce(document, titles, false);
+    if (relaxed.text > best.text) best = relaxed;
+  }
+  if (best.content && !isTooLittle(best)) return { document: documentOf([best.content]), isFallback: false };
+  const { body } = cleanedBody(document, true);
+  return { document: documentOf([elementOf('div', [...body.children])]), isFallback: true };
+}

@@ -1,0 +1,37 @@
+/**
+ * The first pass over the working copy: drop what a reader never sees as text. Scripts, styles,
+ * form controls, embeds, comments, and elements hidden by the `hidden` attribute, `aria-hidden`,
+ * inline `display:none`/`visibility:hidden`, or screen-reader-only classes.
+ */
+import { type AnyNode, type Element, type ParentNode, isTag } from 'domhandler';
+import { nonContentTags } from './boilerplate-patterns.js';
+import { detach } from './dom-tools.js';
+
+const hiddenStylePattern = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
+const hiddenClassTokens: ReadonlySet<string> = new Set([
+  'sr-only', 'screen-reader-text', 'screen-reader-only', 'visually-hidden', 'visuallyhidden', 'element-invisible',
+  'offscreen', 'a11y-hidden', 'u-visually-hidden', 'show-for-sr', 'assistive-text',
+]);
+
+export function isHidden(element: Element): boolean {
+  const { attribs } = element;
+  if ('hidden' in attribs) return true;
+  if (attribs['aria-hidden'] === 'true' && !attribs.class?.includes('fallback-image')) return true;
+  if (attribs.style && hiddenStylePattern.test(attribs.style)) return true;
+  if (attribs.type === 'hidden') return true;
+  return attribs.class ? attribs.class.split(/\s+/).some((token) => hiddenClassTokens.has(token.toLowerCase())) : false;
+}
+
+/** Removes non-content nodes from `root` in place. */
+export function stripNonContent(root: ParentNode): void {
+  const stack: AnyNode[] = [...root.children];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (isTag(node)) {
+      if (nonContentTags.has(node.name) || isHidden(node)) detach(node);
+      else stack.push(...node.children);
+    } else if (node.type !== 'text') {
+      detach(node); // comments, doctype, CDATA, processing instructions
+    }
+  }
+}

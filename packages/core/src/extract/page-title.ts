@@ -1,0 +1,60 @@
+/**
+ * Finds the page's title heading: the `h1` whose words best match the document title
+ * (`og:title`, `twitter:title`, `<title>`), else the only `h1` with a real text. The extractor puts
+ * it back on top of the content when the content root does not already hold it.
+ */
+import type { Document, Element, ParentNode } from 'domhandler';
+import { findAll, findOne, getAttributeValue } from 'domutils';
+import { collapsedText } from './dom-tools.js';
+
+const tokenPattern = /[\p{L}\p{N}]+/gu;
+/** Share of a heading's words that must occur in the document title. */
+const minimumOverlap = 0.6;
+const titleMetaNames: ReadonlySet<string> = new Set(['og:title', 'twitter:title', 'title', 'dc.title']);
+
+/** The title strings a page declares in its head, most specific first. */
+export function declaredTitles(document: Document): string[] {
+  const titles: string[] = [];
+  for (const meta of findAll((element) => element.name === 'meta', document.children)) {
+    const key = (getAttributeValue(meta, 'property') ?? getAttributeValue(meta, 'name') ?? '').toLowerCase();
+    const content = getAttributeValue(meta, 'content');
+    if (titleMetaNames.has(key) && content) titles.push(content);
+  }
+  const title = findOne((element) => element.name === 'title', document.children);
+  if (title) titles.push(collapsedText(title));
+  return titles.filter((text) => text.trim() !== '');
+}
+
+function tokens(text: string): string[] {
+  return text.toLowerCase().match(tokenPattern) ?? [];
+}
+
+/** Words of `heading` that occur in the title, or 0 when too few of them do. */
+function matchedWords(heading: string[], title: Set<string>): number {
+  const matched = heading.filter((token) => title.has(token)).length;
+  return heading.length > 0 && matched / heading.length >= minimumOverlap ? matched : 0;
+}
+
+/**
+ * The `h1` under `root` that titles the page, if one does. Among headings whose words mostly occur
+ * in the declared title, the one matching most words wins (a logo `h1` with the site name matches
+ * fewer words than the article's own).
+ */
+export function findTitleHeading(root: ParentNode, titles: string[]): Element | undefined {
+  const headings = findAll((element) => element.name === 'h1', root.children).filter(
+    (heading) => collapsedText(heading) !== '',
+  );
+  const titleTokens = new Set(titles.flatMap(tokens));
+  let best: Element | undefined;
+  let bestMatched = 0;
+  for (const heading of headings) {
+    const matched = matchedWords(tokens(collapsedText(heading)), titleTokens);
+    if (matched > bestMatched) {
+      best = heading;
+      bestMatched = matched;
+    }
+  }
+  if (best) return best;
+  const [only] = headings;
+  return headings.length === 1 && only && collapsedText(only).length >= 10 ? only : undefined;
+}

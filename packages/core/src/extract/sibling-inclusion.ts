@@ -1,0 +1,63 @@
+/**
+ * Joins the content root with the siblings that continue it: siblings that score close to it,
+ * prose paragraphs, and the headings, figures, tables, code blocks and lists that sit between or
+ * just before joined parts (an article split by an ad slot, a heading in front of its section).
+ */
+import { type AnyNode, type Element, isTag } from 'domhandler';
+import { headingTags } from './dom-tools.js';
+import { type TextStats, linkDensity } from './text-stats.js';
+
+/** Siblings joined when they carry structure and lie between joined parts. */
+const structuralTags: ReadonlySet<string> = new Set([
+  ...headingTags, 'figure', 'table', 'pre', 'ul', 'ol', 'dl', 'blockquote', 'img', 'picture', 'p', 'hr',
+]);
+
+const sentenceEndPattern = /[.!?。！？]["'”’)]?(?:\s|$)/;
+
+function isProse(sibling: Element, stats: TextStats | undefined, text: () => string): boolean {
+  if (!stats || sibling.name !== 'p') return false;
+  const density = linkDensity(stats);
+  if (stats.text > 80 && density < 0.25) return true;
+  return stats.text > 0 && stats.text <= 80 && density === 0 && sentenceEndPattern.test(text());
+}
+
+/**
+ * The nodes to keep, in document order: `root` alone or with joined siblings.
+ * `textOf` gives an element's collapsed text (only called for short paragraphs).
+ */
+export function includeSiblings(
+  root: Element,
+  scores: Map<Element, number>,
+  stats: Map<Element, TextStats>,
+  textOf: (element: Element) => string,
+): Element[] {
+  const parent = root.parent;
+  if (!parent || !isTag(parent) || parent.name === 'html') return [root];
+  const rootScore = scores.get(root) ?? 0;
+  const threshold = Math.max(10, rootScore * 0.2);
+  const rootClass = root.attribs.class ?? '';
+  const siblings = parent.children.filter(isTag);
+  const joined = siblings.map((sibling) => {
+    if (sibling === root) return true;
+    const bonus = rootClass !== '' && sibling.attribs.class === rootClass ? rootScore * 0.2 : 0;
+    const score = scores.get(sibling);
+    if (score !== undefined && score + bonus >= threshold) return true;
+    return isProse(sibling, stats.get(sibling), () => textOf(sibling));
+  });
+  // Structure between joined parts, and headings right before a joined part, come along.
+  const first = joined.indexOf(true);
+  const last = joined.lastIndexOf(true);
+  for (let index = first + 1; index < last; index++) {
+    const sibling = siblings[index]!;
+    if (!joined[index] && structuralTags.has(sibling.name) && linkDensity(stats.get(sibling)) < 0.5) joined[index] = true;
+  }
+  for (let index = siblings.length - 2; index >= 0; index--) {
+    if (!joined[index] && joined[index + 1] && headingTags.has(siblings[index]!.name)) joined[index] = true;
+  }
+  return siblings.filter((_, index) => joined[index]);
+}
+
+/** True for nodes that carry something a reader sees. */
+export function isVisibleNode(node: AnyNode): boolean {
+  return isTag(node) || (node.type === 'text' && (node as { data: string }).data.trim() !== '');
+}
