@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scrapeOptionsSchemaV2 } from '@quarry/core';
+import { startQuarry, type TestQuarry } from './support/quarry-server.js';
+
+/** OpenAPI documents from the validation schemas, the docs page, health, readiness and metrics. */
+let quarry: TestQuarry;
+
+beforeAll(async () => {
+  quarry = await startQuarry();
+});
+
+afterAll(async () => {
+  await quarry?.close();
+});
+
+describe('docs and operations', () => {
+  it('serves OpenAPI 3.1 for v1 and v2 built from the schemas that validate requests', async () => {
+    const v2 = (await (await fetch(`${quarry.url}/v2/openapi.json`)).json()) as Record<string, any>;
+    expect(v2.openapi).toBe('3.1.0');
+    const scrape = v2.paths['/v2/scrape'].post.requestBody.content['application/json'].schema;
+    expect(scrape.properties.onlyMainContent).toEqual(JSON.parse(JSON.stringify(scrapeOptionsSchemaV2.properties.onlyMainContent)));
+    expect(scrape.properties.timeout.default).toBe(30_000);
+    expect(scrape.required).toContain('url');
+    const v1 = (await (await fetch(`${quarry.url}/v1/openapi.json`)).json()) as Record<string, any>;
+    expect(v1.paths['/v1/crawl'].post.requestBody.content['application/json'].schema.properties.maxDepth.default).toBe(10);
+    expect(v1.paths['/v1/scrape'].post.requestBody.content['application/json'].schema.properties.skipTlsVerification.default).toBe(false);
+  });
+
+  it('serves a docs page listing every operation', async () => {
+    const response = await fetch(`${quarry.url}/docs`);
+    expect(response.headers.get('content-type')).toContain('text/html');
+    const html = await response.text();
+    expect(html).toContain('/v2/batch/scrape');
+    expect(html).toContain('onlyMainContent');
+  });
+
+  it('answers health, readiness and Prometheus metrics', async () => {
+    expect(await (await fetch(`${quarry.url}/health`)).json()).toEqual({ status: 'ok' });
+    expect(await (await fetch(`${quarry.url}/ready`)).json()).toEqual({ status: 'ready' });
+    await fetch(`${quarry.url}/v2/team/credit-usage`);
+    const metrics = await (await fetch(`${quarry.url}/metrics`)).text();
+    expect(metrics).toContain('quarry_http_requests_total{method="GET",route="/v2/team/credit-usage",status="200"}');
+    expect(metrics).toContain('quarry_queue_messages{state="waiting"}');
+    expect(metrics).toContain('quarry_jobs_running{kind="crawl"}');
+  });
+});
