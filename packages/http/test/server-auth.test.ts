@@ -110,6 +110,22 @@ describe('rate limits', () => {
   });
 });
 
+describe('statuses of the reference', () => {
+  it('408 for a scrape or map that runs out of time, 500 for a target that fails', async () => {
+    const slow = await startTestServer({ '/slow': () => new Promise<void>(() => undefined) });
+    try {
+      const scrape = await call('POST', '/v2/scrape', keyA, { url: `${slow.url}/slow`, timeout: 1_000 });
+      expect(scrape).toMatchObject({ status: 408, body: { success: false, code: 'SCRAPE_TIMEOUT' } });
+      const map = await call('POST', '/v2/map', keyB, { url: `${site.url}/`, timeout: 1 });
+      expect(map).toMatchObject({ status: 408, body: { success: false, error: 'Map timed out' } });
+    } finally {
+      await slow.close();
+    }
+    const refused = await call('POST', '/v2/scrape', keyA, { url: 'http://127.0.0.1:9/' });
+    expect(refused).toMatchObject({ status: 500, body: { success: false, code: 'SCRAPE_FAILED' } });
+  });
+});
+
 describe('bad bodies are a 400 naming the field', () => {
   const cases: Array<[string, string, unknown, RegExp]> = [
     ['POST', '/v2/scrape', {}, /`url` is required/],
