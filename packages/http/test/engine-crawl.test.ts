@@ -92,6 +92,25 @@ describe('engine.crawl', () => {
     expect(errors).toEqual([]);
   });
 
+  it('crawls only the sitemap with sitemap only, and matches robots groups by the crawl\'s user agent', async () => {
+    const { pages } = await crawl('/', { crawlEntireDomain: true, sitemap: 'only' });
+    expect(pages).toEqual(['/', '/blog/first-post', '/docs/', '/sitemap-only']);
+    const strict = await startTestServer({
+      ...docsSiteRoutes({ robots: 'User-agent: StrictBot\nDisallow: /docs/\n\nUser-agent: *\nAllow: /\n' }),
+    });
+    try {
+      const run = async (options: CrawlOptionsInput) => {
+        const events: CrawlEvent[] = [];
+        for await (const event of engine.crawl(`${strict.url}/`, { crawlEntireDomain: true, sitemap: 'skip', ...options })) events.push(event);
+        return events.flatMap((event) => (event.type === 'page' ? [new URL(event.document.metadata.url).pathname] : []));
+      };
+      expect(await run({ robotsUserAgent: 'StrictBot' })).not.toContain('/docs/install');
+      expect(await run({})).toContain('/docs/install');
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('turns a page that cannot be fetched into an error and completes', async () => {
     const hanging = await startTestServer({
       '/': { body: '<html><body><main><h1>Start</h1><p>Links to a fine page and a page that never answers.</p><a href="/ok">ok</a> <a href="/hang">hang</a></main></body></html>' },

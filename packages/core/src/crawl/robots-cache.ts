@@ -22,26 +22,30 @@ export class RobotsCache {
     private readonly timeoutMs = 10_000,
   ) {}
 
-  /** Rules for the origin of `url`. Never throws: failures become allow-all or disallow-all per the RFC. */
-  rulesFor(url: URL): Promise<RobotsRules> {
+  /**
+   * Rules for the origin of `url`, for the cache's user-agent tokens or the given ones (a crawl's
+   * `robotsUserAgent`). Never throws: failures become allow-all or disallow-all per the RFC.
+   */
+  rulesFor(url: URL, tokens: string[] = this.userAgentTokens): Promise<RobotsRules> {
     const origin = url.origin;
+    const key = `${origin} ${tokens.join(',')}`;
     const now = this.clock.now();
-    const cached = this.entries.get(origin);
+    const cached = this.entries.get(key);
     if (cached && now - cached.fetchedAt < robotsCacheMs) return cached.rules;
-    const rules = this.fetchRules(origin);
-    this.entries.set(origin, { rules, fetchedAt: now });
+    const rules = this.fetchRules(origin, tokens);
+    this.entries.set(key, { rules, fetchedAt: now });
     if (this.entries.size > 10_000) this.entries.delete(this.entries.keys().next().value!);
     return rules;
   }
 
-  private async fetchRules(origin: string): Promise<RobotsRules> {
+  private async fetchRules(origin: string, tokens: string[]): Promise<RobotsRules> {
     try {
       const response = await this.fetcher.fetch({
         url: new URL('/robots.txt', origin),
         timeoutMs: this.timeoutMs,
         maxBytes: maxRobotsBytes * 4,
       });
-      return robotsRulesFromStatus(response.status) ?? parseRobotsTxt(response.body, this.userAgentTokens);
+      return robotsRulesFromStatus(response.status) ?? parseRobotsTxt(response.body, tokens);
     } catch (error) {
       if (error instanceof QuarryError && error.code === 'target_failed' && (error.details?.kind === 'too-large')) {
         return robotsRulesFromStatus(404)!;

@@ -174,8 +174,16 @@ describe('parseRobotsTxt: groups and tokens', () => {
     const text = 'User-agent: *\nCrawl-delay: 10\n\nUser-agent: quarrybot\nCrawl-delay: 0.5\nDisallow: /x\n';
     expect(parseRobotsTxt(text, 'QuarryBot').crawlDelaySeconds).toBe(0.5);
     expect(parseRobotsTxt(text, 'other').crawlDelaySeconds).toBe(10);
-    expect(parseRobotsTxt(text, ['QuarryBot', 'FirecrawlAgent']).crawlDelaySeconds).toBe(10);
+    // A group names quarrybot, so `*` (which FirecrawlAgent would fall into) does not apply.
+    expect(parseRobotsTxt(text, ['QuarryBot', 'FirecrawlAgent']).crawlDelaySeconds).toBe(0.5);
+    expect(parseRobotsTxt('User-agent: *\nCrawl-delay: 10\n\nUser-agent: FirecrawlAgent\nCrawl-delay: 2\n', ['QuarryBot', 'FirecrawlAgent']).crawlDelaySeconds).toBe(2);
     expect(parseRobotsTxt('User-agent: *\nCrawl-delay: soon\n', 'bot').crawlDelaySeconds).toBeUndefined();
+  });
+
+  it('obeys a group that names our token even when `*` allows everything', () => {
+    const text = 'User-agent: QuarryBot\nDisallow: /docs/\n\nUser-agent: *\nAllow: /\n';
+    expect(parseRobotsTxt(text, ['QuarryBot', 'FirecrawlAgent']).isAllowed(`${site}/docs/a`)).toBe(false);
+    expect(parseRobotsTxt(text, ['OtherBot', 'FirecrawlAgent']).isAllowed(`${site}/docs/a`)).toBe(true);
   });
 
   it('treats a crawl-delay line as part of the group, so a later user-agent starts a new group', () => {

@@ -57,7 +57,8 @@ const directives: Record<string, Directive> = {
 
 /**
  * Parses robots.txt for a crawler that answers to any of `userAgent`'s product tokens (e.g. the
- * configured token plus `FirecrawlAgent`): a URL is allowed when any token's groups allow it.
+ * configured token plus `FirecrawlAgent`): the groups that name any of the tokens are used (a URL
+ * is allowed when any of those allows it); only when no group names a token does `*` apply.
  * Tolerates a BOM, CRLF, comments, garbage lines, missing spaces after colons and bytes that are
  * not UTF-8 (decoded with U+FFFD). Reads the first {@link maxRobotsBytes} and ignores the rest.
  * Never throws.
@@ -66,7 +67,10 @@ export function parseRobotsTxt(text: string | Uint8Array, userAgent: string | st
   const body = typeof text === 'string' ? text.slice(0, maxRobotsBytes) : new TextDecoder().decode(text.subarray(0, maxRobotsBytes));
   const { groups, sitemaps } = parseRecords(body);
   const tokens = (Array.isArray(userAgent) ? userAgent : [userAgent]).map(productToken).filter((token) => token !== '*' && token !== '');
-  const selections = (tokens.length > 0 ? tokens : ['*']).map((token) => selectGroups(groups, token));
+  // Tokens that a group names speak for the crawler; the `*` group applies only when no token is
+  // named, so a site that singles out our token is obeyed even though `*` would allow the others.
+  const named = tokens.filter((token) => groups.some((group) => group.agents.includes(token)));
+  const selections = (named.length > 0 ? named : tokens.length > 0 ? tokens.slice(0, 1) : ['*']).map((token) => selectGroups(groups, token));
   const rulesets = selections.map((selected) => sortRules(selected.flatMap((group) => group.rules)));
   const delays = selections.flat().flatMap((group) => (group.crawlDelay === undefined ? [] : [group.crawlDelay]));
   return {

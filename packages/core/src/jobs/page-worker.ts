@@ -97,7 +97,8 @@ export class PageWorker {
       deduplicateSimilarURLs: options.deduplicateSimilarURLs,
       regexOnFullURL: options.regexOnFullURL,
     });
-    const robots = options.ignoreRobotsTxt ? undefined : await this.robots.rulesFor(rules.startUrl);
+    const tokens = options.robotsUserAgent ? [options.robotsUserAgent, ...this.deps.robotsTokens.slice(1)] : this.deps.robotsTokens;
+    const robots = options.ignoreRobotsTxt ? undefined : await this.robots.rulesFor(rules.startUrl, tokens);
     return { rules, request, robots };
   }
 
@@ -158,7 +159,8 @@ export class PageWorker {
       }
     }
 
-    const canFollow = options.maxDiscoveryDepth === undefined || message.discoveryDepth < options.maxDiscoveryDepth;
+    // sitemap "only": the crawl is the sitemap's URLs (and the start page), links are not followed.
+    const canFollow = options.sitemap !== 'only' && (options.maxDiscoveryDepth === undefined || message.discoveryDepth < options.maxDiscoveryDepth);
     if (canFollow) {
       const entries: FrontierEntry[] = [];
       const robotsBlocked: string[] = [];
