@@ -34,7 +34,7 @@ export function buildServer(services: Services, options: { logger?: boolean | ob
   app.decorateRequest('caller', null as never);
   // Request/response lines only at warn: a crawl's status polling would flood the info log.
   app.addHook('onRoute', (route) => {
-    route.logLevel ??= 'warn';
+    if (!route.logLevel) route.logLevel = 'warn';
   });
   // Some clients (the v1 SDK's DELETE calls) send Content-Type: application/json with no body.
   app.removeContentTypeParser('application/json');
