@@ -37,7 +37,6 @@ export const chromeHintPattern = new RegExp(
     'comment', 'disqus', 'respond', 'replies', 'reply-form', 'discourse',
     // newsletter, subscribe
     'newsletter', 'subscribe', 'subscription', 'signup', 'sign-up', 'mailchimp', 'mc4wp', 'optin', 'opt-in',
-    'paywall', 'regwall',
     // navigation aids
     'breadcrumb', 'pagination', 'pager', 'pagenav', 'page-nav', 'post-nav', 'nav-links', 'prev-next',
     'next-prev', 'skip-link', 'skiplink', 'skip-to', 'jump-link', 'table-of-contents', 'tableofcontents',
@@ -48,8 +47,6 @@ export const chromeHintPattern = new RegExp(
     'ad-banner', 'dfp-', 'google-ad', 'sponsor', 'promo', 'affiliate', 'commercial', 'banner-ad',
     // overlays
     'popup', 'modal',
-    // slideshows and carousels (their captions repeat and duplicate; single figures stay)
-    'gallery', 'slideshow', 'carousel', 'slider', 'swiper',
     // article meta that is not article text
     'author-bio', 'authorbio', 'about-author', 'about-the-author', 'author-box', 'authorbox', 'author-info',
     'post-author', 'entry-author', 'author-content', 'author-description', 'author-details', 'author-card',
@@ -58,16 +55,22 @@ export const chromeHintPattern = new RegExp(
     'print-link', 'printfriendly', 'screen-reader', 'sr-only', 'visually-hidden', 'visuallyhidden',
     // words that must stand alone
     word('ad|ads|adv|advertising|toc|share|print|rating|ratings|login|signin|search|sr'),
+    // photo credits (the caption itself stays)
+    'photo-credit', 'image-credit', 'photocredit', 'imagecredit', 'photographer', word('credit|credits'),
   ].join('|'),
 );
 
 /**
  * Layout parts that are chrome on most pages but hold the article on some (a "widget" block in a
- * page builder): removed unless they read like article prose.
+ * page builder, a "lightbox-gallery" text block with one photo, a "paywall" flag on the article):
+ * removed unless they read like article prose.
  */
 export const layoutChromeHintPattern = new RegExp(
   [
-    'sidebar', 'side-bar', 'sidenav', 'side-nav', 'widget', 'lightbox', 'overlay', 'backdrop',
+    'sidebar', 'side-bar', 'sidenav', 'side-nav', 'widget', 'lightbox', 'overlay', 'backdrop', 'paywall',
+    'regwall',
+    // slideshows and carousels: their captions repeat and duplicate (a single figure stays)
+    'gallery', 'slideshow', 'carousel', 'slider', 'swiper',
   ].join('|'),
 );
 
@@ -179,4 +182,4 @@ export const dateLineWords: ReadonlySet<string> = new Set(
  * the same or a higher level are dropped): related lists, comments, newsletter boxes, author bios.
  */
 export const chromeSectionHeadingPattern =
-  /^(?:related(?: posts| articles| stories| content| reading| links)?|you (?:may|might) also like|more (?:stories|articles|from|on this)|read (?:more|next|also)|recommended(?: for you| reading)?|popular(?: posts| stories)?|trending|most (?:read|popular|viewed)|(?:\d+ )?comments?(?: \(\d+\))?|leave a (?:reply|comment)|join the (?:discussion|conversation)|share this(?: article| post| story)?|about the author|subscribe(?: to .{0,40})?|sign up(?: for .{0,40})?|newsletter|ähnliche (?:artikel|beiträge)|das könnte (?:sie|dich) auch interessieren|weitere artikel|kommentare?|verwandte (?:artikel|beiträge|themen|themenbereiche)|mehr lesen|weiterlesen|lesen sie auch|auch interessant|mehr zum thema|meistgelesene?(?: artikel)?|noticias relacionadas|te puede interesar|articles similaires|à lire aussi)[:.!]?$/i;
+  /^(?:related(?: posts| articles| stories| content| reading| links)?|you (?:may|might) also like|more (?:stories|articles|from|on this)|read (?:more|next|also)|recommended(?: for you| reading)?|popular(?: posts| stories)?|trending|most (?:read|popular|viewed)|(?:\d+ )?comments?(?: \(\d+\))?|leave a (?:reply|comment)|join the (?:discussion|conversation)|share this(?: article| post| story)?|about the author|subscribe(?: to .{0,40})?|sign up(?: for .{0,40})?|newsletter|ähnliche (?:artikel|beiträge)|das könnte (?:sie|dich) auch interessieren|weitere artikel|kommentare?|verwandte (?:artikel|beiträge|themen|themenbereiche)|mehr lesen|weiterlesen|lesen sie auch|auch interessant|meistgelesene?(?: artikel)?|noticias relacionadas|te puede interesar|articles similaires|à lire aussi)[:.!]?$/i;

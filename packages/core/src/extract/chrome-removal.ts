@@ -79,15 +79,19 @@ const mostProseShare = 0.5;
 /** A class-named layout part with this much prose at low link density reads like an article. */
 const articleProseMinimum = 400;
 const articleProseMaximumLinkDensity = 0.25;
+/** ...and at least this much prose per image (a slideshow is images with captions). */
+const articleProsePerImage = 500;
 
 function isSpared(element: Element, verdict: ChromeVerdict, options: ChromeRemovalOptions): boolean {
   if (verdict.kind === 'definitive') return false;
   const prose = options.prose.get(element) ?? 0;
   if (options.totalProse > 0 && prose / options.totalProse >= mostProseShare) return true;
+  const stats = options.stats.get(element);
   return (
     verdict.kind === 'layout-class' &&
     prose >= articleProseMinimum &&
-    linkDensity(options.stats.get(element)) < articleProseMaximumLinkDensity
+    linkDensity(stats) < articleProseMaximumLinkDensity &&
+    (stats?.images ?? 0) * articleProsePerImage <= prose
   );
 }
 

@@ -4,10 +4,10 @@
  * wrappers) and keeps tables, code blocks, lists of prose, headings, figures and quotes.
  */
 import { type Element, isTag, isText } from 'domhandler';
-import { findAll } from 'domutils';
-import { chromeSectionHeadingPattern, chromeTextPatterns, dateLineWords } from './boilerplate-patterns.js';
+import { chromeSectionHeadingPattern } from './boilerplate-patterns.js';
+import { isChromeText } from './chrome-text.js';
 import { hintWeight } from './content-scoring.js';
-import { collapsedText, descendantElements, detach, headingTags, inlineTags, isWithin } from './dom-tools.js';
+import { collapsedText, descendantElements, detach, headingTags, hintText, inlineTags } from './dom-tools.js';
 import { type TextStats, addStats, linkDensity, measureText } from './text-stats.js';
 
 export interface CleanupOptions {
@@ -23,23 +23,13 @@ const conditionalTags: ReadonlySet<string> = new Set([
   'div', 'section', 'article', 'aside', 'header', 'footer', 'form', 'fieldset', 'ul', 'ol', 'dl', 'table', 'nav',
 ]);
 const listTags: ReadonlySet<string> = new Set(['ul', 'ol', 'dl']);
+/** Data, never judged as chrome text: tables, code, formulas. */
+const dataTags: ReadonlySet<string> = new Set(['table', 'pre', 'code', 'math']);
 /** Elements that make a container worth keeping even without text. */
 const mediaTags: ReadonlySet<string> = new Set(['img', 'picture', 'figure', 'table', 'pre', 'iframe', 'video', 'math']);
 
 function headingLevel(element: Element): number {
   return headingTags.has(element.name) ? Number(element.name[1]) : 0;
-}
-
-/** True when a block's text is only a date (and time), as in a dateline or "Last updated" line. */
-export function isDateLine(text: string): boolean {
-  if (text.length > 80 || !/\d/.test(text)) return false;
-  const words = text.toLowerCase().split(/[\s,.:/|()\-–—]+/).filter((word) => word !== '');
-  return words.length > 0 && words.every((word) => /^\d+(?:st|nd|rd|th|h)?$/.test(word) || dateLineWords.has(word));
-}
-
-/** True for the whole text of a block that is chrome: a chrome phrase or a bare date. */
-export function isChromeText(text: string): boolean {
-  return chromeTextPatterns.some((pattern) => pattern.test(text)) || isDateLine(text);
 }
 
 /** True when an inline element sits beside loose text (part of a sentence, not of a meta row). */
@@ -52,6 +42,7 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
   const stack = container.children.filter(isTag);
   while (stack.length > 0) {
     const element = stack.pop()!;
+    if (dataTags.has(element.name)) continue; // a table cell or code that reads "10000" or a date is data
     if (inlineTags.has(element.name) && isInSentence(element)) continue; // a date link in a sentence stays
     const elementStats = stats.get(element);
     if (elementStats && elementStats.text > 0 && elementStats.text <= chromeTextMaximum) {
@@ -65,12 +56,14 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
   }
 }
 
-function hasVisibleContent(element: Element): boolean {
-  return collapsedText(element) !== '' || descendantElements(element).some((child) => mediaTags.has(child.name));
+function hasVisibleContent(element: Element, stats: Map<Element, TextStats>): boolean {
+  const elementStats = stats.get(element);
+  return !!elementStats && (elementStats.text > 0 || elementStats.media > 0);
 }
 
 /** Drops "Related", "Comments", "Share this" sections: the heading and what follows it. */
 function removeChromeSections(container: Element): void {
+  const stats = measureText(container);
   const headings = descendantElements(container).filter((element) => headingLevel(element) >= 2);
   for (const heading of headings) {
     if (!heading.parent || !chromeSectionHeadingPattern.test(collapsedText(heading))) continue;
@@ -78,7 +71,7 @@ function removeChromeSections(container: Element): void {
     let start: Element = heading;
     while (start.parent && isTag(start.parent) && start.parent !== container) {
       const visible = start.parent.children.filter((child) =>
-        isTag(child) ? hasVisibleContent(child) : isText(child) && child.data.trim() !== '',
+        isTag(child) ? hasVisibleContent(child, stats) : isText(child) && child.data.trim() !== '',
       );
       if (visible.length !== 1) break;
       start = start.parent;
@@ -86,12 +79,20 @@ function removeChromeSections(container: Element): void {
     const doomed: Element[] = [start];
     for (let node = start.next; node; node = node.next) {
       if (!isTag(node)) continue;
-      const nested = headingLevel(node) || Math.min(...descendantElements(node).map(headingLevel).filter((value) => value > 0), 99);
-      if (nested !== 99 && nested > 0 && nested <= level) break;
+      const nextLevel = topHeadingLevel(node);
+      if (nextLevel > 0 && nextLevel <= level) break;
       doomed.push(node);
     }
     doomed.forEach(detach);
   }
+}
+
+/** The highest heading level (smallest number) at or under `element`, 0 when there is none. */
+function topHeadingLevel(element: Element): number {
+  const own = headingLevel(element);
+  if (own > 0) return own;
+  const levels = descendantElements(element).map(headingLevel).filter((value) => value > 0);
+  return levels.length > 0 ? Math.min(...levels) : 0;
 }
 
 function isFragmentList(list: Element): boolean {
@@ -100,22 +101,44 @@ function isFragmentList(list: Element): boolean {
   return links.filter((link) => link.attribs.href?.startsWith('#')).length / links.length >= 0.8;
 }
 
-/** The link-density and size rules for one container; true when it should go. */
-function isClutter(element: Element, elementStats: TextStats, options: CleanupOptions): boolean {
-  const density = linkDensity(elementStats);
-  const weight = options.useClassHints ? hintWeight(element) : 0;
-  const media = descendantElements(element).some((child) => mediaTags.has(child.name));
-  if (elementStats.text === 0) return !media;
-  if (listTags.has(element.name)) {
-    if (isFragmentList(element)) return true;
-    return density > 0.6 || (weight < 0 && density > 0.3);
-  }
-  if (elementStats.commas >= 10 && density < 0.5) return false;
-  if (density > 0.5) return true;
-  if (weight < 0 && density > 0.25) return true;
-  if (element.name === 'table') return false;
-  if ((element.name === 'footer' || element.name === 'aside' || element.name === 'nav') && (density > 0.3 || elementStats.text < 100)) return true;
-  return false;
+interface Container {
+  element: Element;
+  stats: TextStats;
+  density: number;
+  /** Class/id/role prior (0 when hints are off). */
+  weight: number;
+}
+
+/**
+ * What to do with a container left inside the content, first matching rule wins (no match: keep).
+ * Lists are kept unless they are outlines or mostly links; other containers go when links
+ * dominate them, or when their name is negative and links are many.
+ */
+const clutterRules: readonly [string, (container: Container) => boolean, 'keep' | 'remove'][] = [
+  ['empty', ({ stats }) => stats.text === 0 && stats.media === 0, 'remove'],
+  ['media without text', ({ stats }) => stats.text === 0, 'keep'],
+  ['in-page outline', ({ element }) => listTags.has(element.name) && isFragmentList(element), 'remove'],
+  ['link list', ({ element, density, weight }) => listTags.has(element.name) && (density > 0.6 || (weight < 0 && density > 0.3)), 'remove'],
+  ['list', ({ element }) => listTags.has(element.name), 'keep'],
+  ['prose with many commas', ({ stats, density }) => stats.commas >= 10 && density < 0.5, 'keep'],
+  ['mostly links', ({ density }) => density > 0.4, 'remove'],
+  ['negative name with links', ({ density, weight }) => weight < 0 && density > 0.25, 'remove'],
+  ['table', ({ element }) => element.name === 'table', 'keep'],
+  ['chrome element', ({ element, stats, density }) => chromeElementTags.has(element.name) && (density > 0.3 || stats.text < 100), 'remove'],
+];
+
+/** `footer`, `aside`, `nav` that survived inside the content: kept only as prose. */
+const chromeElementTags: ReadonlySet<string> = new Set(['footer', 'aside', 'nav']);
+
+/** The verdict of the first matching clutter rule; true when the container should go. */
+function isClutter(element: Element, stats: TextStats, options: CleanupOptions): boolean {
+  const container: Container = {
+    element,
+    stats,
+    density: linkDensity(stats),
+    weight: options.useClassHints ? hintWeight(element) : 0,
+  };
+  return clutterRules.find(([, applies]) => applies(container))?.[2] === 'remove';
 }
 
 /** Subtracts a removed element's stats from its ancestors up to the container. */
@@ -133,7 +156,7 @@ function removeClutter(container: Element, options: CleanupOptions): void {
   const stats = measureText(container);
   const elements = descendantElements(container).reverse(); // children before parents
   for (const element of elements) {
-    if (!conditionalTags.has(element.name) || !element.parent || !isWithin(element, container)) continue;
+    if (!conditionalTags.has(element.name) || !element.parent) continue;
     const elementStats = stats.get(element);
     if (elementStats && isClutter(element, elementStats, options)) {
       discount(element, stats, container);
@@ -162,7 +185,7 @@ function removeLinkRuns(container: Element): void {
     if (!linkRunTags.has(element.name) || !elementStats || elementStats.text === 0) return false;
     return elementStats.text <= linkOnlyMaximum && linkDensity(elementStats) >= linkOnlyDensity;
   };
-  const linkCount = (element: Element): number => findAll((child) => child.name === 'a', element.children).length;
+  const linkCount = (element: Element): number => descendantElements(element).filter((child) => child.name === 'a').length;
   for (const parent of [container, ...descendantElements(container)]) {
     let run: Element[] = [];
     const flush = (): void => {
@@ -175,6 +198,30 @@ function removeLinkRuns(container: Element): void {
       else flush();
     }
     flush();
+  }
+}
+
+/** Class/id names of caption blocks. */
+const captionHintPattern = /caption|legend|credit/;
+
+function isCaption(element: Element): boolean {
+  if (element.name === 'figcaption' || element.name === 'caption') return true;
+  const hints = hintText(element);
+  return hints !== '' && captionHintPattern.test(hints);
+}
+
+/**
+ * Drops later copies of a caption whose text already appeared (a slideshow repeats one caption
+ * under every photo). Repeated prose stays: a meal plan may list the same dish twice.
+ */
+function removeRepeatedCaptions(container: Element): void {
+  const seen = new Set<string>();
+  for (const element of descendantElements(container)) {
+    if (!element.parent || !isCaption(element)) continue;
+    const text = collapsedText(element);
+    if (text === '') continue;
+    if (seen.has(text)) detach(element);
+    else seen.add(text);
   }
 }
 
@@ -211,9 +258,10 @@ function insideHeading(element: Element, container: Element): boolean {
 
 /** Cleans `container` in place. */
 export function cleanContent(container: Element, options: CleanupOptions): void {
-  removeChromeTexts(container, measureText(container));
   removeChromeSections(container);
+  removeChromeTexts(container, measureText(container));
   removeClutter(container, options);
   removeLinkRuns(container);
+  removeRepeatedCaptions(container);
   removeOrphanHeadings(container);
 }

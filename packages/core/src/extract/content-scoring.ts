@@ -3,7 +3,8 @@
  * scores by its length, commas and link share; the score flows to its ancestors with decay; each
  * candidate ancestor starts from a tag and class/id/role/itemprop prior and is scaled by its link
  * density. The best candidate, possibly lifted to an ancestor that unites several strong
- * candidates, is the content root.
+ * candidates, then to ancestors whose other children continue it (root-expansion.ts), is the
+ * content root.
  */
 import { type Element, type ParentNode, isTag, isText } from 'domhandler';
 import {
@@ -15,6 +16,7 @@ import {
   tagBaseScores,
 } from './boilerplate-patterns.js';
 import { descendantElements, hintText, inlineTags } from './dom-tools.js';
+import { expandRoot } from './root-expansion.js';
 import { type OwnText, type TextStats, linkDensity, measureProse, ownText } from './text-stats.js';
 
 /** A block scores only with at least this much text of its own (weighted characters). */
@@ -115,50 +117,4 @@ function chooseRoot(scores: Map<Element, number>): Element | undefined {
     root = parent;
   }
   return root;
-}
-
-/** An ancestor replaces the root only when it adds at least this much prose (a byline does not). */
-const minimumAddedProse = 150;
-/** Clutter (text of siblings that do not continue the content) tolerated at each step... */
-const clutterSlack = 100;
-/** ...plus this much per character of prose the step adds. */
-const clutterPerProse = 0.25;
-/** A sibling continues the content when at most this share of its text is in links... */
-const continuingMaximumLinkDensity = 0.25;
-/** ...and at least this share of its text is prose. */
-const continuingMinimumProse = 0.6;
-
-/**
- * Lifts the root to ancestors whose other children continue the content: an article whose
- * parts sit in sibling containers, or a table of names beside the letter it signs. Each step may
- * bring a little clutter along (an embedded link box, an ad slot) in proportion to the prose it
- * adds; climbing stops at the first ancestor that brings more (a teaser list, a link block).
- */
-function expandRoot(root: Element, prose: Map<Element, number>, stats: Map<Element, TextStats>): Element {
-  let best = root;
-  let current = root;
-  let addedProse = 0;
-  let clutter = 0;
-  for (let parent = root.parent; parent && isTag(parent) && parent.name !== 'html'; parent = parent.parent) {
-    for (const sibling of parent.children) {
-      if (sibling === current || !isTag(sibling)) continue;
-      const siblingStats = stats.get(sibling);
-      const text = siblingStats?.text ?? 0;
-      const siblingProse = prose.get(sibling) ?? 0;
-      const isContinuation =
-        text >= minimumParagraphLength &&
-        linkDensity(siblingStats) <= continuingMaximumLinkDensity &&
-        siblingProse >= continuingMinimumProse * text;
-      if (isContinuation) addedProse += siblingProse;
-      else clutter += text;
-    }
-    if (clutter > clutterSlack + clutterPerProse * addedProse) return best;
-    if (addedProse >= minimumAddedProse) {
-      best = parent;
-      addedProse = 0;
-      clutter = 0;
-    }
-    current = parent;
-  }
-  return best;
 }

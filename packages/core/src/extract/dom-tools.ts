@@ -3,7 +3,7 @@
  * classes, attribute hints and detaching nodes. Everything here works on the working copy that
  * `extractMainContent` cloned, never on the caller's tree.
  */
-import { type AnyNode, Document, Element, type ParentNode, isTag, isText } from 'domhandler';
+import { type AnyNode, Document, Element, type ParentNode, hasChildren as hasChildNodes, isTag, isText } from 'domhandler';
 import { removeElement } from 'domutils';
 
 /**
@@ -22,11 +22,6 @@ export function isInline(node: AnyNode): boolean {
   return !isTag(node) || inlineTags.has(node.name);
 }
 
-/** The element's children that are elements. */
-export function childElements(parent: ParentNode): Element[] {
-  return parent.children.filter(isTag);
-}
-
 /** Every element under `parent` in document order (pre-order), without recursion. */
 export function descendantElements(parent: ParentNode): Element[] {
   const result: Element[] = [];
@@ -40,6 +35,40 @@ export function descendantElements(parent: ParentNode): Element[] {
   return result;
 }
 
+/**
+ * A deep copy of `root` built without recursion (domhandler's `cloneNode(true)` recurses and
+ * overflows the stack on pages that nest thousands of unclosed tags).
+ */
+export function cloneTree<T extends ParentNode>(root: T): T {
+  const copy = root.cloneNode(false) as T;
+  const stack: [ParentNode, ParentNode][] = [[root, copy]];
+  while (stack.length > 0) {
+    const [source, target] = stack.pop()!;
+    const children = source.children.map((child) => child.cloneNode(false));
+    children.forEach((child, index) => {
+      child.parent = target;
+      child.prev = children[index - 1] ?? null;
+      child.next = children[index + 1] ?? null;
+      const original = source.children[index]!;
+      if (hasChildNodes(original)) stack.push([original, child as ParentNode]);
+    });
+    target.children = children;
+  }
+  return copy;
+}
+
+/** The first element under `parent` (document order) that passes `test`, found without recursion. */
+export function firstElement(parent: ParentNode, test: (element: Element) => boolean): Element | undefined {
+  const stack: AnyNode[] = [...parent.children].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (!isTag(node)) continue;
+    if (test(node)) return node;
+    for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index]!);
+  }
+  return undefined;
+}
+
 /** Lower-cased `class` and `id`, joined by a space: the string the hint patterns look at. */
 export function hintText(element: Element): string {
   const { class: className, id } = element.attribs;
@@ -47,7 +76,7 @@ export function hintText(element: Element): string {
   return `${className ?? ''} ${id ?? ''}`.toLowerCase();
 }
 
-export function isAncestorOf(ancestor: AnyNode, node: AnyNode): boolean {
+function isAncestorOf(ancestor: AnyNode, node: AnyNode): boolean {
   for (let current = node.parent; current; current = current.parent) if (current === ancestor) return true;
   return false;
 }

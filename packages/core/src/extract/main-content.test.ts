@@ -3,6 +3,7 @@ import type { Document } from 'domhandler';
 import { findAll, textContent } from 'domutils';
 import { parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
+import { collapsedText } from './dom-tools.js';
 import { extractMainContent } from './main-content.js';
 
 const prose = (topic: string, sentences = 4): string =>
@@ -210,5 +211,27 @@ describe('extractMainContent fallback', () => {
     const result = extractMainContent(parseDocument(''));
     expect(result.isFallback).toBe(true);
     expect(textOf(result.document).trim()).toBe('');
+  });
+});
+
+describe('extractMainContent on broken markup', () => {
+  it('survives thousands of unclosed tags', () => {
+    const depth = 5000;
+    const html = `<html><body>${'<div><font>'.repeat(depth)}<p>${prose('deep', 6)}</p></body></html>`;
+    const result = extractMainContent(parseDocument(html));
+    expect(collapsedText(result.document)).toContain('The deep section explains');
+  });
+});
+
+describe('regressions', () => {
+  it('keeps numbers in table cells and code, and drops a cookie banner on a short page', async () => {
+    const { docsPageHtml, docsSitePages } = await import('../ports/testing/docs-site.js');
+    const { parseDocument } = await import('htmlparser2');
+    const { default: render } = await import('dom-serializer');
+    const html = render(extractMainContent(parseDocument(docsPageHtml(docsSitePages[3]!))).document);
+    expect(html).toContain('<td>10000</td>');
+    expect(html).toContain('<td>10</td>');
+    expect(html).toContain('const answer = 42;');
+    expect(html).not.toContain('We use cookies');
   });
 });

@@ -12,12 +12,21 @@
  */
 import type { Document, Element, ParentNode } from 'domhandler';
 import { isTag } from 'domhandler';
-import { findAll, findOne, prependChild } from 'domutils';
+import { prependChild } from 'domutils';
 import { articleBodyHintPattern, contentItemprops } from './boilerplate-patterns.js';
 import { removeChrome } from './chrome-removal.js';
 import { cleanContent } from './content-cleanup.js';
 import { scoreContent } from './content-scoring.js';
-import { collapsedText, descendantElements, documentOf, elementOf, hintText, isWithin } from './dom-tools.js';
+import {
+  cloneTree,
+  collapsedText,
+  descendantElements,
+  documentOf,
+  elementOf,
+  firstElement,
+  hintText,
+  isWithin,
+} from './dom-tools.js';
 import { stripNonContent } from './page-preparation.js';
 import { declaredTitles, findTitleHeading } from './page-title.js';
 import { includeSiblings } from './sibling-inclusion.js';
@@ -57,7 +66,7 @@ interface Extraction {
 }
 
 function bodyOf(document: ParentNode): ParentNode {
-  return findOne((element) => element.name === 'body', document.children) ?? document;
+  return firstElement(document, (element) => element.name === 'body') ?? document;
 }
 
 /**
@@ -65,7 +74,7 @@ function bodyOf(document: ParentNode): ParentNode {
  * the page's only `article`. They and their ancestors survive chrome removal.
  */
 function contentAnchors(body: ParentNode, stats: Map<Element, TextStats>): Element[] {
-  const articles = findAll((element) => element.name === 'article', body.children);
+  const articles = descendantElements(body).filter((element) => element.name === 'article');
   return descendantElements(body).filter((element) => {
     if ((stats.get(element)?.text ?? 0) < anchorMinimumText) return false;
     if (element.name === 'main' || element.attribs.role === 'main') return true;
@@ -93,7 +102,7 @@ function totalOf(root: ParentNode, measure: Map<Element, number>): number {
 
 /** A working copy of the page body, stripped of non-content and chrome. */
 function cleanedBody(source: Document, useClassHints: boolean, title?: (body: ParentNode) => Element | undefined) {
-  const body = bodyOf(source.cloneNode(true));
+  const body = bodyOf(cloneTree(source));
   stripNonContent(body);
   const heading = title?.(body);
   const order = new Map<Element, number>();
@@ -114,8 +123,8 @@ function cleanedBody(source: Document, useClassHints: boolean, title?: (body: Pa
 /** Puts (a copy of) the title heading on top when it came before the content and is not in it. */
 function attachTitle(container: Element, firstPart: Element, title: Element | undefined, order: Map<Element, number>) {
   if (!title || isWithin(title, container)) return;
-  if (findAll((element) => element.name === 'h1', container.children).length > 0) return;
-  if ((order.get(title) ?? Infinity) < (order.get(firstPart) ?? -1)) prependChild(container, title.cloneNode(true));
+  if (firstElement(container, (element) => element.name === 'h1')) return;
+  if ((order.get(title) ?? Infinity) < (order.get(firstPart) ?? -1)) prependChild(container, cloneTree(title));
 }
 
 function extractOnce(source: Document, titles: string[], useClassHints: boolean): Extraction {
@@ -147,7 +156,9 @@ export function extractMainContent(document: Document, _options: MainContentOpti
   let best = extractOnce(document, titles, true);
   if (best.text < retryBelow) {
     const relaxed = extractOnce(document, titles, false);
-    if (relaxed.text > best.text) best = relaxed;
+    // Only when ignoring class names finds clearly more: a few extra words are usually the chrome
+    // (a cookie banner) that the class names rightly removed.
+    if (relaxed.text > Math.max(best.text * 1.5, best.text + 200)) best = relaxed;
   }
   if (best.content && !isTooLittle(best)) return { document: documentOf([best.content]), isFallback: false };
   const { body } = cleanedBody(document, true);

@@ -4,8 +4,8 @@
  * it back on top of the content when the content root does not already hold it.
  */
 import type { Document, Element, ParentNode } from 'domhandler';
-import { findAll, findOne, getAttributeValue } from 'domutils';
-import { collapsedText } from './dom-tools.js';
+import { getAttributeValue } from 'domutils';
+import { collapsedText, descendantElements, firstElement } from './dom-tools.js';
 
 const tokenPattern = /[\p{L}\p{N}]+/gu;
 /** Share of a heading's words that must occur in the document title. */
@@ -15,12 +15,12 @@ const titleMetaNames: ReadonlySet<string> = new Set(['og:title', 'twitter:title'
 /** The title strings a page declares in its head, most specific first. */
 export function declaredTitles(document: Document): string[] {
   const titles: string[] = [];
-  for (const meta of findAll((element) => element.name === 'meta', document.children)) {
+  for (const meta of descendantElements(document).filter((element) => element.name === 'meta')) {
     const key = (getAttributeValue(meta, 'property') ?? getAttributeValue(meta, 'name') ?? '').toLowerCase();
     const content = getAttributeValue(meta, 'content');
     if (titleMetaNames.has(key) && content) titles.push(content);
   }
-  const title = findOne((element) => element.name === 'title', document.children);
+  const title = firstElement(document, (element) => element.name === 'title');
   if (title) titles.push(collapsedText(title));
   return titles.filter((text) => text.trim() !== '');
 }
@@ -41,7 +41,7 @@ function matchedWords(heading: string[], title: Set<string>): number {
  * fewer words than the article's own).
  */
 export function findTitleHeading(root: ParentNode, titles: string[]): Element | undefined {
-  const headings = findAll((element) => element.name === 'h1', root.children).filter(
+  const headings = descendantElements(root).filter((element) => element.name === 'h1').filter(
     (heading) => collapsedText(heading) !== '',
   );
   const titleTokens = new Set(titles.flatMap(tokens));

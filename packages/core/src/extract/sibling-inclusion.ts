@@ -2,9 +2,11 @@
  * Joins the content root with the siblings that continue it: siblings that score close to it,
  * prose paragraphs, and the headings, figures, tables, code blocks and lists that sit between or
  * just before joined parts (an article split by an ad slot, a heading in front of its section).
+ * Teaser lists never join, however well their summaries score.
  */
-import { type AnyNode, type Element, isTag } from 'domhandler';
-import { headingTags } from './dom-tools.js';
+import { type Element, isTag } from 'domhandler';
+import { headingTags, isInline } from './dom-tools.js';
+import { isTeaserList } from './root-expansion.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
 /** Siblings joined when they carry structure and lie between joined parts. */
@@ -14,8 +16,13 @@ const structuralTags: ReadonlySet<string> = new Set([
 
 const sentenceEndPattern = /[.!?。！？]["'”’)]?(?:\s|$)/;
 
+/** A `p`, or a `div` that holds only inline content (a paragraph in all but name). */
+function isParagraph(element: Element): boolean {
+  return element.name === 'p' || (element.name === 'div' && element.children.every(isInline));
+}
+
 function isProse(sibling: Element, stats: TextStats | undefined, text: () => string): boolean {
-  if (!stats || sibling.name !== 'p') return false;
+  if (!stats || !isParagraph(sibling)) return false;
   const density = linkDensity(stats);
   if (stats.text > 80 && density < 0.25) return true;
   return stats.text > 0 && stats.text <= 80 && density === 0 && sentenceEndPattern.test(text());
@@ -39,6 +46,7 @@ export function includeSiblings(
   const siblings = parent.children.filter(isTag);
   const joined = siblings.map((sibling) => {
     if (sibling === root) return true;
+    if (isTeaserList(sibling)) return false;
     const bonus = rootClass !== '' && sibling.attribs.class === rootClass ? rootScore * 0.2 : 0;
     const score = scores.get(sibling);
     if (score !== undefined && score + bonus >= threshold) return true;
@@ -55,9 +63,4 @@ export function includeSiblings(
     if (!joined[index] && joined[index + 1] && headingTags.has(siblings[index]!.name)) joined[index] = true;
   }
   return siblings.filter((_, index) => joined[index]);
-}
-
-/** True for nodes that carry something a reader sees. */
-export function isVisibleNode(node: AnyNode): boolean {
-  return isTag(node) || (node.type === 'text' && (node as { data: string }).data.trim() !== '');
 }

@@ -14,27 +14,23 @@ export interface TextStats {
   linkText: number;
   /** Commas (Latin, Arabic, CJK) in the subtree. */
   commas: number;
-  /** Sentence ends (`. `, `! `, `? `, `。` ...) in the subtree. */
-  sentences: number;
-  paragraphs: number;
+  /** `img` and `picture` elements. */
   images: number;
-  listItems: number;
-  headings: number;
-  /** Form controls and embeds (`input`, `iframe`, `embed`, `object`, `video`). */
-  widgets: number;
+  /** Elements worth keeping without text: images, figures, tables, code blocks, formulas, embeds. */
+  media: number;
+  /** Block (non-inline) elements in the subtree, the element itself included. */
+  blocks: number;
 }
 
-/** What one run of text contributes: weighted length, commas and sentence ends. */
+/** What one run of text contributes: weighted length and commas. */
 interface TextMeasure {
   length: number;
   commas: number;
-  sentences: number;
 }
 
 const commaCodes: ReadonlySet<number> = new Set([
   0x2c, 0x60c, 0xfe50, 0xfe10, 0xfe11, 0x2e41, 0x2e34, 0x2e32, 0xff0c, 0x3001,
 ]);
-const fullStopCodes: ReadonlySet<number> = new Set([0x3002, 0xff01, 0xff1f]);
 
 function isSpace(code: number): boolean {
   return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x200b || code === 0x3000 || code === 0xfeff;
@@ -50,10 +46,10 @@ function extraWeight(code: number): number {
 
 /**
  * One pass over a text: whitespace runs count as one character (none at the ends), CJK
- * characters weigh more, and commas and sentence ends are counted.
+ * characters weigh more, and commas are counted.
  */
 function measureRun(text: string): TextMeasure {
-  const result: TextMeasure = { length: 0, commas: 0, sentences: 0 };
+  const result: TextMeasure = { length: 0, commas: 0 };
   let pendingSpace = false;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
@@ -67,11 +63,6 @@ function measureRun(text: string): TextMeasure {
     }
     result.length += 1 + extraWeight(code);
     if (commaCodes.has(code)) result.commas += 1;
-    else if (fullStopCodes.has(code)) result.sentences += 1;
-    else if (code === 0x2e || code === 0x21 || code === 0x3f) {
-      const next = text.charCodeAt(index + 1);
-      if (Number.isNaN(next) || isSpace(next)) result.sentences += 1;
-    }
   }
   return result;
 }
@@ -88,23 +79,14 @@ function measureNode(node: Text): TextMeasure {
   return measure;
 }
 
-/** Weighted length of a piece of text (see `measureRun`). */
-export function weightedLength(text: string): number {
-  return measureRun(text).length;
-}
 
-export function countCommas(text: string): number {
-  return measureRun(text).commas;
-}
 
-const emptyStats = (): TextStats => ({
-  text: 0, linkText: 0, commas: 0, sentences: 0, paragraphs: 0, images: 0, listItems: 0, headings: 0, widgets: 0,
-});
+const emptyStats = (): TextStats => ({ text: 0, linkText: 0, commas: 0, images: 0, media: 0, blocks: 0 });
 
-const countedTags: Record<string, keyof TextStats> = {
-  p: 'paragraphs', img: 'images', picture: 'images', li: 'listItems', h1: 'headings', h2: 'headings',
-  h3: 'headings', h4: 'headings', h5: 'headings', h6: 'headings', input: 'widgets', iframe: 'widgets',
-  embed: 'widgets', object: 'widgets', video: 'widgets', select: 'widgets', textarea: 'widgets',
+/** What an element adds to the counts of its subtree (and its ancestors'). */
+const countedTags: Record<string, readonly (keyof TextStats)[]> = {
+  img: ['images', 'media'], picture: ['images', 'media'], iframe: ['media'], video: ['media'], figure: ['media'],
+  table: ['media'], pre: ['media'], math: ['media'],
 };
 
 /**
@@ -113,28 +95,43 @@ const countedTags: Record<string, keyof TextStats> = {
  */
 export function measureText(root: ParentNode): Map<Element, TextStats> {
   const result = new Map<Element, TextStats>();
-  const visit = (node: AnyNode, stats: TextStats, inLink: boolean): void => {
+  // Post-order without recursion: broken pages nest thousands of unclosed tags.
+  interface Frame {
+    element: Element;
+    stats: TextStats;
+    parentStats: TextStats;
+    inLink: boolean;
+    next: number;
+  }
+  const stack: Frame[] = [];
+  const enter = (node: AnyNode, parentStats: TextStats, inLink: boolean): void => {
     if (isText(node)) {
       const run = measureNode(node);
       if (run.length === 0) return;
-      stats.text += run.length;
-      if (inLink) stats.linkText += run.length;
-      stats.commas += run.commas;
-      stats.sentences += run.sentences;
-      return;
+      parentStats.text += run.length;
+      if (inLink) parentStats.linkText += run.length;
+      parentStats.commas += run.commas;
+    } else if (isTag(node)) {
+      stack.push({ element: node, stats: emptyStats(), parentStats, inLink: inLink || node.name === 'a', next: 0 });
     }
-    if (!isTag(node)) return;
-    const own = emptyStats();
-    const isLink = inLink || node.name === 'a';
-    for (const child of node.children) visit(child, own, isLink);
-    const counted = countedTags[node.name];
-    if (counted) own[counted] += 1;
-    result.set(node, own);
-    addStats(stats, own);
   };
   const top = emptyStats();
-  if (isTag(root)) visit(root, top, false);
-  else for (const child of root.children) visit(child, top, false);
+  for (const node of isTag(root) ? [root] : root.children) {
+    enter(node, top, false);
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1]!;
+      const child = frame.element.children[frame.next++];
+      if (child) {
+        enter(child, frame.stats, frame.inLink);
+        continue;
+      }
+      stack.pop();
+      for (const key of countedTags[frame.element.name] ?? []) frame.stats[key] += 1;
+      if (!inlineTags.has(frame.element.name)) frame.stats.blocks += 1;
+      result.set(frame.element, frame.stats);
+      addStats(frame.parentStats, frame.stats);
+    }
+  }
   return result;
 }
 
@@ -143,12 +140,9 @@ export function addStats(stats: TextStats, other: TextStats, sign = 1): void {
   stats.text += sign * other.text;
   stats.linkText += sign * other.linkText;
   stats.commas += sign * other.commas;
-  stats.sentences += sign * other.sentences;
-  stats.paragraphs += sign * other.paragraphs;
   stats.images += sign * other.images;
-  stats.listItems += sign * other.listItems;
-  stats.headings += sign * other.headings;
-  stats.widgets += sign * other.widgets;
+  stats.media += sign * other.media;
+  stats.blocks += sign * other.blocks;
 }
 
 /** Share of the text that sits in links, 0 when there is no text. */
@@ -172,7 +166,7 @@ export function ownText(element: Element, stats: Map<Element, TextStats>): OwnTe
       own.commas += run.commas;
     } else if (isTag(child) && inlineTags.has(child.name)) {
       const childStats = stats.get(child);
-      if (!childStats) continue;
+      if (!childStats || childStats.blocks > 0) continue; // an inline wrapper around blocks is a block
       own.length += childStats.text;
       own.linkLength += child.name === 'a' ? childStats.text : childStats.linkText;
       own.commas += childStats.commas;
@@ -182,7 +176,7 @@ export function ownText(element: Element, stats: Map<Element, TextStats>): OwnTe
 }
 
 /** A block's own text counts as prose from this many weighted characters... */
-export const minimumProseLength = 25;
+const minimumProseLength = 25;
 /** ...or however short in these (headings, cells, items, code). */
 const shortProseTags: ReadonlySet<string> = new Set([
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'td', 'th', 'li', 'dd', 'dt', 'pre', 'figcaption', 'caption',
@@ -194,13 +188,19 @@ const shortProseTags: ReadonlySet<string> = new Set([
  */
 export function measureProse(root: ParentNode, stats: Map<Element, TextStats>): Map<Element, number> {
   const prose = new Map<Element, number>();
-  for (const element of descendantElements(root)) {
+  const elements = descendantElements(root);
+  for (const element of elements) {
     if (inlineTags.has(element.name)) continue;
     const own = ownText(element, stats);
     if (own.length === 0 || own.linkLength >= own.length * 0.5) continue;
     if (own.length < minimumProseLength && !shortProseTags.has(element.name)) continue;
-    for (let node: ParentNode | null = element; node && isTag(node); node = node.parent) {
-      prose.set(node, (prose.get(node) ?? 0) + own.length);
+    prose.set(element, own.length);
+  }
+  for (let index = elements.length - 1; index >= 0; index--) {
+    const element = elements[index]!;
+    const own = prose.get(element);
+    if (own !== undefined && element.parent && isTag(element.parent)) {
+      prose.set(element.parent, (prose.get(element.parent) ?? 0) + own);
     }
   }
   return prose;

@@ -1,0 +1,94 @@
+/**
+ * Looks at single pages while tuning the extractor (not part of the score).
+ *
+ *   npx tsx benchmarks/main-content/inspect.ts <id-prefix>           what Quarry got wrong on one page
+ *   npx tsx benchmarks/main-content/inspect.ts <id-prefix> --trace   chrome removed, candidates, root
+ *   npx tsx benchmarks/main-content/inspect.ts <id-prefix> --readability   the same diff for the peer
+ *   npx tsx benchmarks/main-content/inspect.ts --traf-errors         every traf snippet Quarry misses or keeps
+ *
+ * aeb pages: output lines that are not in the ground truth (+) and ground-truth paragraphs missing
+ * (-). traf pages: snippets missing and boilerplate kept, then the markdown.
+ */
+import type { Element } from 'domhandler';
+import { findOne } from 'domutils';
+import { parseDocument } from 'htmlparser2';
+import { removeChrome } from '../../packages/core/src/extract/chrome-removal.js';
+import { scoreContent } from '../../packages/core/src/extract/content-scoring.js';
+import { stripNonContent } from '../../packages/core/src/extract/page-preparation.js';
+import { measureProse, measureText } from '../../packages/core/src/extract/text-stats.js';
+import { loadAeb, loadTraf } from './corpus.js';
+import { loadQuarryMarkdown, quarryExtractor, readabilityExtractor } from './extractors.js';
+import { markdownToText } from './markdown-to-text.js';
+import { collapseWhitespace } from './metrics.js';
+
+const args = process.argv.slice(2);
+const prefix = args.find((arg) => !arg.startsWith('--')) ?? '';
+const { toMarkdown } = await loadQuarryMarkdown();
+const extract = args.includes('--readability') ? readabilityExtractor : quarryExtractor(toMarkdown);
+
+function describeElement(element: Element): string {
+  const { id, class: className } = element.attribs;
+  return `${element.name}${id ? `#${id}` : ''}${className ? `.${className.trim().split(/\s+/).join('.')}` : ''}`.slice(0, 70);
+}
+
+function pathOf(element: Element): string {
+  const parts: string[] = [];
+  for (let node: Element | null = element; node?.name; node = node.parent as Element | null) parts.unshift(describeElement(node));
+  return `${parts.length}: ${parts.slice(-4).join(' > ')}`;
+}
+
+/** Replays the first extraction pass and prints what each step decided. */
+function trace(html: string): void {
+  const body = findOne((element) => element.name === 'body', parseDocument(html).children);
+  if (!body) return;
+  stripNonContent(body);
+  const stats = measureText(body);
+  const prose = measureProse(body, stats);
+  const removed = removeChrome(body, { useClassHints: true, protectedElements: new Set(), stats, prose, totalProse: prose.get(body) ?? 0 });
+  for (const [element, verdict] of removed) {
+    const removedStats = stats.get(element)!;
+    if (removedStats.text > 100) {
+      console.log(`REMOVED ${verdict.rule} text=${removedStats.text} links=${Math.round((100 * removedStats.linkText) / removedStats.text)}% ${pathOf(element)}`);
+    }
+  }
+  const after = measureText(body);
+  const { scores, root } = scoreContent(body, after);
+  for (const [element, score] of [...scores].sort((a, b) => b[1] - a[1]).slice(0, 8)) {
+    console.log(`CANDIDATE ${score.toFixed(1)} text=${after.get(element)!.text} ${pathOf(element)}`);
+  }
+  console.log(`ROOT ${root ? `${pathOf(root)} text=${after.get(root)!.text}` : 'none'}`);
+}
+
+if (args.includes('--traf-errors')) {
+  for (const page of loadTraf()) {
+    const text = collapseWhitespace(markdownToText(extract(page.html, page.url).markdown));
+    for (const snippet of page.with) if (!text.includes(collapseWhitespace(snippet))) console.log(`${page.id.slice(0, 8)} MISSING: ${snippet}`);
+    for (const snippet of page.without) if (text.includes(collapseWhitespace(snippet))) console.log(`${page.id.slice(0, 8)} KEPT: ${snippet}`);
+  }
+} else {
+  const aeb = loadAeb().find((page) => page.id.startsWith(prefix));
+  const traf = aeb ? undefined : loadTraf().find((page) => page.id.startsWith(prefix));
+  const page = aeb ?? traf;
+  if (!page || prefix === '') throw new Error(`no page with id prefix "${prefix}"`);
+  const result = extract(page.html, page.url);
+  const text = markdownToText(result.markdown);
+  console.log(`# ${page.url} fallback=${result.isFallback ?? '-'}`);
+  if (args.includes('--trace')) trace(page.html);
+  if (aeb) {
+    const truth = collapseWhitespace(aeb.articleBody);
+    for (const line of text.split('\n')) {
+      const clean = collapseWhitespace(line);
+      if (clean && !truth.includes(clean)) console.log(`+ ${clean.slice(0, 200)}`);
+    }
+    const output = collapseWhitespace(text);
+    for (const paragraph of aeb.articleBody.split('\n')) {
+      const clean = collapseWhitespace(paragraph);
+      if (clean && !output.includes(clean)) console.log(`- ${clean.slice(0, 200)}`);
+    }
+  } else if (traf) {
+    const output = collapseWhitespace(text);
+    for (const snippet of traf.with) if (!output.includes(collapseWhitespace(snippet))) console.log(`MISSING: ${snippet}`);
+    for (const snippet of traf.without) if (output.includes(collapseWhitespace(snippet))) console.log(`KEPT: ${snippet}`);
+  }
+  console.log(`--- markdown\n${result.markdown}`);
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { markdownToText } from './markdown-to-text.js';
+import { aebScores, shingleCounts, snippetCounts, trafScores } from './metrics.js';
+
+describe('markdownToText', () => {
+  it('drops markup and link targets, keeps text', () => {
+    const markdown = [
+      '# Title',
+      '',
+      '### 1. First step',
+      '',
+      'Some **bold** and *em* and _under_ text with a [link](https://x.example/a_(b)) and ![alt](i.png).',
+      '',
+      '- item one',
+      '  1. nested [![img](a.png)](b) item',
+      '> quoted - [ ] not a box',
+      '',
+      '| a | b |',
+      '| --- | --- |',
+      '| c \\| d | e |',
+      '',
+      '```js',
+      'const x = a * b_c;',
+      '```',
+      'snake_case stays, 2 \\* 3, `a_b*c` code',
+    ].join('\n');
+    expect(markdownToText(markdown).split('\n').filter((line) => line !== '')).toEqual([
+      'Title',
+      '1. First step',
+      'Some bold and em and under text with a link and .',
+      'item one',
+      'nested  item',
+      'quoted - [ ] not a box',
+      'a b',
+      'c | d e',
+      'const x = a * b_c;',
+      'snake_case stays, 2 * 3, a_b*c code',
+    ]);
+  });
+});
+
+describe('aeb shingles', () => {
+  it('scores identical texts as perfect and normalises counts', () => {
+    expect(shingleCounts('one two three four five', 'one two three four five')).toEqual({ tp: 1, fp: 0, fn: 0 });
+    const partial = shingleCounts('a b c d e', 'a b c d x');
+    expect(partial.tp + partial.fp + partial.fn).toBeCloseTo(1);
+    expect(partial.tp).toBeCloseTo(1 / 3);
+  });
+
+  it('treats a short text as one shingle and averages precision over pages with output', () => {
+    expect(shingleCounts('hi there', 'hi there')).toEqual({ tp: 1, fp: 0, fn: 0 });
+    const scores = aebScores([shingleCounts('a b c d', 'a b c d'), shingleCounts('a b c d', '')]);
+    expect(scores.precision).toBe(1);
+    expect(scores.recall).toBe(0.5);
+    expect(scores.f1).toBeCloseTo(2 / 3);
+  });
+});
+
+describe('traf snippets', () => {
+  it('counts found with-snippets, missed ones and found without-snippets, whitespace-collapsed', () => {
+    const counts = snippetCounts('Hello   big\nworld. Menu', ['Hello big world', 'absent'], ['Menu', 'Footer']);
+    expect(counts).toEqual({ tp: 1, fn: 1, fp: 1 });
+    expect(trafScores([counts]).f1).toBeCloseTo(0.5);
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * onlyMainContent on extraction-dev: Quarry (extractMainContent + Quarry markdown) beside
+ * @mozilla/readability + turndown, on the same pages in the same run, scored as the corpus README
+ * defines. Run from the repo root: `npx tsx benchmarks/main-content/run.ts`.
+ *
+ * Flags: `--corpus aeb|traf` (default both), `--dump <dir>` writes each page's markdown for both
+ * extractors, `--pages` lists per-page scores (worst first) for Quarry.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadAeb, loadTraf } from './corpus.js';
+import { type Extraction, type Extractor, loadQuarryMarkdown, quarryExtractor, readabilityExtractor } from './extractors.js';
+import { markdownToText } from './markdown-to-text.js';
+import {
+  aebScores,
+  type Scores,
+  type ShingleCounts,
+  type SnippetCounts,
+  shingleCounts,
+  snippetCounts,
+  trafScores,
+} from './metrics.js';
+
+const args = process.argv.slice(2);
+const flag = (name: string): string | undefined => {
+  const index = args.indexOf(name);
+  return index >= 0 ? args[index + 1] : undefined;
+};
+const corpora = flag('--corpus') ? [flag('--corpus')!] : ['aeb', 'traf'];
+const dumpDir = flag('--dump');
+const listPages = args.includes('--pages');
+
+const { name: converterName, toMarkdown } = await loadQuarryMarkdown();
+const extractors: Record<string, Extractor> = {
+  quarry: quarryExtractor(toMarkdown),
+  readability: readabilityExtractor,
+};
+const names = Object.keys(extractors);
+
+interface PageRun {
+  id: string;
+  url: string;
+  outputs: Record<string, Extraction>;
+}
+
+/** Runs every extractor on a page, alternating which goes first so warm caches favour neither. */
+function runPage(id: string, url: string, html: string, index: number): PageRun {
+  const order = index % 2 === 0 ? names : [...names].reverse();
+  const outputs: Record<string, Extraction> = {};
+  for (const name of order) outputs[name] = extractors[name]!(html, url);
+  if (dumpDir) {
+    for (const name of names) {
+      const folder = join(dumpDir, name);
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(join(folder, `${id.slice(0, 16)}.md`), `<!-- ${url} -->\n${outputs[name]!.markdown}`);
+    }
+  }
+  return { id, url, outputs };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+interface Row {
+  corpus: string;
+  extractor: string;
+  scores: Scores;
+  meanMs: number;
+  medianMs: number;
+  medianExtractMs: number;
+  fallbacks?: number;
+}
+
+const rows: Row[] = [];
+const format = (value: number): string => value.toFixed(3);
+
+function timingRow(corpus: string, name: string, runs: PageRun[], scores: Scores): Row {
+  const times = runs.map((run) => run.outputs[name]!.ms);
+  const fallbacks = runs.filter((run) => run.outputs[name]!.isFallback).length;
+  return {
+    corpus,
+    extractor: name,
+    scores,
+    meanMs: times.reduce((sum, time) => sum + time, 0) / times.length,
+    medianMs: median(times),
+    medianExtractMs: median(runs.map((run) => run.outputs[name]!.extractMs)),
+    ...(name === 'quarry' ? { fallbacks } : {}),
+  };
+}
+
+if (corpora.includes('aeb')) {
+  const pages = loadAeb();
+  const runs = pages.map((page, index) => runPage(page.id, page.url, page.html, index));
+  for (const name of names) {
+    const counts: ShingleCounts[] = runs.map((run, index) =>
+      shingleCounts(pages[index]!.articleBody, markdownToText(run.outputs[name]!.markdown)),
+    );
+    rows.push(timingRow('aeb', name, runs, aebScores(counts)));
+    if (listPages && name === 'quarry') {
+      const detail = counts.map((count, index) => ({
+        id: runs[index]!.id.slice(0, 16),
+        url: runs[index]!.url,
+        p: count.tp + count.fp > 0 ? count.tp / (count.tp + count.fp) : 0,
+        r: count.tp + count.fn > 0 ? count.tp / (count.tp + count.fn) : 0,
+      }));
+      detail.sort((a, b) => a.p + a.r - (b.p + b.r));
+      for (const page of detail) console.log(`aeb ${page.id} P=${format(page.p)} R=${format(page.r)} ${page.url}`);
+    }
+  }
+}
+
+if (corpora.includes('traf')) {
+  const pages = loadTraf();
+  const runs = pages.map((page, index) => runPage(page.id, page.url, page.html, index));
+  for (const name of names) {
+    const counts: SnippetCounts[] = runs.map((run, index) =>
+      snippetCounts(markdownToText(run.outputs[name]!.markdown), pages[index]!.with, pages[index]!.without),
+    );
+    rows.push(timingRow('traf', name, runs, trafScores(counts)));
+    if (listPages && name === 'quarry') {
+      counts.forEach((count, index) => {
+        if (count.fp + count.fn > 0) {
+          console.log(`traf ${runs[index]!.id} fp=${count.fp} fn=${count.fn} tp=${count.tp} ${runs[index]!.url}`);
+        }
+      });
+    }
+  }
+}
+
+console.log(`\nQuarry markdown: ${converterName}; peer: @mozilla/readability 0.6 (linkedom) + turndown 7 (GFM)`);
+console.log('ms/page: whole pipeline (parse + extract + markdown), mean and median; extract: the extraction step alone, median\n');
+console.log('corpus  extractor     F1     P      R      ms/page mean / median   extract   fallbacks');
+for (const row of rows) {
+  const { precision, recall, f1 } = row.scores;
+  console.log(
+    `${row.corpus.padEnd(7)} ${row.extractor.padEnd(12)} ${format(f1)}  ${format(precision)}  ${format(recall)}  ` +
+      `${row.meanMs.toFixed(1).padStart(7)} / ${row.medianMs.toFixed(1).padStart(6)}   ${row.medianExtractMs.toFixed(1).padStart(7)}` +
+      (row.fallbacks !== undefined ? `   ${String(row.fallbacks).padStart(9)}` : ''),
+  );
+}

@@ -1,0 +1,37 @@
+import { parseDocument } from 'htmlparser2';
+import { findOne } from 'domutils';
+import { describe, expect, it } from 'vitest';
+import { linkDensity, measureProse, measureText } from './text-stats.js';
+
+describe('measureText', () => {
+  const document = parseDocument(
+    '<div id="d"><p>Hello,   world. <a href="/x">Link text</a></p><ul><li><a href="/1">One</a></li></ul><p>漢字かな</p><img src="a.png"></div>',
+  );
+  const div = findOne((element) => element.attribs.id === 'd', document.children)!;
+  const stats = measureText(document);
+
+  it('collapses whitespace, weights CJK characters, counts commas, links and structure', () => {
+    const divStats = stats.get(div)!;
+    // whitespace at the edges of a text node carries no weight; each CJK character weighs 3
+    expect(divStats.text).toBe('Hello, world.Link text'.length + 'One'.length + 4 * 3);
+    expect(divStats.linkText).toBe('Link text'.length + 'One'.length);
+    expect(divStats.commas).toBe(1);
+    expect(divStats.blocks).toBe(5);
+    expect(divStats.images).toBe(1);
+    expect(divStats.media).toBe(1);
+    expect(linkDensity(divStats)).toBeCloseTo(12 / 37);
+  });
+});
+
+describe('measureProse', () => {
+  it('counts paragraphs of sentence length and short cells, not link-only items', () => {
+    const document = parseDocument(
+      '<div id="d"><p>A sentence that is long enough to be prose.</p><p>Too short.</p>' +
+        '<ul><li><a href="/1">A link that is long enough but only a link</a></li></ul>' +
+        '<table><tr><td>3 kg</td></tr></table></div>',
+    );
+    const div = findOne((element) => element.attribs.id === 'd', document.children)!;
+    const prose = measureProse(document, measureText(document));
+    expect(prose.get(div)).toBe('A sentence that is long enough to be prose.'.length + '3 kg'.length);
+  });
+});
