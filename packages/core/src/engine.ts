@@ -18,6 +18,7 @@ import type { Fetcher } from './ports/fetcher.js';
 import { inlineHtmlTransformer, type HtmlTransformer } from './ports/html-transformer.js';
 import type { JobProgress } from './ports/job-store.js';
 import { scrapePage, scrapePageWithLinks, type ScrapeContext, type ScrapeDeps, type ScrapedPage } from './scrape/scrape-page.js';
+import type { BlobLinks } from './scrape/capture-links.js';
 import { parseTargetUrl } from './scrape/target-url.js';
 
 /**
@@ -39,6 +40,8 @@ export interface EngineDeps {
   ids?: Ids;
   /** Product token matched against robots.txt groups (default `QuarryBot`). */
   robotsUserAgent?: string;
+  /** Where screenshots and action PDFs go (the server's BlobStore and its URLs); data URLs when absent. */
+  blobs?: BlobLinks;
 }
 
 /** What a library crawl yields: each page as it finishes, each page error, and the end. */
@@ -78,6 +81,7 @@ export function createEngine(deps: EngineDeps): Engine {
   const scrapeDeps: ScrapeDeps = {
     fetcher: deps.fetcher,
     ...(deps.browser ? { browser: deps.browser } : {}),
+    ...(deps.blobs ? { blobs: deps.blobs } : {}),
     transformer,
     clock,
     ids,

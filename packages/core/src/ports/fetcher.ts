@@ -1,8 +1,15 @@
+import type { BrandingProbe } from '../branding/branding-probe.js';
+import type { Action } from '../options/actions.js';
+
 /**
  * The Fetcher port: one URL in, one response out. Implementations: `GotFetcher` (HTTP, in
- * @quarry/adapters) and later `PlaywrightFetcher` (browser). Fetchers translate their library's
+ * @quarry/adapters) and `PlaywrightFetcher` (browser). Fetchers translate their library's
  * failures into core errors: `TargetError` (kind dns, connection, tls, ssrf, too-large,
  * redirect, http-status is NOT thrown: any HTTP status is a response) or `TimeoutError`.
+ *
+ * The browser fields (waitFor, actions, screenshot, location, blockAds, probeBranding) are read
+ * only by browser fetchers; the engine sends them only to an engine whose profile has the feature
+ * (scrape/engine-choice.ts), so an HTTP fetcher may ignore them.
  */
 export interface FetchRequest {
   url: URL;
@@ -18,6 +25,49 @@ export interface FetchRequest {
   /** Bytes allowed in the body; beyond it the fetcher throws TargetError('too-large'). */
   maxBytes?: number;
   signal?: AbortSignal;
+  /** Browser: milliseconds to wait after the page loaded, before actions run. */
+  waitFor?: number;
+  /** Browser: actions to run in order after load (validated: limits and wait rules hold). */
+  actions?: Action[];
+  /** Browser: a screenshot of the page after the actions. */
+  screenshot?: ScreenshotSpec;
+  /** Browser: locale, timezone and Accept-Language to emulate (resolved from `location` by core). */
+  location?: LocationProfile;
+  /** Browser: block ads and trackers and hide cookie banners. */
+  blockAds?: boolean;
+  /** Browser: run the branding probe on the rendered page. */
+  probeBranding?: boolean;
+}
+
+export interface ScreenshotSpec {
+  fullPage: boolean;
+  /** JPEG quality 1-100; PNG when absent. */
+  quality?: number;
+  /** Viewport for this capture, in CSS pixels. */
+  viewport?: { width: number; height: number };
+}
+
+export interface LocationProfile {
+  /** BCP 47 locale for `navigator.language` and Intl, e.g. `de-DE`. */
+  locale: string;
+  /** IANA timezone, e.g. `Europe/Berlin`. */
+  timezoneId: string;
+  /** Accept-Language header value, e.g. `de-DE,de;q=0.9,en;q=0.8`. */
+  acceptLanguage: string;
+}
+
+/** Bytes a browser made (screenshot, PDF), with their media type. */
+export interface Capture {
+  bytes: Uint8Array;
+  contentType: string;
+}
+
+/** What the actions produced, in the order they ran. */
+export interface ActionOutputs {
+  screenshots: Capture[];
+  scrapes: Array<{ url: string; html: string }>;
+  javascriptReturns: Array<{ type: string; value: unknown }>;
+  pdfs: Capture[];
 }
 
 export interface FetchResponse {
@@ -35,6 +85,14 @@ export interface FetchResponse {
   engine: string;
   /** Wall time of the exchange in milliseconds. */
   elapsedMs: number;
+  /** Browser: the DOM serialised after load, waitFor and actions (used instead of `body` for HTML). */
+  renderedHtml?: string;
+  /** Browser: the screenshot asked for by `request.screenshot`. */
+  screenshot?: Capture;
+  /** Browser: outputs of `request.actions` (present when actions were given). */
+  actions?: ActionOutputs;
+  /** Browser: raw branding measurements, when `request.probeBranding` was set. */
+  branding?: BrandingProbe;
 }
 
 export interface Fetcher {

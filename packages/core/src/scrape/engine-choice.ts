@@ -12,14 +12,17 @@ export interface EngineProfile {
   features: ReadonlySet<EngineFeature>;
   /** Relative cost of one page; lower is tried first. */
   cost: number;
+  /** Whether pages come back as scripts left them; a script-rendered page from an engine without this goes on to the next. */
+  rendersScripts: boolean;
 }
 
 export const engineProfiles = {
-  http: { name: 'http', features: new Set<EngineFeature>(), cost: 1 },
+  http: { name: 'http', features: new Set<EngineFeature>(), cost: 1, rendersScripts: false },
   browser: {
     name: 'browser',
     features: new Set<EngineFeature>(['waitFor', 'actions', 'screenshot', 'mobile', 'location', 'branding']),
     cost: 20,
+    rendersScripts: true,
   },
 } satisfies Record<string, EngineProfile>;
 

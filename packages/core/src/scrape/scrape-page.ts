@@ -1,4 +1,5 @@
-import type { DocumentMetadata, ScrapeDocument } from '../document.js';
+import { brandingFromProbe } from '../branding/brand-profile.js';
+import type { ActionsResult, DocumentMetadata, ScrapeDocument } from '../document.js';
 import { NotAvailableError, TargetError } from '../errors.js';
 import { decodeBody } from '../html/decode-body.js';
 import { checkSelectors } from '../html/clean-html.js';
@@ -6,16 +7,18 @@ import type { FormatSpec } from '../options/formats.js';
 import type { ScrapeOptions } from '../options/scrape-options.js';
 import { pdfToMarkdown } from '../pdf/index.js';
 import type { Clock, Ids } from '../ports/clock.js';
-import type { FetchResponse, Fetcher } from '../ports/fetcher.js';
+import type { ActionOutputs, FetchResponse, Fetcher } from '../ports/fetcher.js';
 import type { HtmlTransformer } from '../ports/html-transformer.js';
+import { linkCapture, toBase64, type BlobLinks } from './capture-links.js';
 import { contentKindOf } from './content-kind.js';
 import { creditsForDocument } from './credits.js';
-import { chooseEngines, engineProfiles, type EngineProfile } from './engine-choice.js';
+import { fetchWithEngines } from './fetch-with-engines.js';
 
 /**
  * One scrape, start to end:
  *
- *   options -> engine choice -> Fetcher -> content kind
+ *   options -> engine waterfall (fetch-with-engines.ts: http first, the browser when needed, when
+ *              the page is script-rendered or blocked, or when http fails) -> content kind
  *     html -> HtmlTransformer (one parse: metadata, links, clean, markdown, html)
  *     pdf  -> pdfToMarkdown (or base64 when PDF parsing is off)
  *     json -> fenced json block; text/xml -> as is
@@ -27,6 +30,8 @@ export interface ScrapeDeps {
   transformer: HtmlTransformer;
   clock: Clock;
   ids: Ids;
+  /** Where screenshots and action PDFs are stored; data URLs when absent. */
+  blobs?: BlobLinks;
   /** Formats that need a provider this engine was built without (json, summary, changeTracking). */
   missingProviders: Partial<Record<FormatSpec['type'], string>>;
 }
@@ -67,27 +72,23 @@ export async function scrapePageWithLinks(
     const missing = deps.missingProviders[format.type];
     if (missing) throw new NotAvailableError(`\`formats: ${format.type}\` needs ${missing}, which is not available in this engine yet`);
   }
-  const engines: Array<EngineProfile & { fetcher: Fetcher }> = [{ ...engineProfiles.http, fetcher: deps.fetcher }];
-  if (deps.browser) engines.push({ ...engineProfiles.browser, fetcher: deps.browser });
-  const [engine] = chooseEngines(options, engines);
-
   const started = deps.clock.now();
-  const response = await engine!.fetcher.fetch({
-    url: target,
-    headers: options.headers,
-    timeoutMs: options.timeout,
-    skipTlsVerification: options.skipTlsVerification,
-    mobile: options.mobile,
-    ...(context.signal ? { signal: context.signal } : {}),
-  });
+  const { response, html } = await fetchWithEngines(
+    { fetcher: deps.fetcher, ...(deps.browser ? { browser: deps.browser } : {}) },
+    deps.clock,
+    target,
+    options,
+    context.signal,
+  );
   const remainingMs = options.timeout - (deps.clock.now() - started);
-  return buildDocument(deps, sourceUrl, response, options, context, remainingMs, discoverLinks);
+  return buildDocument(deps, sourceUrl, response, html, options, context, remainingMs, discoverLinks);
 }
 
 async function buildDocument(
   deps: ScrapeDeps,
   sourceUrl: string,
   response: FetchResponse,
+  html: string | undefined,
   options: ScrapeOptions,
   context: ScrapeContext,
   remainingMs: number,
@@ -104,7 +105,7 @@ async function buildDocument(
 
   switch (kind) {
     case 'html': {
-      const { text } = decodeBody(response.body, contentType);
+      const text = html ?? decodeBody(response.body, contentType).text;
       const output = await deps.transformer.transform({
         html: text,
         url: response.url.href,
@@ -165,6 +166,9 @@ async function buildDocument(
       );
   }
   void remainingMs;
+  if (response.screenshot && wants.has('screenshot')) document.screenshot = await linkCapture(response.screenshot, deps.blobs);
+  if (response.actions && options.actions.length > 0) document.actions = await linkActions(response.actions, deps.blobs);
+  if (wants.has('branding') && response.branding) document.branding = brandingFromProbe(response.branding) as Record<string, unknown>;
 
   const failed = response.status >= 400;
   const metadata: DocumentMetadata = {
@@ -193,10 +197,11 @@ function fencedJson(text: string): string {
   return `${fence}json\n${pretty}\n${fence}`;
 }
 
-function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let index = 0; index < bytes.length; index += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
-  }
-  return btoa(binary);
+async function linkActions(outputs: ActionOutputs, blobs: BlobLinks | undefined): Promise<ActionsResult> {
+  return {
+    screenshots: await Promise.all(outputs.screenshots.map((capture) => linkCapture(capture, blobs))),
+    scrapes: outputs.scrapes,
+    javascriptReturns: outputs.javascriptReturns,
+    pdfs: await Promise.all(outputs.pdfs.map((capture) => linkCapture(capture, blobs))),
+  };
 }

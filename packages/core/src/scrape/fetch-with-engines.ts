@@ -1,0 +1,115 @@
+import { QuarryError, TargetError, TimeoutError } from '../errors.js';
+import { decodeBody } from '../html/decode-body.js';
+import type { ScrapeOptions } from '../options/scrape-options.js';
+import type { Clock } from '../ports/clock.js';
+import type { FetchRequest, FetchResponse, Fetcher } from '../ports/fetcher.js';
+import { blockedPageError, blockedPageTemplate } from './blocked-page.js';
+import { contentKindOf } from './content-kind.js';
+import { chooseEngines, engineProfiles, type EngineProfile } from './engine-choice.js';
+import { locationProfile } from './location-profile.js';
+import { pageSignals } from './page-signals.js';
+import { scriptRenderedReason } from './script-rendered.js';
+
+/**
+ * The engine waterfall of one scrape:
+ *
+ *   engines able to serve the options, cheapest first (engine-choice.ts)
+ *     -> fetch -> judge the page:
+ *          ok               -> done
+ *          script-rendered  -> keep it, try the next engine (one that renders scripts)
+ *          blocked          -> keep it, try the next engine; the last one throws TargetError('blocked')
+ *     -> a failure that another engine may not share (connection, tls, crash) -> next engine
+ *   all tried -> the kept page (a script-rendered page beats nothing), else the last error.
+ *
+ * Every attempt runs within what is left of `options.timeout`.
+ */
+export interface EngineSet {
+  fetcher: Fetcher;
+  browser?: Fetcher;
+}
+
+export interface FetchedPage {
+  response: FetchResponse;
+  /** The decoded HTML when the response is HTML (rendered DOM for the browser). */
+  html?: string;
+}
+
+type Verdict = { kind: 'ok' } | { kind: 'script-rendered'; reason: string } | { kind: 'blocked'; error: TargetError };
+
+/** Failures that say nothing about the next engine's chances: they end the waterfall. */
+const finalKinds = new Set(['ssrf', 'dns', 'too-large', 'redirect', 'unsupported-type', 'robots']);
+
+function canFallBack(error: unknown): boolean {
+  if (error instanceof TimeoutError) return false;
+  if (error instanceof TargetError) return !finalKinds.has(error.kind);
+  return !(error instanceof QuarryError) || error.code === 'internal' || error.code === 'unavailable';
+}
+
+export function browserRequestFields(options: ScrapeOptions): Omit<FetchRequest, 'url' | 'timeoutMs'> {
+  const screenshot = options.formats.find((format) => format.type === 'screenshot');
+  return {
+    headers: options.headers,
+    skipTlsVerification: options.skipTlsVerification,
+    mobile: options.mobile,
+    waitFor: options.waitFor,
+    actions: options.actions,
+    blockAds: options.blockAds,
+    ...(screenshot
+      ? { screenshot: { fullPage: screenshot.fullPage, ...(screenshot.quality ? { quality: screenshot.quality } : {}), ...(screenshot.viewport ? { viewport: screenshot.viewport } : {}) } }
+      : {}),
+    ...(options.location ? { location: locationProfile(options.location) } : {}),
+    ...(options.formats.some((format) => format.type === 'branding') ? { probeBranding: true } : {}),
+  };
+}
+
+function judge(page: FetchedPage, profile: EngineProfile): Verdict {
+  if (page.html === undefined) return { kind: 'ok' };
+  const signals = pageSignals(page.html);
+  const template = blockedPageTemplate({ status: page.response.status, signals, html: page.html });
+  if (template) return { kind: 'blocked', error: blockedPageError(page.response.url, template, page.response.engine) };
+  const reason = profile.rendersScripts ? undefined : scriptRenderedReason(signals);
+  return reason ? { kind: 'script-rendered', reason } : { kind: 'ok' };
+}
+
+function withHtml(response: FetchResponse): FetchedPage {
+  const contentType = response.headers.get('content-type');
+  if (contentKindOf(contentType, response.body) !== 'html') return { response };
+  return { response, html: response.renderedHtml ?? decodeBody(response.body, contentType).text };
+}
+
+export async function fetchWithEngines(
+  engines: EngineSet,
+  clock: Clock,
+  target: URL,
+  options: ScrapeOptions,
+  signal?: AbortSignal,
+): Promise<FetchedPage> {
+  const available: Array<EngineProfile & { fetcher: Fetcher }> = [{ ...engineProfiles.http, fetcher: engines.fetcher }];
+  if (engines.browser) available.push({ ...engineProfiles.browser, fetcher: engines.browser });
+  const able = chooseEngines(options, available);
+  const fields = browserRequestFields(options);
+  const started = clock.now();
+  let kept: { page: FetchedPage; verdict: Verdict } | undefined;
+  let lastError: unknown;
+
+  for (const [index, engine] of able.entries()) {
+    const isLast = index === able.length - 1;
+    const remainingMs = options.timeout - (clock.now() - started);
+    if (remainingMs <= 0) break;
+    let page: FetchedPage;
+    try {
+      page = withHtml(await engine.fetcher.fetch({ url: target, timeoutMs: remainingMs, ...fields, ...(signal ? { signal } : {}) }));
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      lastError = error;
+      if (kept || (!isLast && canFallBack(error))) continue;
+      throw error;
+    }
+    const verdict = judge(page, engine);
+    if (verdict.kind === 'ok' || (verdict.kind === 'script-rendered' && isLast)) return page;
+    kept = { page, verdict };
+  }
+  if (kept?.verdict.kind === 'blocked') throw kept.verdict.error;
+  if (kept) return kept.page;
+  throw lastError ?? new TimeoutError(`The scrape ran out of its ${options.timeout} ms timeout`, { details: { timeoutMs: options.timeout } });
+}

@@ -1,0 +1,97 @@
+import { Parser } from 'htmlparser2';
+
+/**
+ * What a page looks like to a reader, measured in one streaming pass (no tree is built): its
+ * title, the amount and start of its visible text, how much script it carries, what its
+ * `<noscript>` says, and whether an app root (`#root`, `#app`, `#__next`...) was left empty.
+ * script-rendered.ts and blocked-page.ts decide from these numbers.
+ */
+export interface PageSignals {
+  title: string;
+  /** Characters of visible text (whitespace runs count as one). */
+  textLength: number;
+  /** The first `textSampleLength` characters of visible text, whitespace collapsed. */
+  text: string;
+  /** Bytes of inline `<script>` code (JSON data blocks included). */
+  inlineScriptBytes: number;
+  /** `<script src>` elements. */
+  externalScripts: number;
+  /** Text inside `<noscript>`, whitespace collapsed. */
+  noscriptText: string;
+  /** App roots present in the page, and those that had no content at all. */
+  appRoots: string[];
+  emptyAppRoots: string[];
+}
+
+export const textSampleLength = 4_000;
+
+const appRootIds = new Set(['root', 'app', '__next', '__nuxt', 'svelte', 'app-root', 'main-app', 'react-root', 'ember-app', 'q-app']);
+const appRootTags = new Set(['app-root']);
+/** Elements whose text a reader never sees. */
+const hiddenTextTags = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head', 'title', 'iframe', 'object']);
+
+interface OpenRoot {
+  name: string;
+  depth: number;
+  hasContent: boolean;
+}
+
+export function pageSignals(html: string): PageSignals {
+  const signals: PageSignals = { title: '', textLength: 0, text: '', inlineScriptBytes: 0, externalScripts: 0, noscriptText: '', appRoots: [], emptyAppRoots: [] };
+  const stack: string[] = [];
+  const roots: OpenRoot[] = [];
+  let hiddenDepth = 0;
+  let lastWasSpace = true;
+  let sample = '';
+  let noscript = '';
+  let title = '';
+
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        for (const root of roots) root.hasContent = true;
+        const rootName = appRootTags.has(name) ? name : attributes.id && appRootIds.has(attributes.id) ? `#${attributes.id}` : undefined;
+        stack.push(name);
+        if (rootName && !roots.some((root) => root.name === rootName)) {
+          signals.appRoots.push(rootName);
+          roots.push({ name: rootName, depth: stack.length, hasContent: false });
+        }
+        if (name === 'script' && attributes.src) signals.externalScripts++;
+        if (hiddenTextTags.has(name)) hiddenDepth++;
+      },
+      ontext(text) {
+        const current = stack[stack.length - 1];
+        if (current === 'script') signals.inlineScriptBytes += text.length;
+        if (current === 'title' && stack.includes('head')) title += text;
+        if (stack.includes('noscript')) noscript += text;
+        if (hiddenDepth > 0) return;
+        for (const character of text) {
+          const isSpace = character === ' ' || character === '\n' || character === '\t' || character === '\r' || character === '\u00a0';
+          if (isSpace && lastWasSpace) continue;
+          if (!isSpace) for (const root of roots) root.hasContent = true;
+          lastWasSpace = isSpace;
+          signals.textLength++;
+          if (sample.length < textSampleLength) sample += isSpace ? ' ' : character;
+        }
+      },
+      onclosetag(name) {
+        if (hiddenTextTags.has(name) && hiddenDepth > 0) hiddenDepth--;
+        const depth = stack.length;
+        const root = roots[roots.length - 1];
+        if (root && root.depth === depth) {
+          roots.pop();
+          if (!root.hasContent) signals.emptyAppRoots.push(root.name);
+        }
+        stack.pop();
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.end(html);
+  for (const root of roots) if (!root.hasContent) signals.emptyAppRoots.push(root.name);
+  signals.text = sample.trim();
+  signals.textLength = signals.text.length === 0 ? 0 : signals.textLength;
+  signals.title = title.replace(/\s+/g, ' ').trim();
+  signals.noscriptText = noscript.replace(/\s+/g, ' ').trim();
+  return signals;
+}
