@@ -1,0 +1,65 @@
+/**
+ * FetchRequest -> the BrowserContext a scrape runs in: device (desktop or phone: user agent,
+ * viewport, touch, scale), locale, timezone and Accept-Language (location), extra headers,
+ * TLS leniency. Cookies from a `cookie` header become context cookies for the target's origin
+ * only (an extra header would send them to every third-party host of the page).
+ */
+import { devices, type BrowserContextOptions } from 'playwright-core';
+import type { FetchRequest } from '@quarry/core';
+
+export const deviceProfiles = {
+  desktop: devices['Desktop Chrome']!,
+  mobile: devices['Pixel 7']!,
+} as const;
+
+const defaultLocale = { locale: 'en-US', acceptLanguage: 'en-US,en;q=0.9' } as const;
+
+export function contextOptionsFor(request: FetchRequest, userAgent?: string): BrowserContextOptions {
+  const device = request.mobile ? deviceProfiles.mobile : deviceProfiles.desktop;
+  const headers: Record<string, string> = {};
+  let headerAgent: string | undefined;
+  for (const [name, value] of Object.entries(request.headers ?? {})) {
+    const lower = name.toLowerCase();
+    if (lower === 'cookie') continue;
+    if (lower === 'user-agent') headerAgent = value;
+    else headers[lower] = value;
+  }
+  headers['accept-language'] = acceptLanguageFor(request);
+  return {
+    userAgent: headerAgent ?? userAgent ?? device.userAgent,
+    viewport: device.viewport,
+    deviceScaleFactor: device.deviceScaleFactor,
+    isMobile: device.isMobile,
+    hasTouch: device.hasTouch,
+    locale: request.location?.locale ?? defaultLocale.locale,
+    ...(request.location ? { timezoneId: request.location.timezoneId } : {}),
+    extraHTTPHeaders: headers,
+    ignoreHTTPSErrors: request.skipTlsVerification ?? false,
+    serviceWorkers: 'block',
+    acceptDownloads: false,
+  };
+}
+
+/**
+ * The Accept-Language every request of the scrape carries: the caller's header, else the
+ * location's, else English. Chromium replaces it with the bare locale, so the route puts it back.
+ */
+export function acceptLanguageFor(request: FetchRequest): string {
+  const own = Object.entries(request.headers ?? {}).find(([name]) => name.toLowerCase() === 'accept-language')?.[1];
+  return own ?? request.location?.acceptLanguage ?? defaultLocale.acceptLanguage;
+}
+
+/** `cookie: a=1; b=2` -> cookies for the target URL's origin. */
+export function cookiesFor(url: URL, headers: Record<string, string> | undefined): Array<{ name: string; value: string; url: string }> {
+  const header = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'cookie')?.[1];
+  if (!header) return [];
+  return header
+    .split(';')
+    .map((pair) => pair.trim())
+    .filter((pair) => pair.includes('='))
+    .map((pair) => {
+      const index = pair.indexOf('=');
+      return { name: pair.slice(0, index).trim(), value: pair.slice(index + 1).trim(), url: url.origin };
+    })
+    .filter((cookie) => cookie.name.length > 0);
+}

@@ -1,0 +1,238 @@
+/**
+ * PlaywrightFetcher: the `Fetcher` port over a system Chromium driven by playwright-core.
+ *
+ *   pool.withContext (own context per scrape)
+ *     -> route every request: SSRF check, then the ad blocker
+ *     -> goto (DOM ready) -> load (capped) -> network quiet (capped) -> cookie banners removed
+ *     -> waitFor -> actions -> screenshot -> branding probe -> DOM serialised
+ *
+ * Every connection Chromium opens goes through a GuardedProxy holding the same SsrfGuard as the
+ * HTTP fetcher, so redirects, subresources, workers and WebSockets cannot reach private networks
+ * unless the operator allowed them; the route check gives a clear error for the first hop.
+ * The whole fetch runs under `timeoutMs`: past it the context is closed and TimeoutError thrown.
+ */
+import type { BrowserContext, Page, Request as PlaywrightRequest, Response as PlaywrightResponse, Route } from 'playwright-core';
+import { TargetError, TimeoutError, type FetchRequest, type FetchResponse, type Fetcher, type BrandingProbe } from '@quarry/core';
+import { SsrfGuard, type Resolver } from '../ssrf-guard.js';
+import { captureScreenshot, runActions } from './action-runner.js';
+import { AdBlocker } from './ad-blocker.js';
+import { brandingProbeSource } from './branding-probe.js';
+import { BrowserPool, type BrowserPoolOptions } from './browser-pool.js';
+import { toCoreError } from './browser-error.js';
+import { acceptLanguageFor, contextOptionsFor, cookiesFor } from './context-options.js';
+import { GuardedProxy } from './guarded-proxy.js';
+import { NetworkQuiet } from './network-quiet.js';
+
+export interface PlaywrightFetcherOptions extends Omit<BrowserPoolOptions, 'proxy'> {
+  /** Destinations allowed although not public (same syntax as GotFetcher). */
+  allowPrivateHosts?: readonly string[];
+  /** DNS resolution for the guard (tests and custom DNS). */
+  resolve?: Resolver;
+  /** Filter list texts (EasyList syntax) for `blockAds`; the built-in list when absent. */
+  filterLists?: readonly string[];
+  /** Sent instead of the device profile's user agent (a request's own `user-agent` header wins). */
+  userAgent?: string;
+}
+
+/** How long the page may keep loading after DOM ready, and how long to wait for network quiet. */
+export const pageSettling = { loadCapMs: 10_000, quietMs: 200, quietCapMs: 5_000 } as const;
+
+const passThroughSchemes = new Set(['data:', 'blob:', 'about:', 'chrome-extension:']);
+
+function headersOf(raw: Record<string, string>): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (name.startsWith(':')) continue;
+    for (const item of name === 'set-cookie' ? value.split('\n') : [value]) headers.append(name, item);
+  }
+  return headers;
+}
+
+function redirectsOf(response: PlaywrightResponse): URL[] {
+  const chain: URL[] = [];
+  for (let request = response.request().redirectedFrom(); request; request = request.redirectedFrom()) chain.unshift(new URL(request.url()));
+  return chain;
+}
+
+export class PlaywrightFetcher implements Fetcher {
+  readonly name = 'browser';
+  private readonly guard: SsrfGuard;
+  private readonly proxy: GuardedProxy;
+  private readonly options: PlaywrightFetcherOptions;
+  private pool: BrowserPool | undefined;
+  private blocker: AdBlocker | undefined;
+
+  constructor(options: PlaywrightFetcherOptions) {
+    this.options = options;
+    this.guard = new SsrfGuard({
+      ...(options.allowPrivateHosts ? { allowPrivateHosts: options.allowPrivateHosts } : {}),
+      ...(options.resolve ? { resolve: options.resolve } : {}),
+    });
+    this.proxy = new GuardedProxy(this.guard);
+  }
+
+  /** Pool numbers (browsers, open pages, waiting scrapes, launches, retirements). */
+  stats() {
+    return this.pool?.stats();
+  }
+
+  /**
+   * Loads `request.url` in a fresh context, runs waitFor, actions, screenshot and the branding
+   * probe when asked, and returns the main response's status and headers with the rendered DOM.
+   * Throws TargetError (ssrf, dns, connection, tls, redirect, unsupported-type), TimeoutError,
+   * ValidationError for an action that does not fit the page, QuarryError('unavailable') when
+   * Chromium cannot start or crashed, and the signal's reason when `request.signal` aborts.
+   */
+  async fetch(request: FetchRequest): Promise<FetchResponse> {
+    const started = performance.now();
+    const remainingMs = () => Math.max(1, request.timeoutMs - (performance.now() - started));
+    const pool = await this.poolOf();
+    const refusals: TargetError[] = [];
+    try {
+      return await pool.withContext(
+        contextOptionsFor(request, this.options.userAgent),
+        (context) => this.withDeadline(context, request, remainingMs, () => this.render(context, request, remainingMs, refusals, started)),
+        request.signal,
+      );
+    } catch (error) {
+      if (request.signal?.aborted) throw request.signal.reason;
+      const refusal = refusals[0] ?? this.proxy.refusalFor(request.url.hostname);
+      if (refusal && !(error instanceof TimeoutError)) throw refusal;
+      throw toCoreError(error, { host: request.url.host, timeoutMs: request.timeoutMs });
+    }
+  }
+
+  /** Closes the browsers and the proxy. Idempotent. */
+  async close(): Promise<void> {
+    const pool = this.pool;
+    this.pool = undefined;
+    await pool?.close();
+    await this.proxy.close();
+  }
+
+  private async poolOf(): Promise<BrowserPool> {
+    if (this.pool) return this.pool;
+    const proxyUrl = await this.proxy.start();
+    // Chromium bypasses proxies for loopback unless told not to: `<-loopback>` keeps it guarded.
+    this.pool ??= new BrowserPool({ ...this.options, proxy: { server: proxyUrl, bypass: '<-loopback>' } });
+    return this.pool;
+  }
+
+  private async withDeadline<T>(context: BrowserContext, request: FetchRequest, remainingMs: () => number, run: () => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const work = run();
+    work.catch(() => undefined);
+    const expiry = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new TimeoutError(`The browser did not finish ${request.url.host} within ${request.timeoutMs} ms`, { details: { host: request.url.host, timeoutMs: request.timeoutMs } }));
+        void context.close().catch(() => undefined);
+      }, remainingMs());
+      onAbort = () => {
+        reject(request.signal!.reason);
+        void context.close().catch(() => undefined);
+      };
+      request.signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([work, expiry]);
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) request.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private async route(route: Route, request: FetchRequest, acceptLanguage: string, refusals: TargetError[]): Promise<void> {
+    const details = route.request();
+    let url: URL;
+    try {
+      url = new URL(details.url());
+    } catch {
+      return route.abort('blockedbyclient');
+    }
+    if (passThroughSchemes.has(url.protocol)) return route.continue();
+    try {
+      this.guard.checkUrl(url);
+    } catch (error) {
+      if (error instanceof TargetError) refusals.push(error);
+      return route.abort('blockedbyclient');
+    }
+    if (request.blockAds) {
+      const decision = this.blockerOf().decide(details);
+      if (decision.action === 'abort') return route.abort('blockedbyclient');
+      if (decision.action === 'fulfill') return route.fulfill({ body: decision.body, contentType: decision.contentType });
+    }
+    const headers = details.headers();
+    if (headers['accept-language'] !== undefined && headers['accept-language'] !== acceptLanguage) {
+      return route.continue({ headers: { ...headers, 'accept-language': acceptLanguage } });
+    }
+    return route.continue();
+  }
+
+  private blockerOf(): AdBlocker {
+    this.blocker ??= new AdBlocker(this.options.filterLists ?? []);
+    return this.blocker;
+  }
+
+  private async render(context: BrowserContext, request: FetchRequest, remainingMs: () => number, refusals: TargetError[], started: number): Promise<FetchResponse> {
+    context.setDefaultTimeout(remainingMs());
+    const acceptLanguage = acceptLanguageFor(request);
+    await context.route('**/*', (route) => this.route(route, request, acceptLanguage, refusals).catch(() => undefined));
+    const cookies = cookiesFor(request.url, request.headers);
+    if (cookies.length > 0) await context.addCookies(cookies);
+    const page = await context.newPage();
+    const quiet = new NetworkQuiet(page);
+    if (request.blockAds) this.blockerOf().watch(page);
+
+    const response = await page.goto(request.url.href, { waitUntil: 'domcontentloaded', timeout: remainingMs() });
+    if (!response) throw new TargetError('connection', `The browser got no response from ${request.url.host}`, { details: { host: request.url.host } });
+    const headers = headersOf(await response.allHeaders());
+    if (headers.get('x-quarry-refused')) throw this.proxy.refusalFor(new URL(response.url()).hostname) ?? new TargetError('ssrf', `Refused to connect to ${new URL(response.url()).host}`);
+    const contentType = headers.get('content-type') ?? '';
+    const isHtml = contentType === '' || /html|xml\+xhtml/i.test(contentType);
+    if (!isHtml) return this.responseOf(request, response, headers, await response.body(), started);
+
+    await page.waitForLoadState('load', { timeout: Math.min(pageSettling.loadCapMs, remainingMs() / 2) }).catch(() => undefined);
+    await quiet.settle(page, pageSettling.quietMs, Math.min(pageSettling.quietCapMs, remainingMs() / 4));
+    if (request.blockAds) await AdBlocker.removeCookieBanners(page);
+    if (request.waitFor) await page.waitForTimeout(request.waitFor);
+    const scope = { page, quiet, remainingMs };
+    const actions = request.actions && request.actions.length > 0 ? await runActions(scope, request.actions) : undefined;
+    const screenshot = request.screenshot ? await captureScreenshot(page, request.screenshot, remainingMs()) : undefined;
+    const branding = request.probeBranding ? ((await page.evaluate(brandingProbeSource)) as BrandingProbe) : undefined;
+    const renderedHtml = await this.contentOf(page);
+    return {
+      ...this.responseOf(request, response, headers, new TextEncoder().encode(renderedHtml), started),
+      url: new URL(page.url()),
+      renderedHtml,
+      ...(screenshot ? { screenshot } : {}),
+      ...(actions ? { actions } : {}),
+      ...(branding ? { branding } : {}),
+    };
+  }
+
+  /** The DOM as HTML; retried once if a navigation (a click, a script) is still under way. */
+  private async contentOf(page: Page): Promise<string> {
+    try {
+      return await page.content();
+    } catch {
+      await page.waitForLoadState('domcontentloaded').catch(() => undefined);
+      return page.content();
+    }
+  }
+
+  private responseOf(request: FetchRequest, response: PlaywrightResponse, headers: Headers, body: Uint8Array, started: number): FetchResponse {
+    return {
+      requestedUrl: request.url,
+      url: new URL(response.url()),
+      status: response.status(),
+      headers,
+      body,
+      redirects: redirectsOf(response),
+      engine: this.name,
+      elapsedMs: performance.now() - started,
+    };
+  }
+}
+
+export type { PlaywrightRequest };

@@ -1,0 +1,265 @@
+/**
+ * WorkerPoolTransformer: the `HtmlTransformer` port on node:worker_threads. HTML -> markdown is
+ * the CPU-heavy step of every page, so a crawl converts on worker threads while the main thread
+ * keeps fetching and running the frontier.
+ *
+ *   transform(input) --> waiting queue --> least-busy worker (at most `depth` tasks each)
+ *                              |               | postMessage (structured clone)
+ *                              |         transform-worker: transformHtml(input)
+ *                              |               | { id, output } | { id, error }
+ *                              |               v
+ *                              +--(every worker busy)--> calling thread: transformHtml(input),
+ *                                  one page per event-loop turn   --> promise settles
+ *
+ * The calling thread is one of the converting threads: fetching and the frontier cost it about a
+ * fifth of what conversion costs, so with one worker per core *but one* the cores stay busy and a
+ * worker's memory (~60 MB) is saved. Workers start when the first pages arrive, one more only
+ * while every started one is busy, and never at import time. An idle pool does not keep the
+ * process alive. A page that throws rejects its own promise with a plain Error and the worker
+ * carries on; a worker that crashes (out of memory under `resourceLimits`, say) rejects the tasks
+ * it held and is replaced on demand.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { transformHtml, type HtmlTransformer, type HtmlTransformInput, type HtmlTransformOutput } from '@quarry/core';
+
+export interface WorkerPoolTransformerOptions {
+  /** Worker threads at most. Default: one per CPU core but one (`os.availableParallelism() - 1`), at least 1. */
+  workers?: number;
+  /**
+   * When every worker is busy and pages wait, the calling thread converts one of them itself, one
+   * per event-loop turn (so its I/O callbacks run in between). Default true; turn it off where the
+   * calling thread must answer quickly (an API server with much traffic).
+   */
+  useCallingThread?: boolean;
+  /** Heap limits of each worker: a page that exceeds them fails alone and its worker is replaced. */
+  resourceLimits?: ResourceLimits;
+  /** The worker script. Default: the built `transform-worker.js` beside this module (see `workerScript`). */
+  workerUrl?: URL;
+}
+
+/** Main thread -> worker. */
+export interface WorkerRequest {
+  id: number;
+  input: HtmlTransformInput;
+}
+
+/** Worker -> main thread: once `ready` after loading, then one answer per request. */
+export type WorkerReply =
+  | { ready: true }
+  | { id: number; output: HtmlTransformOutput }
+  | { id: number; error: { name: string; message: string; stack?: string } };
+
+interface Task {
+  id: number;
+  input: HtmlTransformInput;
+  resolve: (output: HtmlTransformOutput) => void;
+  reject: (error: Error) => void;
+}
+
+interface PoolWorker {
+  worker: Worker;
+  /** Tasks posted to this worker and not answered yet. */
+  tasks: Map<number, Task>;
+  isReady: boolean;
+  isGone: boolean;
+}
+
+/**
+ * Tasks posted to one worker at once: one converting and one waiting in its port, so the worker
+ * never idles while the main thread is busy; a crash loses at most these.
+ */
+const depth = 2;
+
+export class WorkerPoolTransformer implements HtmlTransformer {
+  private readonly maxWorkers: number;
+  private readonly useCallingThread: boolean;
+  private readonly resourceLimits: ResourceLimits | undefined;
+  private readonly workerUrl: URL | undefined;
+  private readonly workers: PoolWorker[] = [];
+  private waiting: Task[] = [];
+  private nextId = 1;
+  private isClosed = false;
+  private isInlineScheduled = false;
+
+  constructor(options: WorkerPoolTransformerOptions = {}) {
+    const workers = options.workers ?? Math.max(1, availableParallelism() - 1);
+    if (!Number.isInteger(workers) || workers < 1) {
+      throw new RangeError(`\`workers\` must be an integer of at least 1; got ${workers}`);
+    }
+    this.maxWorkers = workers;
+    this.useCallingThread = options.useCallingThread ?? true;
+    this.resourceLimits = options.resourceLimits;
+    this.workerUrl = options.workerUrl;
+  }
+
+  /** Workers started and alive (for tests and status pages). */
+  get size(): number {
+    return this.workers.length;
+  }
+
+  /**
+   * Converts one page on a worker thread (or on the calling thread, see `useCallingThread`).
+   * Rejects with a plain Error when the page throws, when its worker crashes while holding it, or
+   * when the pool is (or gets) closed.
+   */
+  transform(input: HtmlTransformInput): Promise<HtmlTransformOutput> {
+    if (this.isClosed) return Promise.reject(new Error('WorkerPoolTransformer is closed'));
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ id: this.nextId++, input, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  /** Terminates every worker; tasks not answered yet reject. Idempotent. */
+  async close(): Promise<void> {
+    this.isClosed = true;
+    const closed = new Error('WorkerPoolTransformer is closed');
+    for (const task of this.waiting) task.reject(closed);
+    this.waiting = [];
+    const workers = this.workers.splice(0);
+    for (const slot of workers) {
+      slot.isGone = true;
+      for (const task of slot.tasks.values()) task.reject(closed);
+      slot.tasks.clear();
+    }
+    await Promise.all(workers.map((slot) => slot.worker.terminate()));
+  }
+
+  /**
+   * Posts waiting tasks to the least busy workers, starting workers while all are busy; what is
+   * left waits for a worker or, on the next event-loop turn, for the calling thread.
+   */
+  private dispatch(): void {
+    while (this.waiting.length > 0) {
+      const slot = this.pickWorker();
+      if (!slot) break;
+      const task = this.waiting.shift()!;
+      if (slot.tasks.size === 0) slot.worker.ref();
+      slot.tasks.set(task.id, task);
+      slot.worker.postMessage({ id: task.id, input: task.input } satisfies WorkerRequest);
+    }
+    if (this.waiting.length > 0 && this.useCallingThread && !this.isInlineScheduled) {
+      this.isInlineScheduled = true;
+      setImmediate(() => this.convertInline());
+    }
+  }
+
+  /** The calling thread's share: one waiting page, unless a worker has room by now. */
+  private convertInline(): void {
+    this.isInlineScheduled = false;
+    this.dispatch();
+    const task = this.waiting.shift();
+    if (!task) return;
+    try {
+      task.resolve(transformHtml(task.input));
+    } catch (error) {
+      task.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    this.dispatch();
+  }
+
+  private pickWorker(): PoolWorker | undefined {
+    let best: PoolWorker | undefined;
+    for (const slot of this.workers) if (!best || slot.tasks.size < best.tasks.size) best = slot;
+    if ((!best || best.tasks.size > 0) && this.workers.length < this.maxWorkers) return this.spawn();
+    return best && best.tasks.size < depth ? best : undefined;
+  }
+
+  private spawn(): PoolWorker {
+    const worker = new Worker(this.workerUrl ?? workerScript(), {
+      ...(this.resourceLimits ? { resourceLimits: this.resourceLimits } : {}),
+    });
+    const slot: PoolWorker = { worker, tasks: new Map(), isReady: false, isGone: false };
+    worker.on('message', (reply: WorkerReply) => this.answer(slot, reply));
+    worker.on('error', (error) => this.retire(slot, error));
+    worker.on('exit', (code) => this.retire(slot, new Error(`exited with code ${code}`)));
+    this.workers.push(slot);
+    return slot;
+  }
+
+  private answer(slot: PoolWorker, reply: WorkerReply): void {
+    if ('ready' in reply) {
+      slot.isReady = true;
+      return;
+    }
+    const task = slot.tasks.get(reply.id);
+    if (!task) return;
+    slot.tasks.delete(reply.id);
+    if (slot.tasks.size === 0) slot.worker.unref();
+    if ('output' in reply) task.resolve(reply.output);
+    else task.reject(rebuildError(reply.error));
+    this.dispatch();
+  }
+
+  /**
+   * A worker died: its tasks reject and it leaves the pool; waiting tasks go to the others or to a
+   * replacement. One that died before it was ready (its script failed to load) would die again,
+   * so the waiting tasks reject with it instead.
+   */
+  private retire(slot: PoolWorker, cause: Error): void {
+    if (slot.isGone) return;
+    slot.isGone = true;
+    this.workers.splice(this.workers.indexOf(slot), 1);
+    const error = new Error(`The HTML transform worker ${slot.isReady ? 'crashed' : 'failed to start'}: ${cause.message}`, { cause });
+    for (const task of slot.tasks.values()) task.reject(error);
+    slot.tasks.clear();
+    if (!slot.isReady) {
+      for (const task of this.waiting) task.reject(error);
+      this.waiting = [];
+    }
+    this.dispatch();
+  }
+}
+
+function rebuildError(remote: { name: string; message: string; stack?: string }): Error {
+  const error = new Error(remote.message);
+  error.name = remote.name;
+  if (remote.stack) error.stack = remote.stack;
+  return error;
+}
+
+/**
+ * Where the worker code is. Built (dist), this module and `transform-worker.js` sit side by side.
+ * From source (vitest, tsx) this module is a .ts file and Node cannot start a .ts worker, so the
+ * worker is a small ESM bootstrap that registers tsx, points `@quarry/core` at core's sources (as
+ * the vitest aliases do, so tests never run a stale build), and imports `transform-worker.ts`.
+ */
+function workerScript(): URL {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return new URL('./transform-worker.js', here);
+  const entry = new URL('./transform-worker.ts', here);
+  const tsx = tsxApiUrl(entry);
+  const coreSource = new URL('../../core/src/index.ts', here);
+  const alias = `export function resolve(specifier, context, next) {
+    return next(specifier === '@quarry/core' ? ${JSON.stringify(coreSource.href)} : specifier, context);
+  }`;
+  const bootstrap = [
+    `import { register } from 'node:module';`,
+    `const { register: registerTsx } = await import(${JSON.stringify(tsx.href)});`,
+    `registerTsx();`,
+    existsSync(fileURLToPath(coreSource)) ? `register(${JSON.stringify(dataUrl(alias).href)});` : '',
+    `await import(${JSON.stringify(entry.href)});`,
+  ].join('\n');
+  return dataUrl(bootstrap);
+}
+
+/**
+ * tsx's ESM API (`tsx/esm/api`, import condition). Its plain `--import tsx` entry registers on the
+ * main thread only, so a worker registers explicitly.
+ */
+function tsxApiUrl(from: URL): URL {
+  const require = createRequire(from);
+  const manifestPath = require.resolve('tsx/package.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
+  const api = manifest.exports['./esm/api']?.import.default;
+  if (!api) throw new Error(`tsx at ${manifestPath} has no ./esm/api export; transform workers cannot run from source`);
+  return new URL(api, pathToFileURL(manifestPath));
+}
+
+function dataUrl(code: string): URL {
+  return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
+}

@@ -1,0 +1,155 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { transformHtml, type HtmlTransformInput } from '@quarry/core';
+import { WorkerPoolTransformer } from '../src/index.js';
+
+const article = (title: string, paragraphs: number) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${title}</title>
+<meta name="description" content="About ${title}"><meta property="og:title" content="${title} (og)"></head>
+<body>
+<nav><a href="/">Home</a> <a href="/docs/">Docs</a> <a href="/blog/">Blog</a></nav>
+<main><article><h1>${title}</h1>
+${Array.from({ length: paragraphs }, (_, index) => `<p>Paragraph ${index} of ${title} explains <a href="/p/${index}">page ${index}</a> with <strong>bold</strong> and <code>code</code> words in a sentence long enough to count as prose.</p>`).join('\n')}
+<table><thead><tr><th>Name</th><th>Value</th></tr></thead><tbody><tr><td>alpha</td><td>1</td></tr><tr><td>beta</td><td>2</td></tr></tbody></table>
+<pre><code class="language-ts">const answer: number = 42;\nconsole.log(answer);</code></pre>
+<ul><li>one</li><li>two <em>three</em></li></ul>
+<img src="/img/${title}.png" alt="${title}">
+</article></main>
+<footer><p>Footer text</p><a href="https://elsewhere.example/x">out</a></footer>
+</body></html>`;
+
+function input(html: string, overrides: Partial<HtmlTransformInput> = {}): HtmlTransformInput {
+  return {
+    html,
+    url: 'http://site.test/docs/page',
+    onlyMainContent: true,
+    includeTags: [],
+    excludeTags: [],
+    removeBase64Images: true,
+    want: { markdown: true, html: true, links: true, images: true },
+    ...overrides,
+  };
+}
+
+/** A scripted worker: answers with the url, throws on `throw`, dies on `crash`, never answers `hold...`. */
+const scriptedWorker = new URL(
+  `data:text/javascript,${encodeURIComponent(`
+    import { parentPort } from 'node:worker_threads';
+    parentPort.on('message', ({ id, input }) => {
+      if (input.url === 'crash') process.exit(3);
+      if (input.url.startsWith('hold')) return;
+      if (input.url === 'throw') parentPort.postMessage({ id, error: { name: 'TypeError', message: 'bad page' } });
+      else parentPort.postMessage({ id, output: { markdown: input.url, metadata: {}, usedWholePage: false } });
+    });
+    parentPort.postMessage({ ready: true });
+  `)}`,
+);
+const brokenWorker = new URL(`data:text/javascript,${encodeURIComponent(`throw new Error('cannot load');`)}`);
+
+const pools: WorkerPoolTransformer[] = [];
+function pool(options: ConstructorParameters<typeof WorkerPoolTransformer>[0]) {
+  const created = new WorkerPoolTransformer(options);
+  pools.push(created);
+  return created;
+}
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((created) => created.close()));
+});
+
+describe('WorkerPoolTransformer', () => {
+  it('answers exactly what the inline transformHtml answers', async () => {
+    const transformer = pool({ workers: 2, useCallingThread: false });
+    const inputs = [
+      input(article('Alpha', 3)),
+      input(article('Beta', 12), { onlyMainContent: false }),
+      input(article('Gamma', 6), { includeTags: ['article'], excludeTags: ['table'] }),
+      input('<p>just a fragment with <a href="../up">a link</a></p>', { want: { markdown: true, html: false, links: true, images: false } }),
+      input(article('Delta', 2), { want: { markdown: false, html: false, links: true, images: false } }),
+    ];
+    const outputs = await Promise.all(inputs.map((each) => transformer.transform(each)));
+    expect(outputs).toEqual(inputs.map((each) => transformHtml(each)));
+  });
+
+  it('starts no worker before the first page, and at most `workers` under load', async () => {
+    const transformer = pool({ workers: 2 });
+    expect(transformer.size).toBe(0);
+    const inputs = Array.from({ length: 40 }, (_, index) => input(article(`Page ${index}`, 1 + (index % 7))));
+    const outputs = await Promise.all(inputs.map((each) => transformer.transform(each)));
+    expect(outputs.map((output) => output.metadata.title)).toEqual(inputs.map((_, index) => `Page ${index}`));
+    expect(outputs[7]).toEqual(transformHtml(inputs[7]!));
+    expect(transformer.size).toBe(2);
+  });
+
+  it('rejects a page that throws with a plain Error, and the same worker carries on', async () => {
+    const transformer = pool({ workers: 1, useCallingThread: false });
+    const failure = await transformer.transform(input(article('Bad', 2), { includeTags: ['[[['] })).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toMatch(/name/i);
+    const after = await transformer.transform(input(article('Good', 2)));
+    expect(after.metadata.title).toBe('Good');
+    expect(transformer.size).toBe(1);
+  });
+
+  it('keeps the name and message of a remote error', async () => {
+    const transformer = pool({ workers: 1, workerUrl: scriptedWorker, useCallingThread: false });
+    await expect(transformer.transform(input('', { url: 'throw' }))).rejects.toMatchObject({ name: 'TypeError', message: 'bad page' });
+  });
+
+  it('rejects the tasks of a worker that crashes and replaces the worker', async () => {
+    const transformer = pool({ workers: 1, workerUrl: scriptedWorker, useCallingThread: false });
+    expect((await transformer.transform(input('', { url: 'first' }))).markdown).toBe('first');
+    const results = await Promise.allSettled([
+      transformer.transform(input('', { url: 'crash' })),
+      transformer.transform(input('', { url: 'held-with-the-crash' })),
+      transformer.transform(input('', { url: 'waiting-in-the-pool' })),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
+    expect((results[0] as PromiseRejectedResult).reason.message).toMatch(/transform worker crashed: exited with code 3/);
+    expect((results[2] as PromiseFulfilledResult<{ markdown: string }>).value.markdown).toBe('waiting-in-the-pool');
+    expect((await transformer.transform(input('', { url: 'later' }))).markdown).toBe('later');
+  });
+
+  it('fails every waiting page when the worker script cannot start, and tries again on the next page', async () => {
+    const transformer = pool({ workers: 2, workerUrl: brokenWorker, useCallingThread: false });
+    const results = await Promise.allSettled([1, 2, 3, 4, 5].map((index) => transformer.transform(input('', { url: `p${index}` }))));
+    for (const result of results) {
+      expect(result.status).toBe('rejected');
+      expect((result as PromiseRejectedResult).reason.message).toMatch(/failed to start: cannot load/);
+    }
+    await expect(transformer.transform(input(''))).rejects.toThrow(/failed to start/);
+  });
+
+  it('fails a page that outgrows the worker heap alone', async () => {
+    const transformer = pool({ workers: 1, useCallingThread: false, resourceLimits: { maxOldGenerationSizeMb: 64 } });
+    const huge = `<html><body>${'<div><p>x <a href="/a">y</a></p>'.repeat(1_500_000)}</body></html>`;
+    await expect(transformer.transform(input(huge))).rejects.toThrow(/transform worker crashed/);
+    expect((await transformer.transform(input(article('Fine', 2)))).metadata.title).toBe('Fine');
+  });
+
+  it('close rejects unanswered pages, terminates the workers and refuses new pages', async () => {
+    const transformer = pool({ workers: 2 });
+    const settled = Promise.allSettled(Array.from({ length: 6 }, (_, index) => transformer.transform(input(article(`Late ${index}`, 30)))));
+    await transformer.close();
+    const results = await settled;
+    expect(results.every((result) => result.status === 'rejected')).toBe(true);
+    expect(transformer.size).toBe(0);
+    await expect(transformer.transform(input(article('After', 1)))).rejects.toThrow(/closed/);
+    await transformer.close();
+  });
+
+  it('converts on the calling thread while every worker is busy, unless told not to', async () => {
+    const busy = pool({ workers: 1, workerUrl: scriptedWorker });
+    const held = Promise.allSettled([busy.transform(input('', { url: 'hold-1' })), busy.transform(input('', { url: 'hold-2' }))]);
+    const page = input(article('Inline', 3));
+    expect(await busy.transform(page)).toEqual(transformHtml(page));
+    await busy.close();
+    expect((await held).map((result) => result.status)).toEqual(['rejected', 'rejected']);
+
+    const waits = pool({ workers: 1, workerUrl: scriptedWorker, useCallingThread: false });
+    const outputs = await Promise.all(['a', 'b', 'c', 'd'].map((url) => waits.transform(input(article('Ignored', 1), { url }))));
+    expect(outputs.map((output) => output.markdown)).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('refuses a worker count below one', () => {
+    expect(() => new WorkerPoolTransformer({ workers: 0 })).toThrow(/`workers` must be an integer of at least 1; got 0/);
+  });
+});
