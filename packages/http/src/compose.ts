@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { GotFetcher, WorkerPoolTransformer } from '@quarry/adapters';
 import { createEngine, parseServerConfig, type Engine, type ServerConfig } from '@quarry/core';
+import { buildBrowserParts } from './compose-browser.js';
 
 /**
  * The composition root: the one place that reads the environment, builds adapters and storage,
@@ -17,9 +18,9 @@ export function allowedPrivateHosts(config: ServerConfig): string[] {
 }
 
 /**
- * The engine of this process. `QUARRY_TRANSFORM_THREADS` picks where HTML becomes markdown: 0 is one
- * worker thread per CPU core, 1 is inline on the main thread, N is N worker threads (started on the
- * first page, closed with the engine).
+ * The engine of this process. `QUARRY_TRANSFORM_THREADS` is how many threads turn HTML into
+ * markdown: 1 is the main thread alone; N is the main thread and N - 1 worker threads (started on
+ * the first pages, closed with the engine); 0 is one thread per CPU core.
  */
 export function buildEngine(config: ServerConfig): Engine {
   const fetcher = new GotFetcher({
@@ -27,5 +28,5 @@ export function buildEngine(config: ServerConfig): Engine {
     maxBytes: config.QUARRY_MAX_BODY_BYTES,
   });
   const threads = config.QUARRY_TRANSFORM_THREADS === 0 ? availableParallelism() : config.QUARRY_TRANSFORM_THREADS;
-  return createEngine({ fetcher, ...(threads > 1 ? { transformer: new WorkerPoolTransformer({ threads }) } : {}) });
+  return createEngine({ fetcher, ...buildBrowserParts(config, allowedPrivateHosts(config)), ...(threads > 1 ? { transformer: new WorkerPoolTransformer({ workers: threads - 1 }) } : {}) });
 }

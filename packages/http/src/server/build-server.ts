@@ -4,6 +4,7 @@ import { toHttpError } from '../errors/to-http.js';
 import { crawlRoutes } from '../routes/crawl-routes.js';
 import { batchRoutes } from '../routes/batch-routes.js';
 import { mapRoutes } from '../routes/map-routes.js';
+import { blobRoutes } from '../routes/blob-routes.js';
 import { docsRoutes, opsRoutes } from '../routes/ops-routes.js';
 import { pendingRoutes } from '../routes/pending-routes.js';
 import { scrapeRoutes } from '../routes/scrape-routes.js';
@@ -84,6 +85,7 @@ export function buildServer(services: Services, options: { logger?: boolean | ob
     pendingRoutes(app, version);
   }
   opsRoutes(app, services);
+  blobRoutes(app, services);
   docsRoutes(app);
   return app;
 }
