@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { ServerConfig } from '@quarry/core';
+import { findChromium } from '@quarry/adapters';
 import { buildServer } from './build-server.js';
 import type { Services } from './services.js';
 
@@ -33,7 +34,8 @@ export async function startServer(services: Services, config: ServerConfig, opti
   const log = app.log;
   log.info(`Quarry listening on ${address}`);
   log.info(`Data: SQLite file, queue and blobs in ${config.QUARRY_DATA_DIR}`);
-  log.info('Engines: http (got-scraping); browser: not configured');
+  const chromium = findChromium(config.QUARRY_CHROMIUM_PATH);
+  log.info(`Engines: http (got-scraping); browser: ${chromium ? `Chromium at ${chromium}` : 'off (install chromium or set QUARRY_CHROMIUM_PATH)'}`);
   log.info('LLM provider: none (json, extract and research answer a clear error); search provider: none');
   log.info(
     config.QUARRY_AUTH === 'off'
