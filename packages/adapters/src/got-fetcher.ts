@@ -190,9 +190,10 @@ export class GotFetcher implements Fetcher {
       onHop(url);
       const outcome = await this.send(url, hopHeaders(callerHeaders, request.url, url, cookies), request, signal);
       if (outcome.kind === 'final') return { hop: outcome.hop, redirects };
-      if (redirects.length >= this.maxRedirects) {
-        throw new TargetError('redirect', `Stopped after ${this.maxRedirects} redirects; ${url.host} redirects again`, {
-          details: { maxRedirects: this.maxRedirects, redirects: [...redirects, url].map(String) },
+      const maxRedirects = Math.min(request.maxRedirects ?? this.maxRedirects, this.maxRedirects);
+      if (redirects.length >= maxRedirects) {
+        throw new TargetError('redirect', `Stopped after ${maxRedirects} redirects; ${url.host} redirects again`, {
+          details: { maxRedirects, redirects: [...redirects, url].map(String) },
         });
       }
       cookies.remember(url, outcome.headers['set-cookie']);

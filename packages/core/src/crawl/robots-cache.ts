@@ -10,6 +10,8 @@ import { parseRobotsTxt, robotsRulesFromStatus, maxRobotsBytes, type RobotsRules
  * origin share one fetch.
  */
 export const robotsCacheMs = 24 * 60 * 60 * 1000;
+/** RFC 9309 §2.3.1.2: follow at least five consecutive redirects. */
+export const robotsMaxRedirects = 5;
 export const robotsCompatibilityTokens = ['FirecrawlAgent', 'FireCrawlAgent'];
 
 export class RobotsCache {
@@ -44,10 +46,12 @@ export class RobotsCache {
         url: new URL('/robots.txt', origin),
         timeoutMs: this.timeoutMs,
         maxBytes: maxRobotsBytes * 4,
+        maxRedirects: robotsMaxRedirects,
       });
       return robotsRulesFromStatus(response.status) ?? parseRobotsTxt(response.body, tokens);
     } catch (error) {
-      if (error instanceof QuarryError && error.code === 'target_failed' && (error.details?.kind === 'too-large')) {
+      // Too large or too many redirects: the file is unavailable (4xx-like), so everything is allowed.
+      if (error instanceof QuarryError && error.code === 'target_failed' && (error.details?.kind === 'too-large' || error.details?.kind === 'redirect')) {
         return robotsRulesFromStatus(404)!;
       }
       return robotsRulesFromStatus(503)!;

@@ -24,6 +24,8 @@ export interface FetchRequest {
   mobile?: boolean;
   /** Bytes allowed in the body; beyond it the fetcher throws TargetError('too-large'). */
   maxBytes?: number;
+  /** Redirects followed at most for this request (robots.txt: 5, RFC 9309); the fetcher's own limit otherwise. */
+  maxRedirects?: number;
   signal?: AbortSignal;
   /** Browser: milliseconds to wait after the page loaded, before actions run. */
   waitFor?: number;
