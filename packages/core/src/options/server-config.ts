@@ -82,6 +82,46 @@ export const serverConfigSchema = Type.Object(
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
       { default: 'info', description: 'Log level of the server (pino).' },
     ),
+    DATABASE_URL: Type.Optional(
+      Type.String({
+        description:
+          'PostgreSQL URL (`postgres://user:pass@host:5432/db`) of the distributed mode: jobs, pages, keys, credits, cache and webhooks. Set it with REDIS_URL; with neither, the embedded SQLite default is used.',
+      }),
+    ),
+    REDIS_URL: Type.Optional(
+      Type.String({ description: 'Redis URL (`redis://host:6379`) of the distributed mode: the BullMQ work queue and shared rate limits. Set it with DATABASE_URL.' }),
+    ),
+    QUARRY_ROLE: Type.Union([Type.Literal('all'), Type.Literal('api'), Type.Literal('worker')], {
+      default: 'all',
+      description: 'What `quarry serve` runs in the distributed mode: the HTTP API, the page workers, or both (`quarry worker` is a worker).',
+    }),
+    QUARRY_PG_SCHEMA: Type.String({
+      default: 'quarry',
+      pattern: '^[a-z_][a-z0-9_]{0,62}$',
+      description: 'PostgreSQL schema of the Quarry tables (created and migrated at start).',
+    }),
+    QUARRY_PG_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 1_000, default: 10, description: 'Most PostgreSQL connections one process opens.' }),
+    QUARRY_REDIS_PREFIX: Type.String({
+      default: 'quarry',
+      minLength: 1,
+      description: 'Prefix of every Redis key; processes that share it share the queue. Use `{quarry}` on Redis Cluster.',
+    }),
+    QUARRY_LEASE_MS: Type.Integer({
+      minimum: 1_000,
+      default: 120_000,
+      description: 'How long a worker holds a page before another worker may take it (a worker that died gives its pages back after this).',
+    }),
+    QUARRY_RECONCILE_INTERVAL_MS: Type.Integer({
+      minimum: 100,
+      default: 10_000,
+      description:
+        'Distributed mode: how often one process checks that every unfinished page in PostgreSQL has its message in Redis (re-enqueueing after a Redis data loss) and completes finished jobs.',
+    }),
+    QUARRY_SHUTDOWN_GRACE_MS: Type.Integer({
+      minimum: 0,
+      default: 30_000,
+      description: 'On SIGTERM, how long a worker lets its pages in flight finish before exiting (the rest return to the queue after their lease).',
+    }),
   },
   { additionalProperties: true },
 );

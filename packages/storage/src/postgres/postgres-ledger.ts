@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import {
+  NotFoundError,
+  systemClock,
+  ValidationError,
+  type ApiKeyInfo,
+  type AuthenticatedKey,
+  type ChargeContext,
+  type Clock,
+  type CreatedApiKey,
+  type Ledger,
+  type Team,
+  type UsageKind,
+  type UsageQuery,
+  type UsageRecord,
+} from '@quarry/core';
+import { apiKeyPattern, hashApiKey, hashesEqual, newApiKey } from '../api-key.js';
+import type { PostgresDatabase } from './postgres-database.js';
+
+interface TeamRow {
+  id: string;
+  name: string;
+  credits: number | null;
+  tokens_used: number;
+  created_at: number;
+}
+
+interface KeyRow {
+  id: string;
+  team_id: string;
+  name: string;
+  prefix: string;
+  last4: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+interface UsageRow {
+  team_id: string;
+  kind: UsageKind;
+  amount: number;
+  reason: string;
+  at: number;
+  api_key_id: string | null;
+  job_id: string | null;
+}
+
+const teamColumns = 'id, name, credits, tokens_used, created_at';
+
+/**
+ * Ledger on PostgreSQL: teams, hashed API keys, credits and usage. A charge is `quarry_charge`, the
+ * same SQL function `PostgresJobStore.finishItem` calls inside its transaction, so a page and its
+ * charge commit together and the balance is exact under any number of processes (the team row is
+ * locked for the charge). The `local` team is created by the migrations.
+ */
+export class PostgresLedger implements Ledger {
+  constructor(
+    private readonly db: PostgresDatabase,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  async ensureTeam(id: string, name: string): Promise<Team> {
+    const [row] = await this.db.query<TeamRow>(
+      `WITH inserted AS (
+         INSERT INTO teams (id, name, credits, created_at) VALUES ($1, $2, NULL, $3) ON CONFLICT (id) DO NOTHING RETURNING ${teamColumns}
+       )
+       SELECT ${teamColumns} FROM inserted UNION ALL SELECT ${teamColumns} FROM teams WHERE id = $1 LIMIT 1`,
+      [id, name, this.clock.now()],
+    );
+    // A team inserted by a concurrent call after this statement's snapshot is read afresh.
+    return row ? toTeam(row) : (await this.getTeam(id))!;
+  }
+
+  async getTeam(id: string): Promise<Team | undefined> {
+    const [row] = await this.db.query<TeamRow>(`SELECT ${teamColumns} FROM teams WHERE id = $1`, [id]);
+    return row ? toTeam(row) : undefined;
+  }
+
+  async listTeams(): Promise<Team[]> {
+    return (await this.db.query<TeamRow>(`SELECT ${teamColumns} FROM teams ORDER BY created_at, seq`)).map(toTeam);
+  }
+
+  async createKey(teamId: string, name: string): Promise<CreatedApiKey> {
+    const key = newApiKey();
+    const info: ApiKeyInfo = { id: randomUUID(), teamId, name, prefix: key.slice(0, 7), last4: key.slice(-4), createdAt: this.clock.now() };
+    const inserted = await this.db.execute(
+      `INSERT INTO api_keys (id, team_id, name, key_hash, prefix, last4, created_at)
+       SELECT $1, id, $3, $4, $5, $6, $7 FROM teams WHERE id = $2`,
+      [info.id, teamId, name, hashApiKey(key), info.prefix, info.last4, info.createdAt],
+    );
+    if (inserted === 0) throw unknownTeam(teamId);
+    return { ...info, key };
+  }
+
+  async authenticate(key: string): Promise<AuthenticatedKey | undefined> {
+    if (typeof key !== 'string' || !apiKeyPattern.test(key)) return undefined;
+    const hash = hashApiKey(key);
+    const [row] = await this.db.query<{ id: string; team_id: string; key_hash: Buffer }>(
+      'UPDATE api_keys SET last_used_at = $2 WHERE key_hash = $1 AND revoked_at IS NULL RETURNING id, team_id, key_hash',
+      [hash, this.clock.now()],
+    );
+    if (!row || !hashesEqual(row.key_hash, hash)) return undefined;
+    return { teamId: row.team_id, keyId: row.id };
+  }
+
+  async listKeys(teamId: string): Promise<ApiKeyInfo[]> {
+    const rows = await this.db.query<KeyRow>(
+      'SELECT id, team_id, name, prefix, last4, created_at, last_used_at, revoked_at FROM api_keys WHERE team_id = $1 ORDER BY created_at, seq',
+      [teamId],
+    );
+    return rows.map(toKeyInfo);
+  }
+
+  async revokeKey(keyId: string): Promise<boolean> {
+    return (await this.db.execute('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [this.clock.now(), keyId])) === 1;
+  }
+
+  async hasAnyKey(): Promise<boolean> {
+    const [row] = await this.db.query<{ found: boolean }>('SELECT EXISTS (SELECT 1 FROM api_keys) AS found');
+    return row?.found === true;
+  }
+
+  async getCredits(teamId: string): Promise<number | null> {
+    const team = await this.getTeam(teamId);
+    if (!team) throw unknownTeam(teamId);
+    return team.credits;
+  }
+
+  async setCredits(teamId: string, credits: number | null): Promise<void> {
+    if (credits !== null) requireCount('credits', credits);
+    if ((await this.db.execute('UPDATE teams SET credits = $1 WHERE id = $2', [credits, teamId])) === 0) throw unknownTeam(teamId);
+  }
+
+  async charge(teamId: string, credits: number, reason: string, context: ChargeContext = {}): Promise<number> {
+    requireCount('credits', credits);
+    const [row] = await this.db.query<{ taken: number | null }>('SELECT quarry_charge($1, $2, $3, $4, $5, $6) AS taken', [
+      teamId,
+      credits,
+      reason,
+      this.clock.now(),
+      context.apiKeyId ?? null,
+      context.jobId ?? null,
+    ]);
+    if (row?.taken === null || row?.taken === undefined) throw unknownTeam(teamId);
+    return row.taken;
+  }
+
+  async chargeTokens(teamId: string, tokens: number, reason: string, context: ChargeContext = {}): Promise<void> {
+    requireCount('tokens', tokens);
+    const [row] = await this.db.query<{ known: number }>(
+      `WITH team AS (
+         UPDATE teams SET tokens_used = tokens_used + $2 WHERE id = $1 RETURNING id
+       ), recorded AS (
+         INSERT INTO usage (team_id, kind, amount, reason, at, api_key_id, job_id)
+         SELECT id, 'tokens', $2, $3, $4, $5, $6 FROM team WHERE $2 > 0
+       )
+       SELECT count(*)::int AS known FROM team`,
+      [teamId, tokens, reason, this.clock.now(), context.apiKeyId ?? null, context.jobId ?? null],
+    );
+    if (row?.known !== 1) throw unknownTeam(teamId);
+  }
+
+  async listUsage(teamId: string, query: UsageQuery = {}): Promise<UsageRecord[]> {
+    const rows = await this.db.query<UsageRow>(
+      `SELECT team_id, kind, amount, reason, at, api_key_id, job_id FROM usage
+       WHERE team_id = $1 AND ($2::text IS NULL OR kind = $2) AND ($3::bigint IS NULL OR at >= $3) AND ($4::bigint IS NULL OR at < $4)
+       ORDER BY at, seq`,
+      [teamId, query.kind ?? null, query.since ?? null, query.until ?? null],
+    );
+    return rows.map(toUsage);
+  }
+}
+
+function requireCount(field: string, value: number) {
+  if (!Number.isSafeInteger(value) || value < 0) throw new ValidationError(`\`${field}\` must be a non-negative integer; got ${value}`, field);
+}
+
+const unknownTeam = (teamId: string) => new NotFoundError(`Team ${teamId} not found`);
+
+const toTeam = (row: TeamRow): Team => ({ id: row.id, name: row.name, credits: row.credits, tokensUsed: row.tokens_used, createdAt: row.created_at });
+
+function toKeyInfo(row: KeyRow): ApiKeyInfo {
+  return {
+    id: row.id,
+    teamId: row.team_id,
+    name: row.name,
+    prefix: row.prefix,
+    last4: row.last4,
+    createdAt: row.created_at,
+    ...(row.last_used_at !== null ? { lastUsedAt: row.last_used_at } : {}),
+    ...(row.revoked_at !== null ? { revokedAt: row.revoked_at } : {}),
+  };
+}
+
+function toUsage(row: UsageRow): UsageRecord {
+  return {
+    teamId: row.team_id,
+    kind: row.kind,
+    amount: row.amount,
+    reason: row.reason,
+    at: row.at,
+    ...(row.api_key_id !== null ? { apiKeyId: row.api_key_id } : {}),
+    ...(row.job_id !== null ? { jobId: row.job_id } : {}),
+  };
+}

@@ -1,0 +1,231 @@
+/**
+ * The PostgreSQL schema, as an ordered list of migrations (the same tables as the SQLite ones, in
+ * PostgreSQL types). A schema records how many it has applied in `schema_version`; `openPostgres`
+ * applies the rest in one transaction under an advisory lock, so processes starting together do
+ * not race. Append only: never edit a migration that has shipped, add the next one.
+ *
+ * The hot paths of a crawl (`quarry_add_items`, `quarry_finish_item`, `quarry_charge`) are SQL
+ * functions: one round trip each, whatever they touch, and each statement inside sees the rows
+ * committed before it (READ COMMITTED), after the row locks it waits for.
+ */
+export const postgresMigrations: readonly string[] = [
+  // 1: jobs, items (the frontier), results, errors, robots-blocked URLs; teams, keys, usage; the
+  // document cache and the webhook outbox. Times are epoch milliseconds.
+  `
+  CREATE TABLE jobs (
+    id TEXT PRIMARY KEY,
+    seq BIGSERIAL NOT NULL,
+    kind TEXT NOT NULL,
+    team_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    url TEXT NOT NULL,
+    request TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL,
+    kickoff_done BOOLEAN NOT NULL DEFAULT false,
+    error TEXT,
+    live INTEGER NOT NULL DEFAULT 0,
+    pending INTEGER NOT NULL DEFAULT 0,
+    completed INTEGER NOT NULL DEFAULT 0,
+    failed INTEGER NOT NULL DEFAULT 0,
+    credits_used BIGINT NOT NULL DEFAULT 0
+  );
+  CREATE INDEX jobs_active ON jobs (kind, created_at, seq) WHERE status = 'scraping';
+  CREATE INDEX jobs_expiry ON jobs (expires_at) WHERE status <> 'scraping';
+
+  -- state: queued | done | failed | cancelled, or seen (a key recorded by markSeen, not an item).
+  CREATE TABLE job_items (
+    job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+    key TEXT NOT NULL,
+    seq BIGSERIAL NOT NULL,
+    url TEXT NOT NULL,
+    discovery_depth INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    PRIMARY KEY (job_id, key)
+  );
+  CREATE INDEX job_items_queued ON job_items (job_id, seq) WHERE state = 'queued';
+
+  -- One result per item: (job_id, key) is unique, so a page is stored once whatever happens upstream.
+  CREATE TABLE job_documents (
+    seq BIGSERIAL PRIMARY KEY,
+    job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+    key TEXT NOT NULL,
+    document TEXT NOT NULL,
+    UNIQUE (job_id, key)
+  );
+  CREATE INDEX job_documents_job ON job_documents (job_id, seq);
+
+  CREATE TABLE job_errors (
+    seq BIGSERIAL PRIMARY KEY,
+    job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+    key TEXT NOT NULL,
+    url TEXT NOT NULL,
+    code TEXT,
+    message TEXT NOT NULL,
+    at BIGINT NOT NULL
+  );
+  CREATE INDEX job_errors_job ON job_errors (job_id, seq);
+
+  CREATE TABLE job_robots_blocked (
+    job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+    url TEXT NOT NULL,
+    seq BIGSERIAL NOT NULL,
+    PRIMARY KEY (job_id, url)
+  );
+
+  CREATE TABLE teams (
+    id TEXT PRIMARY KEY,
+    seq BIGSERIAL NOT NULL,
+    name TEXT NOT NULL,
+    credits BIGINT CHECK (credits IS NULL OR credits >= 0),
+    tokens_used BIGINT NOT NULL DEFAULT 0,
+    created_at BIGINT NOT NULL
+  );
+
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    seq BIGSERIAL NOT NULL,
+    team_id TEXT NOT NULL REFERENCES teams (id),
+    name TEXT NOT NULL,
+    key_hash BYTEA NOT NULL UNIQUE,
+    prefix TEXT NOT NULL,
+    last4 TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    last_used_at BIGINT,
+    revoked_at BIGINT
+  );
+  CREATE INDEX api_keys_team ON api_keys (team_id, created_at, seq);
+
+  CREATE TABLE usage (
+    seq BIGSERIAL PRIMARY KEY,
+    team_id TEXT NOT NULL REFERENCES teams (id),
+    kind TEXT NOT NULL,
+    amount BIGINT NOT NULL,
+    reason TEXT NOT NULL,
+    at BIGINT NOT NULL,
+    api_key_id TEXT,
+    job_id TEXT
+  );
+  CREATE INDEX usage_team ON usage (team_id, at, seq);
+
+  CREATE TABLE document_cache (
+    key TEXT PRIMARY KEY,
+    url TEXT NOT NULL,
+    team_id TEXT,
+    document TEXT NOT NULL,
+    stored_at BIGINT NOT NULL
+  );
+  CREATE INDEX document_cache_stored ON document_cache (stored_at);
+
+  CREATE TABLE webhook_outbox (
+    seq BIGSERIAL PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    job_id TEXT NOT NULL,
+    team_id TEXT NOT NULL,
+    url TEXT NOT NULL,
+    headers TEXT NOT NULL,
+    body TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    state TEXT NOT NULL DEFAULT 'pending',
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at BIGINT NOT NULL,
+    lease_until BIGINT,
+    last_error TEXT,
+    finished_at BIGINT
+  );
+  CREATE INDEX webhook_outbox_due ON webhook_outbox (next_attempt_at) WHERE state = 'pending';
+  CREATE INDEX webhook_outbox_job ON webhook_outbox (job_id, created_at, seq);
+
+  -- Webhook deliveries written with a change: a JSON array of OutboxEvent objects.
+  CREATE FUNCTION quarry_add_outbox(p_events TEXT) RETURNS void
+  LANGUAGE sql SET search_path FROM CURRENT AS $fn$
+    INSERT INTO webhook_outbox (id, job_id, team_id, url, headers, body, created_at, next_attempt_at)
+    SELECT e.id, e."jobId", e."teamId", e.url, e.headers::text, e.body, e."createdAt", e."createdAt"
+    FROM json_to_recordset(p_events::json) AS e(id TEXT, "jobId" TEXT, "teamId" TEXT, url TEXT, headers JSON, body TEXT, "createdAt" BIGINT)
+    ON CONFLICT (id) DO NOTHING
+  $fn$;
+
+  -- Takes up to p_credits from the team (a balance never goes below 0) and records what was taken.
+  -- Returns what was taken, or NULL for an unknown team.
+  CREATE FUNCTION quarry_charge(p_team TEXT, p_credits BIGINT, p_reason TEXT, p_at BIGINT, p_key TEXT, p_job TEXT) RETURNS BIGINT
+  LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
+  DECLARE
+    v_balance BIGINT;
+    v_taken BIGINT;
+  BEGIN
+    SELECT credits INTO v_balance FROM teams WHERE id = p_team FOR NO KEY UPDATE;
+    IF NOT FOUND THEN RETURN NULL; END IF;
+    v_taken := CASE WHEN v_balance IS NULL THEN p_credits ELSE least(p_credits, v_balance) END;
+    IF v_taken <= 0 THEN RETURN 0; END IF;
+    IF v_balance IS NOT NULL THEN UPDATE teams SET credits = credits - v_taken WHERE id = p_team; END IF;
+    INSERT INTO usage (team_id, kind, amount, reason, at, api_key_id, job_id) VALUES (p_team, 'credits', v_taken, p_reason, p_at, p_key, p_job);
+    RETURN v_taken;
+  END
+  $fn$;
+
+  -- Adds the entries whose keys the job has not seen, in order, while it holds fewer than p_limit
+  -- live items. The job row lock serialises every writer of the job's keys. Row locks here are
+  -- FOR NO KEY UPDATE, not FOR UPDATE: the latter conflicts with the KEY SHARE locks that inserts
+  -- of rows referencing the job (documents, items) take, and two such transactions deadlock.
+  CREATE FUNCTION quarry_add_items(p_job TEXT, p_keys TEXT[], p_urls TEXT[], p_depths INTEGER[], p_limit INTEGER)
+  RETURNS TABLE (out_key TEXT, out_url TEXT, out_depth INTEGER)
+  LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
+  DECLARE
+    v_live INTEGER;
+    v_added INTEGER;
+  BEGIN
+    SELECT live INTO v_live FROM jobs WHERE id = p_job FOR NO KEY UPDATE;
+    IF NOT FOUND THEN RAISE EXCEPTION 'Job % not found', p_job USING ERRCODE = 'P0002'; END IF;
+    RETURN QUERY
+      WITH input AS (
+        SELECT t.key, t.url, t.depth, t.ord FROM unnest(p_keys, p_urls, p_depths) WITH ORDINALITY AS t(key, url, depth, ord)
+      ), firsts AS (
+        SELECT DISTINCT ON (i.key) i.key, i.url, i.depth, i.ord FROM input i ORDER BY i.key, i.ord
+      ), fresh AS (
+        SELECT f.key, f.url, f.depth, f.ord FROM firsts f
+        WHERE NOT EXISTS (SELECT 1 FROM job_items x WHERE x.job_id = p_job AND x.key = f.key)
+        ORDER BY f.ord LIMIT greatest(p_limit - v_live, 0)
+      ), inserted AS (
+        INSERT INTO job_items (job_id, key, url, discovery_depth, state)
+        SELECT p_job, f.key, f.url, f.depth, 'queued' FROM fresh f ORDER BY f.ord
+        ON CONFLICT DO NOTHING
+        RETURNING job_items.key
+      )
+      SELECT f.key, f.url, f.depth FROM fresh f JOIN inserted USING (key) ORDER BY f.ord;
+    GET DIAGNOSTICS v_added = ROW_COUNT;
+    IF v_added > 0 THEN UPDATE jobs SET live = live + v_added, pending = pending + v_added WHERE id = p_job; END IF;
+  END
+  $fn$;
+
+  -- Finishes a queued item exactly once: its document or error, the job's counters, the team's
+  -- charge and the webhook deliveries, all in the caller's statement. False when the item is not
+  -- queued (unknown, seen, already finished, cancelled).
+  CREATE FUNCTION quarry_finish_item(
+    p_job TEXT, p_team TEXT, p_key TEXT, p_document TEXT,
+    p_error_url TEXT, p_error_code TEXT, p_error_message TEXT,
+    p_credits BIGINT, p_at BIGINT, p_outbox TEXT
+  ) RETURNS BOOLEAN
+  LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
+  BEGIN
+    UPDATE job_items SET state = CASE WHEN p_document IS NULL THEN 'failed' ELSE 'done' END
+    WHERE job_id = p_job AND key = p_key AND state = 'queued';
+    IF NOT FOUND THEN RETURN false; END IF;
+    IF p_document IS NOT NULL THEN
+      INSERT INTO job_documents (job_id, key, document) VALUES (p_job, p_key, p_document);
+      UPDATE jobs SET pending = pending - 1, completed = completed + 1, credits_used = credits_used + p_credits WHERE id = p_job;
+    ELSE
+      IF p_error_message IS NOT NULL THEN
+        INSERT INTO job_errors (job_id, key, url, code, message, at) VALUES (p_job, p_key, p_error_url, p_error_code, p_error_message, p_at);
+      END IF;
+      UPDATE jobs SET pending = pending - 1, live = live - 1, failed = failed + 1, credits_used = credits_used + p_credits WHERE id = p_job;
+    END IF;
+    IF p_credits > 0 THEN PERFORM quarry_charge(p_team, p_credits, 'page', p_at, NULL, p_job); END IF;
+    IF p_outbox IS NOT NULL THEN PERFORM quarry_add_outbox(p_outbox); END IF;
+    RETURN true;
+  END
+  $fn$;
+  `,
+];
+
+/** Rows every Quarry schema has: the local team ($1, for keyless requests), oldest of all teams. */
+export const postgresSeed = `INSERT INTO teams (id, name, credits, created_at) VALUES ($1, 'Local', NULL, 0) ON CONFLICT (id) DO NOTHING`;

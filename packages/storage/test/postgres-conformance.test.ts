@@ -1,0 +1,43 @@
+import { describeDocumentCache, describeJobStore, describeLedger, describeWebhookOutbox } from '@quarry/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PostgresDocumentCache, PostgresJobStore, PostgresLedger, PostgresWebhookOutbox } from '../src/index.js';
+import { isPostgresAvailable, openTestDatabase, resetTestDatabase } from './postgres-test-database.js';
+
+// Every state port runs its conformance suite against a real PostgreSQL schema of its own,
+// emptied before each test.
+const available = await isPostgresAvailable();
+
+describe.runIf(available)('PostgreSQL storage', () => {
+  let db: Awaited<ReturnType<typeof openTestDatabase>>;
+
+  beforeAll(async () => {
+    db = await openTestDatabase();
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  const fresh = async () => {
+    await resetTestDatabase(db);
+    return db;
+  };
+
+  describeJobStore('PostgresJobStore', async () => {
+    const database = await fresh();
+    return { jobs: new PostgresJobStore(database), ledger: new PostgresLedger(database) };
+  });
+  describeLedger('PostgresLedger', async (clock) => new PostgresLedger(await fresh(), clock));
+  describeWebhookOutbox('PostgresWebhookOutbox', async (clock) => new PostgresWebhookOutbox(await fresh(), clock));
+  describeDocumentCache('PostgresDocumentCache', async () => new PostgresDocumentCache(await fresh()));
+
+  describe('PostgresLedger at rest', () => {
+    it('stores no plain key, only its hash', async () => {
+      const ledger = new PostgresLedger(await fresh());
+      await ledger.ensureTeam('acme', 'Acme');
+      const key = await ledger.createKey('acme', 'ci');
+      const dump = JSON.stringify(await db.query('SELECT * FROM api_keys'));
+      expect(dump).not.toContain(key.key.slice(3));
+      expect(dump).toContain(key.prefix);
+    });
+  });
+});
