@@ -1,8 +1,10 @@
 import { Command } from 'commander';
-import { createSqliteStorage } from '@quarry/storage';
-import { ValidationError } from '@quarry/core';
+import { createPostgresStorage, createSqliteStorage } from '@quarry/storage';
+import { ValidationError, type Ledger } from '@quarry/core';
 import { privateHostsOverride } from './cli.js';
+import { runWorker } from './cli-worker.js';
 import { loadConfig } from './compose.js';
+import { composeDistributed, isDistributed } from './compose-distributed.js';
 import { composeServer } from './compose-server.js';
 import { startServer } from './server/start-server.js';
 
@@ -14,12 +16,16 @@ export function serveCommand(program: Command) {
     .option('--port <port>', 'port (default PORT or 3002)')
     .option('--host <host>', 'address to bind (default HOST or 127.0.0.1)')
     .option('--allow-private-hosts [hosts]', 'allow loopback/private targets (comma-separated hosts or CIDRs; all when no value)')
-    .action(async (flags: { port?: string; host?: string; allowPrivateHosts?: string | boolean }) => {
+    .option('--role <role>', 'with DATABASE_URL and REDIS_URL: api, worker or all (default QUARRY_ROLE or all)')
+    .action(async (flags: { port?: string; host?: string; allowPrivateHosts?: string | boolean; role?: string }) => {
       const overrides: Record<string, string> = { ...privateHostsOverride(flags.allowPrivateHosts) };
       if (flags.port) overrides.PORT = flags.port;
       if (flags.host) overrides.HOST = flags.host;
+      if (flags.role) overrides.QUARRY_ROLE = flags.role;
       const config = loadConfig({ ...process.env, ...overrides });
-      const parts = await composeServer(config);
+      const distributed = isDistributed(config);
+      if (distributed && config.QUARRY_ROLE === 'worker') return runWorker(config);
+      const parts = distributed ? await composeDistributed(config) : await composeServer(config);
       let running;
       try {
         running = await startServer(parts.services, config, {
@@ -42,13 +48,15 @@ export function serveCommand(program: Command) {
 }
 
 export function keysCommands(program: Command) {
-  const withStorage = async <T>(run: (storage: ReturnType<typeof createSqliteStorage>) => Promise<T>): Promise<T> => {
+  const withStorage = async <T>(run: (storage: { ledger: Ledger }) => Promise<T>): Promise<T> => {
     const config = loadConfig();
-    const storage = createSqliteStorage({ dataDir: config.QUARRY_DATA_DIR });
+    const storage = isDistributed(config)
+      ? await createPostgresStorage({ connectionString: config.DATABASE_URL!, schema: config.QUARRY_PG_SCHEMA, maxConnections: 2 })
+      : createSqliteStorage({ dataDir: config.QUARRY_DATA_DIR });
     try {
       return await run(storage);
     } finally {
-      storage.close();
+      await storage.close();
     }
   };
   const parseCredits = (value: string) => {

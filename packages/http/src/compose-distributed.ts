@@ -1,0 +1,226 @@
+import { readFileSync } from 'node:fs';
+import { WebhookDeliverer } from '@quarry/adapters';
+import { BullmqQueue, createPostgresStorage, createRedis, defaultBullmqQueueOptions, RedisRateLimiter, type PostgresStorage } from '@quarry/storage';
+import {
+  JobRunner,
+  JobService,
+  PageWorker,
+  ValidationError,
+  defaultRunnerOptions,
+  kickoffKey,
+  localTeamId,
+  messageFor,
+  reconcileJobs,
+  webhookOutbox,
+  type JobEvent,
+  type JobStore,
+  type ServerConfig,
+} from '@quarry/core';
+import { allowedPrivateHosts, buildEngine } from './compose.js';
+import type { ServerParts } from './compose-server.js';
+import { ServerMetrics } from './server/metrics.js';
+import { parseRateLimits } from './server/rate-limiter.js';
+import type { Services } from './server/services.js';
+
+/**
+ * The distributed composition: PostgreSQL for state, BullMQ on Redis for work, and the same
+ * services as the embedded server above the ports. A process plays a role:
+ *
+ *   api     HTTP API only: starts jobs, answers status; never scrapes
+ *   worker  page workers and webhook deliveries; no HTTP
+ *   all     both (one process that can be scaled out)
+ *
+ * Every role runs the reconciler: at most one process per interval (a Redis turn) makes Redis
+ * agree with PostgreSQL, the source of truth: after Redis lost its data every unfinished item is
+ * enqueued again; a job whose pending items lack messages for two checks in a row gets them again;
+ * a job with nothing pending is completed (its last worker died before settling it).
+ */
+export type QuarryRole = ServerConfig['QUARRY_ROLE'];
+
+export interface DistributedParts extends ServerParts {
+  role: QuarryRole;
+  queue: BullmqQueue;
+  /** Runs the reconciler now, unless another process had its turn within the interval. */
+  reconcile(): Promise<void>;
+}
+
+/** How long a worker's statements wait out a database outage before failing (the API fails at once: 503). */
+const workerOutageRetryMs = 60_000;
+/** How long an API process's Redis commands may wait (an outage answers 503 after this, not a hang). */
+const apiRedisTimeoutMs = 2_000;
+
+/** Whether the configuration asks for the distributed mode; half a configuration is an error. */
+export function isDistributed(config: ServerConfig): boolean {
+  if (!config.DATABASE_URL !== !config.REDIS_URL) {
+    throw new ValidationError(
+      `The distributed mode needs both DATABASE_URL (PostgreSQL) and REDIS_URL (Redis); only ${config.DATABASE_URL ? 'DATABASE_URL' : 'REDIS_URL'} is set`,
+      config.DATABASE_URL ? 'REDIS_URL' : 'DATABASE_URL',
+    );
+  }
+  return Boolean(config.DATABASE_URL);
+}
+
+export async function composeDistributed(config: ServerConfig, role: QuarryRole = config.QUARRY_ROLE): Promise<DistributedParts> {
+  if (!isDistributed(config)) throw new ValidationError('DATABASE_URL and REDIS_URL must be set for the distributed mode', 'DATABASE_URL');
+  const engine = buildEngine(config);
+  const { clock, ids, fetcher, robotsTokens } = engine.parts;
+  const opened: PostgresStorage[] = [];
+  const openStorage = async (retryUnavailableMs: number, name: string) => {
+    const storage = await createPostgresStorage({
+      connectionString: config.DATABASE_URL!,
+      schema: config.QUARRY_PG_SCHEMA,
+      maxConnections: config.QUARRY_PG_POOL_SIZE,
+      retryUnavailableMs,
+      applicationName: `quarry-${name}`,
+      clock,
+    });
+    opened.push(storage);
+    return storage;
+  };
+  // The API fails fast (503) while Redis or PostgreSQL is down; workers wait a short outage out.
+  const redisClients: Array<ReturnType<typeof createRedis>> = [];
+  const openQueue = (commandTimeoutMs: number | undefined, name: string) => {
+    const redis = createRedis(config.REDIS_URL!, { name: `quarry-${name}`, ...(commandTimeoutMs !== undefined ? { commandTimeoutMs } : {}) });
+    redisClients.push(redis);
+    return { redis, queue: new BullmqQueue(redis, clock, { ...defaultBullmqQueueOptions, prefix: config.QUARRY_REDIS_PREFIX }) };
+  };
+  const closeRedis = () => Promise.all(redisClients.map((redis) => redis.quit().catch(() => redis.disconnect())));
+  try {
+    const apiSide = role === 'worker' ? { retryMs: workerOutageRetryMs, commandTimeoutMs: undefined, name: 'worker' } : { retryMs: 0, commandTimeoutMs: apiRedisTimeoutMs, name: 'api' };
+    const api = await openStorage(apiSide.retryMs, apiSide.name);
+    const work = role === 'all' ? await openStorage(workerOutageRetryMs, 'worker') : api;
+    const apiQueue = openQueue(apiSide.commandTimeoutMs, apiSide.name);
+    const workQueue = role === 'all' ? openQueue(undefined, 'worker') : apiQueue;
+    const queue = workQueue.queue;
+    await api.ledger.ensureTeam(localTeamId, 'local');
+
+    const metrics = new ServerMetrics(api.jobs, apiQueue.queue);
+    const outbox = webhookOutbox(clock, ids);
+    const events = (event: JobEvent) => metrics.recordEvent(event);
+    const worker = new PageWorker({
+      jobs: work.jobs,
+      queue,
+      fetcher,
+      clock,
+      ids,
+      scrape: (url, options, context) => engine.scrapeWithLinks(url, options, context),
+      events,
+      outbox,
+      robotsTokens,
+    });
+    const runnerOptions = {
+      ...defaultRunnerOptions,
+      concurrency: config.QUARRY_WORKER_CONCURRENCY,
+      perHostConcurrency: config.QUARRY_WORKER_CONCURRENCY,
+      leaseMs: config.QUARRY_LEASE_MS,
+      ...(config.QUARRY_TEAM_CONCURRENCY > 0 ? { teamConcurrency: config.QUARRY_TEAM_CONCURRENCY } : {}),
+    };
+    const runnerDeps = { jobs: work.jobs, queue, worker, clock, events, outbox };
+    const runner = role === 'api' ? new ApiRoleRunner(runnerDeps, runnerOptions) : new JobRunner(runnerDeps, runnerOptions);
+    const jobs = new JobService({ jobs: api.jobs, queue: apiQueue.queue, clock, ids, events, outbox, onCancel: (jobId) => runner.abortJob(jobId) });
+    const rateLimiter = new RedisRateLimiter(apiQueue.redis, parseRateLimits(config.QUARRY_RATE_LIMITS), config.QUARRY_REDIS_PREFIX, clock);
+
+    const services: Services = {
+      config,
+      engine,
+      jobStore: api.jobs,
+      queue: apiQueue.queue,
+      jobs,
+      runner,
+      ledger: api.ledger,
+      rateLimiter,
+      metrics,
+      isKeylessAllowed: async () => config.QUARRY_AUTH === 'off' || (config.QUARRY_AUTH === 'auto' && !(await api.ledger.hasAnyKey())),
+    };
+
+    const reconciler = new Reconciler(work.jobs, queue, runner);
+    const reconcile = () => queue.runExclusively('reconcile', config.QUARRY_RECONCILE_INTERVAL_MS, () => reconciler.run()).then(() => undefined);
+    const timer = setInterval(() => void reconcile().catch(() => undefined), config.QUARRY_RECONCILE_INTERVAL_MS);
+    timer.unref();
+
+    const deliverer =
+      role === 'api'
+        ? undefined
+        : new WebhookDeliverer({
+            outbox: work.outbox,
+            clock,
+            allowPrivateHosts: allowedPrivateHosts(config),
+            allowHttp: config.QUARRY_WEBHOOK_ALLOW_HTTP,
+            ...(config.QUARRY_WEBHOOK_SECRET ? { secret: () => config.QUARRY_WEBHOOK_SECRET } : {}),
+            ...(config.QUARRY_WEBHOOK_CA_FILE ? { ca: readFileSync(config.QUARRY_WEBHOOK_CA_FILE, 'utf8') } : {}),
+          });
+    deliverer?.start();
+
+    return {
+      role,
+      services,
+      queue,
+      reconcile,
+      close: async () => {
+        clearInterval(timer);
+        await runner.stop();
+        await deliverer?.stop();
+        await engine.close();
+        await apiQueue.queue.close();
+        if (workQueue !== apiQueue) await workQueue.queue.close();
+        await closeRedis();
+        for (const storage of opened) await storage.close();
+      },
+    };
+  } catch (error) {
+    await closeRedis();
+    for (const storage of opened) await storage.close();
+    await engine.close();
+    throw error;
+  }
+}
+
+/**
+ * The runner of an API-only process: `startServer` starts `services.runner`, and an API process
+ * scrapes nothing, so starting it does nothing. It still settles jobs for the reconciler.
+ */
+class ApiRoleRunner extends JobRunner {
+  override start(): void {}
+}
+
+/** One pass of making Redis agree with PostgreSQL (see the module comment). */
+class Reconciler {
+  /** Jobs whose pending items outnumbered their messages at the last pass. */
+  private short = new Set<string>();
+
+  constructor(
+    private readonly jobs: JobStore,
+    private readonly queue: BullmqQueue,
+    private readonly runner: JobRunner,
+  ) {}
+
+  async run(): Promise<void> {
+    if (!(await this.queue.isIntact())) {
+      this.short.clear();
+      await reconcileJobs(this.jobs, this.queue);
+    }
+    const short = new Set<string>();
+    for (const kind of ['crawl', 'batch_scrape'] as const) {
+      for (const job of await this.jobs.listActive(kind)) {
+        const [progress, messages] = await Promise.all([this.jobs.progress(job.id), this.queue.countJobMessages(job.id)]);
+        if (kind === 'crawl' && !job.kickoffDone) {
+          if (messages === 0) await this.queue.enqueue([{ id: `${job.id}:${kickoffKey}`, jobId: job.id, key: kickoffKey, url: job.url, discoveryDepth: 0, priority: 0 }]);
+        } else if (progress.pending === 0) {
+          await this.runner.settle(job.id);
+        } else if (messages < progress.pending) {
+          // Items are enqueued just after they are stored: only a shortfall seen twice is a loss.
+          if (this.short.has(job.id)) await this.requeue(job.id);
+          else short.add(job.id);
+        }
+      }
+    }
+    this.short = short;
+  }
+
+  private async requeue(jobId: string) {
+    const pending = await this.jobs.pendingItems(jobId);
+    for (let index = 0; index < pending.length; index += 500) {
+      await this.queue.enqueue(pending.slice(index, index + 500).map((entry) => messageFor(jobId, entry)));
+    }
+  }
+}
