@@ -84,19 +84,29 @@ export class JobRunner {
 
   private async run(): Promise<void> {
     while (this.running) {
-      const room = this.options.concurrency - this.active;
-      if (room <= 0) {
+      try {
+        await this.turn();
+      } catch {
+        // The queue or the store is unreachable (a database or Redis outage): wait and try again.
+        // Leased messages stay leased and come back after their lease if this process dies meanwhile.
         await this.nextWake(1_000);
-        continue;
       }
-      const messages = await this.deps.queue.lease(room, this.options.leaseMs);
-      if (messages.length === 0) {
-        const idle = this.deps.queue.waitForWork(1_000, this.stopController.signal);
-        await Promise.race([idle, this.nextWake(1_000)]);
-        continue;
-      }
-      for (const message of messages) await this.dispatch(message);
     }
+  }
+
+  private async turn(): Promise<void> {
+    const room = this.options.concurrency - this.active;
+    if (room <= 0) {
+      await this.nextWake(1_000);
+      return;
+    }
+    const messages = await this.deps.queue.lease(room, this.options.leaseMs);
+    if (messages.length === 0) {
+      const idle = this.deps.queue.waitForWork(1_000, this.stopController.signal);
+      await Promise.race([idle, this.nextWake(1_000)]);
+      return;
+    }
+    for (const message of messages) await this.dispatch(message);
   }
 
   private async dispatch(message: LeasedMessage): Promise<void> {
@@ -159,8 +169,13 @@ export class JobRunner {
       // An unexpected error (store down, bug): leave the message leased so it is retried after its lease.
       return;
     }
-    await this.deps.queue.ack(message);
-    await this.settle(job.id);
+    try {
+      await this.deps.queue.ack(message);
+      await this.settle(job.id);
+    } catch {
+      // Acked or settled later: an unacked message is redelivered (and skipped, its item is finished),
+      // and the reconciler or the next page settles the job.
+    }
   }
 
   private async failJob(job: JobRecord, message: LeasedMessage, error: unknown) {
