@@ -98,7 +98,7 @@ export function createEngine(deps: EngineDeps): Engine {
 
   async function* crawl(url: string, options: CrawlOptionsInput = {}, run: CrawlRunOptions = {}): AsyncGenerator<CrawlEvent, void, undefined> {
     const crawlOptions = parseCrawlOptions(url, options);
-    const jobs = new MemoryJobStore();
+    const jobs = new MemoryJobStore({ keepDocuments: false });
     const queue = new MemoryQueue(clock, ids);
     const channel = new AsyncChannel<JobEvent>();
     const events = (event: JobEvent) => channel.push(event);

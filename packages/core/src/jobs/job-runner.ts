@@ -32,7 +32,6 @@ export class JobRunner {
   private active = 0;
   private running = false;
   private loop: Promise<void> | undefined;
-  private readonly stopController = new AbortController();
   private readonly jobSlots = new Map<string, { active: number; nextStartAt: number }>();
   private readonly hostSlots = new Map<string, number>();
   private readonly teamSlots = new Map<string, number>();
@@ -54,7 +53,6 @@ export class JobRunner {
   /** Stops taking messages, aborts nothing in flight, and resolves when the in-flight ones finish. */
   async stop(): Promise<void> {
     this.running = false;
-    this.stopController.abort();
     this.wakeLoop?.();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
@@ -102,8 +100,12 @@ export class JobRunner {
     }
     const messages = await this.deps.queue.lease(room, this.options.leaseMs);
     if (messages.length === 0) {
-      const idle = this.deps.queue.waitForWork(1_000, this.stopController.signal);
-      await Promise.race([idle, this.nextWake(1_000)]);
+      // One signal per wait, aborted by a finished page or stop(): the wait ends with it, so no
+      // listener outlives its turn.
+      const controller = new AbortController();
+      this.wakeLoop = () => controller.abort();
+      if (!this.running) return;
+      await this.deps.queue.waitForWork(1_000, controller.signal);
       return;
     }
     for (const message of messages) await this.dispatch(message);

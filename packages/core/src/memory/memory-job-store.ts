@@ -23,6 +23,7 @@ interface JobData {
   live: number;
   pending: number;
   documents: ScrapeDocument[];
+  completed: number;
   errors: JobErrorRecord[];
   robotsBlocked: Set<string>;
   creditsUsed: number;
@@ -32,6 +33,13 @@ interface JobData {
 export class MemoryJobStore implements JobStore {
   private readonly jobs = new Map<string, JobData>();
 
+  /**
+   * `keepDocuments: false` counts finished documents without keeping them (listDocuments then
+   * returns none): a library crawl hands each document to its caller as it finishes, and keeping
+   * 5,000 pages of markdown would only cost memory.
+   */
+  constructor(private readonly options: { keepDocuments?: boolean } = {}) {}
+
   async createJob(job: JobRecord): Promise<void> {
     this.jobs.set(job.id, {
       job: structuredClone(job),
@@ -40,6 +48,7 @@ export class MemoryJobStore implements JobStore {
       live: 0,
       pending: 0,
       documents: [],
+      completed: 0,
       errors: [],
       robotsBlocked: new Set(),
       creditsUsed: 0,
@@ -99,7 +108,8 @@ export class MemoryJobStore implements JobStore {
     data.creditsUsed += outcome.credits;
     if (outcome.document) {
       item.state = 'done';
-      data.documents.push(outcome.document);
+      if (this.options.keepDocuments !== false) data.documents.push(outcome.document);
+      data.completed++;
     } else {
       item.state = 'failed';
       data.live--;
@@ -135,7 +145,7 @@ export class MemoryJobStore implements JobStore {
     const data = this.require(jobId);
     return {
       total: data.live,
-      completed: data.documents.length,
+      completed: data.completed,
       failed: data.items.size - data.live,
       pending: data.pending,
       creditsUsed: data.creditsUsed,
