@@ -8,16 +8,19 @@
  *                              |         transform-worker: transformHtml(input)
  *                              |               | { id, output } | { id, error }
  *                              |               v
- *                              +--(every worker busy)--> calling thread: transformHtml(input),
- *                                  one page per event-loop turn   --> promise settles
+ *                              +--(useCallingThread, every worker busy)--> transformHtml(input)
+ *                                  on the calling thread, one page per event-loop turn
  *
- * The calling thread is one of the converting threads: fetching and the frontier cost it about a
- * fifth of what conversion costs, so with one worker per core *but one* the cores stay busy and a
- * worker's memory (~60 MB) is saved. Workers start when the first pages arrive, one more only
- * while every started one is busy, and never at import time. An idle pool does not keep the
- * process alive. A page that throws rejects its own promise with a plain Error and the worker
- * carries on; a worker that crashes (out of memory under `resourceLimits`, say) rejects the tasks
- * it held and is replaced on demand.
+ * Default size: one worker per CPU core but one, which the main thread keeps for fetching,
+ * decoding and the frontier (a third to a half of a page's CPU). Measured on 2 cores (5,000-page
+ * crawl, benchmarks/crawl-throughput/README.md): one worker took no more CPU per page than two and
+ * ~60 MB less memory; letting the main thread convert too cost 0.5-2 ms more CPU per page (its
+ * larger heap makes the extra garbage dearer to collect), so it is off by default.
+ *
+ * Workers start when the first pages arrive, one more only while every started one is busy, and
+ * never at import time. An idle pool does not keep the process alive. A page that throws rejects
+ * its own promise with a plain Error and the worker carries on; a worker that crashes (out of
+ * memory under `resourceLimits`, say) rejects the tasks it held and is replaced on demand.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -31,8 +34,7 @@ export interface WorkerPoolTransformerOptions {
   workers?: number;
   /**
    * When every worker is busy and pages wait, the calling thread converts one of them itself, one
-   * per event-loop turn (so its I/O callbacks run in between). Default true; turn it off where the
-   * calling thread must answer quickly (an API server with much traffic).
+   * per event-loop turn (so its I/O callbacks run in between). Default false (see above).
    */
   useCallingThread?: boolean;
   /** Heap limits of each worker: a page that exceeds them fails alone and its worker is replaced. */
@@ -91,7 +93,7 @@ export class WorkerPoolTransformer implements HtmlTransformer {
       throw new RangeError(`\`workers\` must be an integer of at least 1; got ${workers}`);
     }
     this.maxWorkers = workers;
-    this.useCallingThread = options.useCallingThread ?? true;
+    this.useCallingThread = options.useCallingThread ?? false;
     this.resourceLimits = options.resourceLimits;
     this.workerUrl = options.workerUrl;
   }

@@ -57,7 +57,7 @@ afterEach(async () => {
 
 describe('WorkerPoolTransformer', () => {
   it('answers exactly what the inline transformHtml answers', async () => {
-    const transformer = pool({ workers: 2, useCallingThread: false });
+    const transformer = pool({ workers: 2 });
     const inputs = [
       input(article('Alpha', 3)),
       input(article('Beta', 12), { onlyMainContent: false }),
@@ -80,7 +80,7 @@ describe('WorkerPoolTransformer', () => {
   });
 
   it('rejects a page that throws with a plain Error, and the same worker carries on', async () => {
-    const transformer = pool({ workers: 1, useCallingThread: false });
+    const transformer = pool({ workers: 1 });
     const failure = await transformer.transform(input(article('Bad', 2), { includeTags: ['[[['] })).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(Error);
     expect((failure as Error).message).toMatch(/name/i);
@@ -90,12 +90,12 @@ describe('WorkerPoolTransformer', () => {
   });
 
   it('keeps the name and message of a remote error', async () => {
-    const transformer = pool({ workers: 1, workerUrl: scriptedWorker, useCallingThread: false });
+    const transformer = pool({ workers: 1, workerUrl: scriptedWorker });
     await expect(transformer.transform(input('', { url: 'throw' }))).rejects.toMatchObject({ name: 'TypeError', message: 'bad page' });
   });
 
   it('rejects the tasks of a worker that crashes and replaces the worker', async () => {
-    const transformer = pool({ workers: 1, workerUrl: scriptedWorker, useCallingThread: false });
+    const transformer = pool({ workers: 1, workerUrl: scriptedWorker });
     expect((await transformer.transform(input('', { url: 'first' }))).markdown).toBe('first');
     const results = await Promise.allSettled([
       transformer.transform(input('', { url: 'crash' })),
@@ -109,7 +109,7 @@ describe('WorkerPoolTransformer', () => {
   });
 
   it('fails every waiting page when the worker script cannot start, and tries again on the next page', async () => {
-    const transformer = pool({ workers: 2, workerUrl: brokenWorker, useCallingThread: false });
+    const transformer = pool({ workers: 2, workerUrl: brokenWorker });
     const results = await Promise.allSettled([1, 2, 3, 4, 5].map((index) => transformer.transform(input('', { url: `p${index}` }))));
     for (const result of results) {
       expect(result.status).toBe('rejected');
@@ -119,7 +119,7 @@ describe('WorkerPoolTransformer', () => {
   });
 
   it('fails a page that outgrows the worker heap alone', async () => {
-    const transformer = pool({ workers: 1, useCallingThread: false, resourceLimits: { maxOldGenerationSizeMb: 64 } });
+    const transformer = pool({ workers: 1, resourceLimits: { maxOldGenerationSizeMb: 64 } });
     const huge = `<html><body>${'<div><p>x <a href="/a">y</a></p>'.repeat(1_500_000)}</body></html>`;
     await expect(transformer.transform(input(huge))).rejects.toThrow(/transform worker crashed/);
     expect((await transformer.transform(input(article('Fine', 2)))).metadata.title).toBe('Fine');
@@ -136,15 +136,15 @@ describe('WorkerPoolTransformer', () => {
     await transformer.close();
   });
 
-  it('converts on the calling thread while every worker is busy, unless told not to', async () => {
-    const busy = pool({ workers: 1, workerUrl: scriptedWorker });
+  it('converts on the calling thread while every worker is busy only when told to', async () => {
+    const busy = pool({ workers: 1, workerUrl: scriptedWorker, useCallingThread: true });
     const held = Promise.allSettled([busy.transform(input('', { url: 'hold-1' })), busy.transform(input('', { url: 'hold-2' }))]);
     const page = input(article('Inline', 3));
     expect(await busy.transform(page)).toEqual(transformHtml(page));
     await busy.close();
     expect((await held).map((result) => result.status)).toEqual(['rejected', 'rejected']);
 
-    const waits = pool({ workers: 1, workerUrl: scriptedWorker, useCallingThread: false });
+    const waits = pool({ workers: 1, workerUrl: scriptedWorker });
     const outputs = await Promise.all(['a', 'b', 'c', 'd'].map((url) => waits.transform(input(article('Ignored', 1), { url }))));
     expect(outputs.map((output) => output.markdown)).toEqual(['a', 'b', 'c', 'd']);
   });

@@ -18,15 +18,18 @@ export function allowedPrivateHosts(config: ServerConfig): string[] {
 }
 
 /**
- * The engine of this process. `QUARRY_TRANSFORM_THREADS` is how many threads turn HTML into
- * markdown: 1 is the main thread alone; N is the main thread and N - 1 worker threads (started on
- * the first pages, closed with the engine); 0 is one thread per CPU core.
+ * The engine of this process. `QUARRY_TRANSFORM_THREADS` says where HTML becomes markdown: 1 is on
+ * the main thread; N is on N worker threads (started with the first pages, closed with the
+ * engine); 0 is one thread per CPU core: the main thread, which fetches and runs the frontier, and
+ * a worker for each other core (at least one).
  */
 export function buildEngine(config: ServerConfig): Engine {
   const fetcher = new GotFetcher({
     allowPrivateHosts: allowedPrivateHosts(config),
     maxBytes: config.QUARRY_MAX_BODY_BYTES,
   });
-  const threads = config.QUARRY_TRANSFORM_THREADS === 0 ? availableParallelism() : config.QUARRY_TRANSFORM_THREADS;
-  return createEngine({ fetcher, ...buildBrowserParts(config, allowedPrivateHosts(config)), ...(threads > 1 ? { transformer: new WorkerPoolTransformer({ workers: threads - 1 }) } : {}) });
+  const threads = config.QUARRY_TRANSFORM_THREADS;
+  const isInline = threads === 1 || (threads === 0 && availableParallelism() === 1);
+  const transformer = isInline ? undefined : new WorkerPoolTransformer(threads === 0 ? {} : { workers: threads });
+  return createEngine({ fetcher, ...buildBrowserParts(config, allowedPrivateHosts(config)), ...(transformer ? { transformer } : {}) });
 }

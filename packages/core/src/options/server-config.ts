@@ -36,7 +36,7 @@ export const serverConfigSchema = Type.Object(
       minimum: 0,
       maximum: 64,
       default: 0,
-      description: 'Worker threads that turn HTML into markdown. 0 picks one per CPU core; 1 converts on the main thread.',
+      description: 'Worker threads that turn HTML into markdown. 0: one per CPU core but one (the main thread fetches and runs the frontier); 1: on the main thread; N: N workers.',
     }),
     QUARRY_MAX_BODY_BYTES: Type.Integer({
       minimum: 1024,
