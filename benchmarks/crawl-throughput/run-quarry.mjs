@@ -1,0 +1,43 @@
+/**
+ * Quarry variant: the library crawl (GotFetcher + WorkerPoolTransformer), every page to markdown.
+ *
+ *   node run-quarry.mjs <siteUrl> <outFile> [concurrency=16] [threads=0] [callingThread=0]
+ *
+ * threads, as QUARRY_TRANSFORM_THREADS: 1 = convert on the main thread, N = N worker threads,
+ * 0 = the pool's default (a worker per CPU core but one). callingThread=1 lets the main thread
+ * convert too while every worker is busy. Imports the built packages (run.ts builds them first).
+ */
+import { availableParallelism } from 'node:os';
+import { GotFetcher, WorkerPoolTransformer } from '@quarry/adapters';
+import { createEngine } from '@quarry/core';
+import { runnerArguments, startMeasuring } from './measure.mjs';
+
+const { siteUrl, outFile, concurrency, threads } = runnerArguments();
+const useCallingThread = process.argv[6] === '1';
+const finish = startMeasuring('quarry', outFile);
+const isInline = threads === 1 || (threads === 0 && availableParallelism() === 1);
+const engine = createEngine({
+  fetcher: new GotFetcher({ allowPrivateHosts: ['127.0.0.1'] }),
+  ...(isInline ? {} : { transformer: new WorkerPoolTransformer({ ...(threads > 1 ? { workers: threads } : {}), useCallingThread }) }),
+});
+
+let pages = 0;
+let errors = 0;
+let markdownChars = 0;
+/** @type {string[]} */
+const urls = [];
+const options = { limit: 100_000, crawlEntireDomain: true, scrapeOptions: { formats: /** @type {const} */ (['markdown']) } };
+for await (const event of engine.crawl(siteUrl, options, { concurrency })) {
+  if (event.type === 'page') {
+    pages++;
+    markdownChars += event.document.markdown?.length ?? 0;
+    urls.push(String(event.document.metadata.url ?? event.document.metadata.sourceURL));
+  } else if (event.type === 'error') {
+    errors++;
+    if (errors <= 3) console.error(`quarry: ${event.url}: ${event.error.message}`);
+  } else if (event.status !== 'completed') {
+    console.error(`quarry: the crawl ended ${event.status} ${event.error ?? ''}`);
+  }
+}
+finish({ pages, errors, markdownChars, urls });
+await engine.close();
