@@ -28,11 +28,11 @@ export interface ServerParts {
 
 export async function composeServer(config: ServerConfig): Promise<ServerParts> {
   const storage = createSqliteStorage({ dataDir: config.QUARRY_DATA_DIR });
-  const engine = buildEngine(config);
+  const metrics = new ServerMetrics(storage.jobs, storage.queue);
+  const engine = buildEngine(config, (fetcher) => metrics.measure(fetcher));
   const { clock, ids, fetcher, robotsTokens } = engine.parts;
   await storage.ledger.ensureTeam(localTeamId, 'local');
 
-  const metrics = new ServerMetrics(storage.jobs, storage.queue);
   // Webhook deliveries are written by the job store in the same transaction as each change.
   const outbox = webhookOutbox(clock, ids);
   const events = (event: JobEvent) => metrics.recordEvent(event);

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { GotFetcher, WorkerPoolTransformer } from '@quarry/adapters';
-import { createEngine, parseServerConfig, type Engine, type ServerConfig } from '@quarry/core';
+import { createEngine, parseServerConfig, type Engine, type Fetcher, type ServerConfig } from '@quarry/core';
 import { buildBrowserParts } from './compose-browser.js';
 
 /**
@@ -23,13 +23,16 @@ export function allowedPrivateHosts(config: ServerConfig): string[] {
  * engine); 0 is one thread per CPU core: the main thread, which fetches and runs the frontier, and
  * a worker for each other core (at least one).
  */
-export function buildEngine(config: ServerConfig): Engine {
-  const fetcher = new GotFetcher({
-    allowPrivateHosts: allowedPrivateHosts(config),
-    maxBytes: config.QUARRY_MAX_BODY_BYTES,
-  });
+export function buildEngine(config: ServerConfig, wrapFetcher: (fetcher: Fetcher) => Fetcher = (fetcher) => fetcher): Engine {
+  const fetcher = wrapFetcher(
+    new GotFetcher({
+      allowPrivateHosts: allowedPrivateHosts(config),
+      maxBytes: config.QUARRY_MAX_BODY_BYTES,
+    }),
+  );
   const threads = config.QUARRY_TRANSFORM_THREADS;
   const isInline = threads === 1 || (threads === 0 && availableParallelism() === 1);
   const transformer = isInline ? undefined : new WorkerPoolTransformer(threads === 0 ? {} : { workers: threads });
-  return createEngine({ fetcher, ...buildBrowserParts(config, allowedPrivateHosts(config)), ...(transformer ? { transformer } : {}) });
+  const { browser, ...browserParts } = buildBrowserParts(config, allowedPrivateHosts(config));
+  return createEngine({ fetcher, ...browserParts, ...(browser ? { browser: wrapFetcher(browser) } : {}), ...(transformer ? { transformer } : {}) });
 }
