@@ -4,9 +4,7 @@ import { BullmqQueue, createPostgresStorage, createRedis, defaultBullmqQueueOpti
 import {
   JobRunner,
   JobService,
-  PageWorker,
   ValidationError,
-  defaultRunnerOptions,
   kickoffKey,
   localTeamId,
   messageFor,
@@ -17,6 +15,7 @@ import {
   type ServerConfig,
 } from '@quarry/core';
 import { allowedPrivateHosts, buildEngine } from './compose.js';
+import { keylessPolicy, pageWorkerOf, runnerOptionsOf } from './compose-work.js';
 import type { ServerParts } from './compose-server.js';
 import { ServerMetrics } from './server/metrics.js';
 import { parseRateLimits } from './server/rate-limiter.js';
@@ -63,7 +62,7 @@ export function isDistributed(config: ServerConfig): boolean {
 export async function composeDistributed(config: ServerConfig, role: QuarryRole = config.QUARRY_ROLE): Promise<DistributedParts> {
   if (!isDistributed(config)) throw new ValidationError('DATABASE_URL and REDIS_URL must be set for the distributed mode', 'DATABASE_URL');
   const engine = buildEngine(config);
-  const { clock, ids, fetcher, robotsTokens } = engine.parts;
+  const { clock, ids } = engine.parts;
   const opened: PostgresStorage[] = [];
   const openStorage = async (retryUnavailableMs: number, name: string) => {
     const storage = await createPostgresStorage({
@@ -97,24 +96,8 @@ export async function composeDistributed(config: ServerConfig, role: QuarryRole 
     const metrics = new ServerMetrics(api.jobs, apiQueue.queue);
     const outbox = webhookOutbox(clock, ids);
     const events = (event: JobEvent) => metrics.recordEvent(event);
-    const worker = new PageWorker({
-      jobs: work.jobs,
-      queue,
-      fetcher,
-      clock,
-      ids,
-      scrape: (url, options, context) => engine.scrapeWithLinks(url, options, context),
-      events,
-      outbox,
-      robotsTokens,
-    });
-    const runnerOptions = {
-      ...defaultRunnerOptions,
-      concurrency: config.QUARRY_WORKER_CONCURRENCY,
-      perHostConcurrency: config.QUARRY_WORKER_CONCURRENCY,
-      leaseMs: config.QUARRY_LEASE_MS,
-      ...(config.QUARRY_TEAM_CONCURRENCY > 0 ? { teamConcurrency: config.QUARRY_TEAM_CONCURRENCY } : {}),
-    };
+    const worker = pageWorkerOf(engine, { jobs: work.jobs, queue, events, outbox });
+    const runnerOptions = runnerOptionsOf(config);
     const runnerDeps = { jobs: work.jobs, queue, worker, clock, events, outbox };
     const runner = role === 'api' ? new ApiRoleRunner(runnerDeps, runnerOptions) : new JobRunner(runnerDeps, runnerOptions);
     const jobs = new JobService({ jobs: api.jobs, queue: apiQueue.queue, clock, ids, events, outbox, onCancel: (jobId) => runner.abortJob(jobId) });
@@ -130,7 +113,7 @@ export async function composeDistributed(config: ServerConfig, role: QuarryRole 
       ledger: api.ledger,
       rateLimiter,
       metrics,
-      isKeylessAllowed: async () => config.QUARRY_AUTH === 'off' || (config.QUARRY_AUTH === 'auto' && !(await api.ledger.hasAnyKey())),
+      isKeylessAllowed: keylessPolicy(config, api.ledger),
     };
 
     const reconciler = new Reconciler(work.jobs, queue, runner);

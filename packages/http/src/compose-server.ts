@@ -4,8 +4,6 @@ import { createSqliteStorage } from '@quarry/storage';
 import {
   JobRunner,
   JobService,
-  PageWorker,
-  defaultRunnerOptions,
   localTeamId,
   reconcileJobs,
   webhookOutbox,
@@ -13,6 +11,7 @@ import {
   type ServerConfig,
 } from '@quarry/core';
 import { allowedPrivateHosts, buildEngine } from './compose.js';
+import { keylessPolicy, pageWorkerOf, runnerOptionsOf } from './compose-work.js';
 import { ServerMetrics } from './server/metrics.js';
 import { MemoryRateLimiter, parseRateLimits } from './server/rate-limiter.js';
 import type { Services } from './server/services.js';
@@ -30,32 +29,14 @@ export async function composeServer(config: ServerConfig): Promise<ServerParts> 
   const storage = createSqliteStorage({ dataDir: config.QUARRY_DATA_DIR });
   const metrics = new ServerMetrics(storage.jobs, storage.queue);
   const engine = buildEngine(config, (fetcher) => metrics.measure(fetcher));
-  const { clock, ids, fetcher, robotsTokens } = engine.parts;
+  const { clock, ids } = engine.parts;
   await storage.ledger.ensureTeam(localTeamId, 'local');
 
   // Webhook deliveries are written by the job store in the same transaction as each change.
   const outbox = webhookOutbox(clock, ids);
   const events = (event: JobEvent) => metrics.recordEvent(event);
-  const worker = new PageWorker({
-    jobs: storage.jobs,
-    queue: storage.queue,
-    fetcher,
-    clock,
-    ids,
-    scrape: (url, options, context) => engine.scrapeWithLinks(url, options, context),
-    events,
-    outbox,
-    robotsTokens,
-  });
-  const runner = new JobRunner(
-    { jobs: storage.jobs, queue: storage.queue, worker, clock, events, outbox },
-    {
-      ...defaultRunnerOptions,
-      concurrency: config.QUARRY_WORKER_CONCURRENCY,
-      perHostConcurrency: config.QUARRY_WORKER_CONCURRENCY,
-      ...(config.QUARRY_TEAM_CONCURRENCY > 0 ? { teamConcurrency: config.QUARRY_TEAM_CONCURRENCY } : {}),
-    },
-  );
+  const worker = pageWorkerOf(engine, { jobs: storage.jobs, queue: storage.queue, events, outbox });
+  const runner = new JobRunner({ jobs: storage.jobs, queue: storage.queue, worker, clock, events, outbox }, runnerOptionsOf(config));
   const jobs = new JobService({ jobs: storage.jobs, queue: storage.queue, clock, ids, events, outbox, onCancel: (jobId) => runner.abortJob(jobId) });
   const rateLimiter = new MemoryRateLimiter(clock, parseRateLimits(config.QUARRY_RATE_LIMITS));
 
@@ -69,7 +50,7 @@ export async function composeServer(config: ServerConfig): Promise<ServerParts> 
     ledger: storage.ledger,
     rateLimiter,
     metrics,
-    isKeylessAllowed: async () => config.QUARRY_AUTH === 'off' || (config.QUARRY_AUTH === 'auto' && !(await storage.ledger.hasAnyKey())),
+    isKeylessAllowed: keylessPolicy(config, storage.ledger),
   };
   // The embedded default is one process: leases left by a previous run (killed mid-crawl) are
   // returned now, and the queue is made to agree with the job store before work starts.

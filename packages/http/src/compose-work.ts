@@ -1,0 +1,44 @@
+import {
+  PageWorker,
+  defaultRunnerOptions,
+  type Engine,
+  type JobEventSink,
+  type JobOutbox,
+  type JobRunnerOptions,
+  type JobStore,
+  type Ledger,
+  type Queue,
+  type ServerConfig,
+} from '@quarry/core';
+
+/**
+ * The page work of a process, the same for the embedded and the distributed composition: a
+ * PageWorker scraping with this process's engine, and the runner options from the config.
+ */
+export function runnerOptionsOf(config: ServerConfig): JobRunnerOptions {
+  return {
+    ...defaultRunnerOptions,
+    concurrency: config.QUARRY_WORKER_CONCURRENCY,
+    perHostConcurrency: config.QUARRY_WORKER_CONCURRENCY,
+    leaseMs: config.QUARRY_LEASE_MS,
+    ...(config.QUARRY_TEAM_CONCURRENCY > 0 ? { teamConcurrency: config.QUARRY_TEAM_CONCURRENCY } : {}),
+  };
+}
+
+export function pageWorkerOf(engine: Engine, parts: { jobs: JobStore; queue: Queue; events: JobEventSink; outbox: JobOutbox }): PageWorker {
+  const { clock, ids, fetcher, robotsTokens } = engine.parts;
+  return new PageWorker({
+    ...parts,
+    fetcher,
+    clock,
+    ids,
+    scrape: (url, options, context) => engine.scrapeWithLinks(url, options, context),
+    robotsTokens,
+  });
+}
+
+/** Requests without a valid key are allowed when auth is off, or auto with no key in the ledger. */
+export function keylessPolicy(config: ServerConfig, ledger: Ledger): () => Promise<boolean> {
+  return async () => config.QUARRY_AUTH === 'off' || (config.QUARRY_AUTH === 'auto' && !(await ledger.hasAnyKey()));
+}
+
