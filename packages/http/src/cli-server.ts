@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Command } from 'commander';
 import { createPostgresStorage, createSqliteStorage } from '@quarry/storage';
 import { ValidationError, type Ledger } from '@quarry/core';
@@ -111,9 +112,27 @@ export function keysCommands(program: Command) {
       });
     });
 
-  program
-    .command('teams')
-    .description('Team credits.')
+  const teams = program.command('teams').description('Team credits and webhook secrets.');
+  teams
+    .command('webhook-secret')
+    .description('Create (or replace) the team’s webhook signing secret and print it; --remove turns signing off.')
+    .argument('<team>', 'team name')
+    .option('--remove', 'remove the secret')
+    .action(async (team: string, flags: { remove?: boolean }) => {
+      await withStorage(async (storage) => {
+        await storage.ledger.ensureTeam(team, team);
+        if (flags.remove) {
+          await storage.ledger.setWebhookSecret(team, null);
+          process.stdout.write(`Removed the webhook secret of ${team}\n`);
+          return;
+        }
+        const secret = `whsec_${randomBytes(24).toString('hex')}`;
+        await storage.ledger.setWebhookSecret(team, secret);
+        process.stderr.write(`Webhooks of ${team} are now signed (X-Quarry-Signature, X-Firecrawl-Signature: sha256=HMAC of the body) with:\n`);
+        process.stdout.write(`${secret}\n`);
+      });
+    });
+  teams
     .command('credit')
     .description('Show or set a team’s credits.')
     .argument('<team>', 'team name')

@@ -15,7 +15,7 @@ import {
   type ServerConfig,
 } from '@quarry/core';
 import { allowedPrivateHosts, buildEngine } from './compose.js';
-import { keylessPolicy, pageWorkerOf, runnerOptionsOf } from './compose-work.js';
+import { keylessPolicy, pageWorkerOf, runnerOptionsOf, webhookSecretOf } from './compose-work.js';
 import type { ServerParts } from './compose-server.js';
 import { ServerMetrics } from './server/metrics.js';
 import { parseRateLimits } from './server/rate-limiter.js';
@@ -129,7 +129,7 @@ export async function composeDistributed(config: ServerConfig, role: QuarryRole 
             clock,
             allowPrivateHosts: allowedPrivateHosts(config),
             allowHttp: config.QUARRY_WEBHOOK_ALLOW_HTTP,
-            ...(config.QUARRY_WEBHOOK_SECRET ? { secret: () => config.QUARRY_WEBHOOK_SECRET } : {}),
+            secret: webhookSecretOf(config, work.ledger),
             ...(config.QUARRY_WEBHOOK_CA_FILE ? { ca: readFileSync(config.QUARRY_WEBHOOK_CA_FILE, 'utf8') } : {}),
           });
     deliverer?.start();

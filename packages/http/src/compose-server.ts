@@ -11,7 +11,7 @@ import {
   type ServerConfig,
 } from '@quarry/core';
 import { allowedPrivateHosts, buildEngine } from './compose.js';
-import { keylessPolicy, pageWorkerOf, runnerOptionsOf } from './compose-work.js';
+import { keylessPolicy, pageWorkerOf, runnerOptionsOf, webhookSecretOf } from './compose-work.js';
 import { ServerMetrics } from './server/metrics.js';
 import { MemoryRateLimiter, parseRateLimits } from './server/rate-limiter.js';
 import type { Services } from './server/services.js';
@@ -63,7 +63,7 @@ export async function composeServer(config: ServerConfig): Promise<ServerParts> 
     clock,
     allowPrivateHosts: allowedPrivateHosts(config),
     allowHttp: config.QUARRY_WEBHOOK_ALLOW_HTTP,
-    ...(config.QUARRY_WEBHOOK_SECRET ? { secret: () => config.QUARRY_WEBHOOK_SECRET } : {}),
+    secret: webhookSecretOf(config, storage.ledger),
     ...(config.QUARRY_WEBHOOK_CA_FILE ? { ca: readFileSync(config.QUARRY_WEBHOOK_CA_FILE, 'utf8') } : {}),
   });
   deliverer.start();

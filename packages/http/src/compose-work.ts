@@ -42,3 +42,8 @@ export function keylessPolicy(config: ServerConfig, ledger: Ledger): () => Promi
   return async () => config.QUARRY_AUTH === 'off' || (config.QUARRY_AUTH === 'auto' && !(await ledger.hasAnyKey()));
 }
 
+
+/** A team's own webhook secret, else the operator's QUARRY_WEBHOOK_SECRET, else none (unsigned). */
+export function webhookSecretOf(config: ServerConfig, ledger: Ledger): (teamId: string) => Promise<string | undefined> {
+  return async (teamId) => (await ledger.getWebhookSecret(teamId)) ?? config.QUARRY_WEBHOOK_SECRET;
+}

@@ -95,4 +95,20 @@ describe('webhooks', () => {
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: string }).error).toMatch(/https/);
   });
+  // Last: creating a key turns authentication on for this server.
+  it('signs with the team’s own secret when it has one', async () => {
+    const ledger = quarry.services.ledger;
+    await ledger.ensureTeam('signed', 'signed');
+    await ledger.setWebhookSecret('signed', 'team-secret-123');
+    const key = (await ledger.createKey('signed', 'ci')).key;
+    const response = await fetch(`${quarry.url}/v2/batch/scrape`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ urls: [`${site.url}/about`], webhook: { url: receiverUrl, events: ['completed'] } }),
+    });
+    const { id } = (await response.json()) as { id: string };
+    const [event] = await waitFor(() => (eventsOf(id).length > 0 ? eventsOf(id) : undefined));
+    expect(event!.headers['x-quarry-signature']).toBe(`sha256=${createHmac('sha256', 'team-secret-123').update(event!.raw).digest('hex')}`);
+    await ledger.revokeKey((await ledger.listKeys('signed'))[0]!.id);
+  });
 });

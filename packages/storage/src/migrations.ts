@@ -147,4 +147,6 @@ export const migrations: readonly string[] = [
   CREATE INDEX webhook_outbox_due ON webhook_outbox (state, next_attempt_at);
   CREATE INDEX webhook_outbox_job ON webhook_outbox (job_id, created_at);
   `,
+  // 5: a webhook signing secret per team.
+  `ALTER TABLE teams ADD COLUMN webhook_secret TEXT;`,
 ];

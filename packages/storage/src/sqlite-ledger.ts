@@ -158,6 +158,16 @@ export class SqliteLedger implements Ledger {
     return rows.map(toUsage);
   }
 
+  async getWebhookSecret(teamId: string): Promise<string | undefined> {
+    const row = this.db.prepare<[string], { webhook_secret: string | null }>('SELECT webhook_secret FROM teams WHERE id = ?').get(teamId);
+    return row?.webhook_secret ?? undefined;
+  }
+
+  async setWebhookSecret(teamId: string, secret: string | null): Promise<void> {
+    this.requireTeam(teamId);
+    this.db.prepare<[string | null, string]>('UPDATE teams SET webhook_secret = ? WHERE id = ?').run(secret, teamId);
+  }
+
   private requireTeam(teamId: string): TeamRow {
     const row = this.statements.team.get(teamId);
     if (!row) throw unknownTeam(teamId);

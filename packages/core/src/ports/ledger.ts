@@ -124,4 +124,11 @@ export interface Ledger {
   chargeTokens(teamId: string, tokens: number, reason: string, context?: ChargeContext): Promise<void>;
   /** The team's usage history, oldest first. */
   listUsage(teamId: string, query?: UsageQuery): Promise<UsageRecord[]>;
+  /**
+   * The team's webhook signing secret (webhooks carry an HMAC-SHA256 of the body made with it), or
+   * undefined when the team has none. Unknown teams have none.
+   */
+  getWebhookSecret(teamId: string): Promise<string | undefined>;
+  /** Sets (or, with null, removes) the team's webhook secret; effective for the next delivery. */
+  setWebhookSecret(teamId: string, secret: string | null): Promise<void>;
 }

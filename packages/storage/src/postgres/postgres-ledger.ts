@@ -170,6 +170,16 @@ export class PostgresLedger implements Ledger {
     );
     return rows.map(toUsage);
   }
+
+  async getWebhookSecret(teamId: string): Promise<string | undefined> {
+    const rows = await this.db.query<{ webhook_secret: string | null }>('SELECT webhook_secret FROM teams WHERE id = $1', [teamId]);
+    return rows[0]?.webhook_secret ?? undefined;
+  }
+
+  async setWebhookSecret(teamId: string, secret: string | null): Promise<void> {
+    const rows = await this.db.query<{ id: string }>('UPDATE teams SET webhook_secret = $1 WHERE id = $2 RETURNING id', [secret, teamId]);
+    if (rows.length === 0) throw new NotFoundError(`Unknown team ${teamId}`);
+  }
 }
 
 function requireCount(field: string, value: number) {

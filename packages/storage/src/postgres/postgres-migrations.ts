@@ -225,6 +225,8 @@ export const postgresMigrations: readonly string[] = [
   END
   $fn$;
   `,
+  // 2: a webhook signing secret per team.
+  `ALTER TABLE teams ADD COLUMN webhook_secret TEXT;`,
 ];
 
 /** Rows every Quarry schema has: the local team ($1, for keyless requests), oldest of all teams. */

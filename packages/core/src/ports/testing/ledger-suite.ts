@@ -41,6 +41,19 @@ export function describeLedger(name: string, make: (clock: ManualClock) => Ledge
         expect(await ledger.getTeam('nope')).toBeUndefined();
       });
 
+      it('keeps a webhook secret per team, replaceable and removable', async () => {
+        await ledger.ensureTeam('hooks', 'Hooks');
+        expect(await ledger.getWebhookSecret('hooks')).toBeUndefined();
+        await ledger.setWebhookSecret('hooks', 'first-secret');
+        expect(await ledger.getWebhookSecret('hooks')).toBe('first-secret');
+        await ledger.setWebhookSecret('hooks', 'second-secret');
+        expect(await ledger.getWebhookSecret('hooks')).toBe('second-secret');
+        await ledger.setWebhookSecret('hooks', null);
+        expect(await ledger.getWebhookSecret('hooks')).toBeUndefined();
+        expect(await ledger.getWebhookSecret('nobody')).toBeUndefined();
+        await expect(ledger.setWebhookSecret('nobody', 'x')).rejects.toThrow();
+      });
+
       it('lists every team, oldest first', async () => {
         clock.advance(1);
         await ledger.ensureTeam('b-team', 'B');
