@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Clock } from '../ports/clock.js';
 import { terminalJobStatuses, type JobRecord, type JobStore } from '../ports/job-store.js';
 import type { LeasedMessage, Queue } from '../ports/queue.js';
@@ -141,8 +142,13 @@ export class JobRunner {
     this.teamSlots.set(job.teamId, teamActive + 1);
     if (pacing.delaySeconds > 0) slot.nextStartAt = Number.POSITIVE_INFINITY; // next start is set when this one ends
     this.active++;
-    const controller = this.jobControllers.get(job.id) ?? new AbortController();
-    this.jobControllers.set(job.id, controller);
+    let controller = this.jobControllers.get(job.id);
+    if (!controller) {
+      controller = new AbortController();
+      // Every page in flight listens on its job's signal: as many listeners as the concurrency.
+      setMaxListeners(0, controller.signal);
+      this.jobControllers.set(job.id, controller);
+    }
     const task = this.execute(job, message, controller.signal).finally(() => {
       this.active--;
       slot.active--;
