@@ -225,7 +225,7 @@ describe('extractMainContent on broken markup', () => {
 
 describe('regressions', () => {
   it('keeps numbers in table cells and code, and drops a cookie banner on a short page', async () => {
-    const { docsPageHtml, docsSitePages } = await import('../ports/testing/docs-site.js');
+    const { docsPageHtml, docsSitePages } = await import('../test/docs-site.js');
     const { parseDocument } = await import('htmlparser2');
     const { default: render } = await import('dom-serializer');
     const html = render(extractMainContent(parseDocument(docsPageHtml(docsSitePages[3]!))).document);

@@ -1,5 +1,5 @@
-export * from './test-server.js';
-export * from './docs-site.js';
+export * from '../../test/test-server.js';
+export * from '../../test/docs-site.js';
 export * from './manual-clock.js';
 export * from './job-store-suite.js';
 export * from './queue-suite.js';
@@ -7,4 +7,4 @@ export * from './ledger-suite.js';
 export * from './blob-store-suite.js';
 export * from './outbox-suite.js';
 export * from './document-cache-suite.js';
-export * from './fetcher-suite.js';
+export * from '../../test/fetcher-suite.js';

@@ -13,7 +13,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FetchRequest, Fetcher } from '../fetcher.js';
+import type { FetchRequest, Fetcher } from '../ports/fetcher.js';
 
 const page = '<!doctype html><html><head><title>Conformance</title></head><body><p>Hello, fetcher: 日本語</p></body></html>';
 const bigSize = 64 * 1024;
