@@ -61,7 +61,8 @@ export function isDistributed(config: ServerConfig): boolean {
 
 export async function composeDistributed(config: ServerConfig, role: QuarryRole = config.QUARRY_ROLE): Promise<DistributedParts> {
   if (!isDistributed(config)) throw new ValidationError('DATABASE_URL and REDIS_URL must be set for the distributed mode', 'DATABASE_URL');
-  const engine = buildEngine(config);
+  const metrics = new ServerMetrics();
+  const engine = buildEngine(config, (fetcher) => metrics.measure(fetcher));
   const { clock, ids } = engine.parts;
   const opened: PostgresStorage[] = [];
   const openStorage = async (retryUnavailableMs: number, name: string) => {
@@ -93,7 +94,7 @@ export async function composeDistributed(config: ServerConfig, role: QuarryRole 
     const queue = workQueue.queue;
     await api.ledger.ensureTeam(localTeamId, 'local');
 
-    const metrics = new ServerMetrics(api.jobs, apiQueue.queue);
+    metrics.observe(api.jobs, apiQueue.queue);
     const outbox = webhookOutbox(clock, ids);
     const events = (event: JobEvent) => metrics.recordEvent(event);
     const worker = pageWorkerOf(engine, { jobs: work.jobs, queue, events, outbox });

@@ -27,7 +27,7 @@ export interface ServerParts {
 
 export async function composeServer(config: ServerConfig): Promise<ServerParts> {
   const storage = createSqliteStorage({ dataDir: config.QUARRY_DATA_DIR });
-  const metrics = new ServerMetrics(storage.jobs, storage.queue);
+  const metrics = new ServerMetrics().observe(storage.jobs, storage.queue);
   const engine = buildEngine(config, (fetcher) => metrics.measure(fetcher));
   const { clock, ids } = engine.parts;
   await storage.ledger.ensureTeam(localTeamId, 'local');

@@ -19,8 +19,12 @@ export class ServerMetrics {
     registers: [this.registry],
   });
 
-  constructor(jobs: JobStore, queue: Queue) {
+  constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'quarry_' });
+  }
+
+  /** Adds the gauges read from the job store and the queue (once they exist). */
+  observe(jobs: JobStore, queue: Queue): this {
     new Gauge({
       name: 'quarry_queue_messages',
       help: 'Queue messages waiting and leased.',
@@ -41,6 +45,7 @@ export class ServerMetrics {
         for (const kind of ['crawl', 'batch_scrape'] as const) this.set({ kind }, (await jobs.listActive(kind)).length);
       },
     });
+    return this;
   }
 
   recordEvent(event: JobEvent) {
