@@ -18,6 +18,7 @@ import {
 import { apiKeyPattern, hashApiKey, hashesEqual, newApiKey } from './api-key.js';
 import type { SqliteDatabase } from './open-sqlite.js';
 import { TeamCredits } from './team-credits.js';
+import { toKeyInfo, toUsage, type KeyRow, type UsageRow } from './row-mappers.js';
 
 interface TeamRow {
   id: string;
@@ -25,27 +26,6 @@ interface TeamRow {
   credits: number | null;
   tokens_used: number;
   created_at: number;
-}
-
-interface KeyRow {
-  id: string;
-  team_id: string;
-  name: string;
-  prefix: string;
-  last4: string;
-  created_at: number;
-  last_used_at: number | null;
-  revoked_at: number | null;
-}
-
-interface UsageRow {
-  team_id: string;
-  kind: UsageKind;
-  amount: number;
-  reason: string;
-  at: number;
-  api_key_id: string | null;
-  job_id: string | null;
 }
 
 /**
@@ -183,27 +163,3 @@ const unknownTeam = (teamId: string) => new NotFoundError(`Team ${teamId} not fo
 
 const toTeam = (row: TeamRow): Team => ({ id: row.id, name: row.name, credits: row.credits, tokensUsed: row.tokens_used, createdAt: row.created_at });
 
-function toKeyInfo(row: KeyRow): ApiKeyInfo {
-  return {
-    id: row.id,
-    teamId: row.team_id,
-    name: row.name,
-    prefix: row.prefix,
-    last4: row.last4,
-    createdAt: row.created_at,
-    ...(row.last_used_at !== null ? { lastUsedAt: row.last_used_at } : {}),
-    ...(row.revoked_at !== null ? { revokedAt: row.revoked_at } : {}),
-  };
-}
-
-function toUsage(row: UsageRow): UsageRecord {
-  return {
-    teamId: row.team_id,
-    kind: row.kind,
-    amount: row.amount,
-    reason: row.reason,
-    at: row.at,
-    ...(row.api_key_id !== null ? { apiKeyId: row.api_key_id } : {}),
-    ...(row.job_id !== null ? { jobId: row.job_id } : {}),
-  };
-}

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { systemClock, type Clock, type LeasedMessage, type Queue, type QueueMessage } from '@quarry/core';
 import type { SqliteDatabase } from './open-sqlite.js';
+import { Wakeups } from './wakeups.js';
 
 interface QueueRow {
   seq: number;
@@ -35,13 +36,14 @@ export const defaultSqliteQueueOptions: SqliteQueueOptions = { pollIntervalMs: 2
 export class SqliteQueue implements Queue {
   private readonly statements;
   private readonly enqueueTransaction;
-  private waiters = new Set<() => void>();
+  private readonly wakeups: Wakeups;
 
   constructor(
     db: SqliteDatabase,
     private readonly clock: Clock = systemClock,
     private readonly options: SqliteQueueOptions = defaultSqliteQueueOptions,
   ) {
+    this.wakeups = new Wakeups(clock);
     const ready = '(ready_at <= @now AND (lease_until IS NULL OR lease_until <= @now))';
     this.statements = {
       insert: db.prepare<[string, string, string, string, number, number | null, number]>(
@@ -83,13 +85,13 @@ export class SqliteQueue implements Queue {
    */
   async releaseAllLeases(): Promise<number> {
     const released = this.statements.releaseAll.run().changes;
-    if (released > 0) this.wake();
+    if (released > 0) this.wakeups.wake();
     return released;
   }
 
   async enqueue(messages: QueueMessage[]): Promise<void> {
     if (messages.length === 0) return;
-    if (this.enqueueTransaction.immediate(messages, this.clock.now()) > 0) this.wake();
+    if (this.enqueueTransaction.immediate(messages, this.clock.now()) > 0) this.wakeups.wake();
   }
 
   async lease(max: number, leaseMs: number): Promise<LeasedMessage[]> {
@@ -106,7 +108,7 @@ export class SqliteQueue implements Queue {
   }
 
   async release(message: LeasedMessage, delayMs: number): Promise<void> {
-    if (this.statements.release.run(this.clock.now() + Math.max(0, delayMs), message.id, message.leaseToken).changes > 0 && delayMs <= 0) this.wake();
+    if (this.statements.release.run(this.clock.now() + Math.max(0, delayMs), message.id, message.leaseToken).changes > 0 && delayMs <= 0) this.wakeups.wake();
   }
 
   async removeJob(jobId: string): Promise<void> {
@@ -120,7 +122,7 @@ export class SqliteQueue implements Queue {
       if (this.statements.hasReady.get({ now })!.found === 1 || now >= deadline) return;
       const nextReadyAt = this.statements.nextReadyAt.get()!.at ?? Number.POSITIVE_INFINITY;
       const wait = Math.max(1, Math.min(deadline - now, nextReadyAt - now, this.options.pollIntervalMs));
-      if (await this.sleepUnlessWoken(wait, signal)) return;
+      if (await this.wakeups.sleep(wait, signal)) return;
     }
   }
 
@@ -128,30 +130,6 @@ export class SqliteQueue implements Queue {
     return this.statements.depth.get({ now: this.clock.now() })!;
   }
 
-  /** Sleeps `ms`; resolves true when woken by work added through this object or by the signal. */
-  private async sleepUnlessWoken(ms: number, signal?: AbortSignal): Promise<boolean> {
-    const controller = new AbortController();
-    const onAbort = () => controller.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let wake!: () => void;
-    const woken = new Promise<boolean>((resolve) => {
-      wake = () => resolve(true);
-      this.waiters.add(wake);
-    });
-    try {
-      return await Promise.race([woken, this.clock.sleep(ms, controller.signal).then(() => false, () => true)]);
-    } finally {
-      this.waiters.delete(wake);
-      controller.abort();
-      signal?.removeEventListener('abort', onAbort);
-    }
-  }
-
-  private wake() {
-    const waiters = [...this.waiters];
-    this.waiters.clear();
-    for (const resolve of waiters) resolve();
-  }
 }
 
 function toLeased(row: QueueRow): LeasedMessage {

@@ -1,20 +1,6 @@
 import { systemClock, type Clock, type OutboxEntry, type OutboxEvent, type OutboxState, type WebhookOutbox } from '@quarry/core';
 import type { SqliteDatabase } from './open-sqlite.js';
-
-interface OutboxRow {
-  id: string;
-  job_id: string;
-  team_id: string;
-  url: string;
-  headers: string;
-  body: string;
-  created_at: number;
-  state: OutboxState;
-  attempts: number;
-  next_attempt_at: number;
-  last_error: string | null;
-  finished_at: number | null;
-}
+import { toEntry, type OutboxRow } from './row-mappers.js';
 
 const columns = 'id, job_id, team_id, url, headers, body, created_at, state, attempts, next_attempt_at, last_error, finished_at';
 
@@ -94,19 +80,3 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
   }
 }
 
-function toEntry(row: OutboxRow): OutboxEntry {
-  return {
-    id: row.id,
-    jobId: row.job_id,
-    teamId: row.team_id,
-    url: row.url,
-    headers: JSON.parse(row.headers) as Record<string, string>,
-    body: row.body,
-    createdAt: row.created_at,
-    state: row.state,
-    attempts: row.attempts,
-    nextAttemptAt: row.next_attempt_at,
-    ...(row.last_error !== null ? { lastError: row.last_error } : {}),
-    ...(row.finished_at !== null ? { finishedAt: row.finished_at } : {}),
-  };
-}

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { systemClock, type Clock, type LeasedMessage, type Queue, type QueueMessage } from '@quarry/core';
 import { translateRedisError } from '../redis/redis-errors.js';
 import { endLease, findUnaccounted, forgetJob, giveBack, recordLeases, takeDue } from './lease-scripts.js';
+import { Wakeups } from '../wakeups.js';
 
 export interface BullmqQueueOptions {
   /** Prefix of every Redis key (BullMQ's and Quarry's); `{quarry}` keeps them on one Redis Cluster slot. */
@@ -48,7 +49,7 @@ export class BullmqQueue implements Queue {
   private readonly bull: BullQueue;
   private readonly taker: Worker;
   private readonly keys;
-  private readonly waiters = new Set<() => void>();
+  private readonly wakeups: Wakeups;
   /** True after work was added through this object and no lease has since found the queue empty. */
   private mayHaveWork = false;
   private nextOrphanCheckAt: number;
@@ -59,6 +60,7 @@ export class BullmqQueue implements Queue {
     private readonly clock: Clock = systemClock,
     private readonly options: BullmqQueueOptions = defaultBullmqQueueOptions,
   ) {
+    this.wakeups = new Wakeups(clock);
     const connection = { connection: redis, prefix: options.prefix };
     this.bull = new BullQueue(options.name, { ...connection, streams: { events: { maxLen: 1_000 } } });
     this.taker = new Worker(options.name, null, { ...connection, autorun: false, skipStalledCheck: true, skipLockRenewal: true });
@@ -171,7 +173,7 @@ export class BullmqQueue implements Queue {
       wakeAt = Math.min(wakeAt, readiness.nextAt);
       const now = this.clock.now();
       if (now >= wakeAt) return;
-      if (await this.sleepUnlessWoken(Math.min(wakeAt - now, this.options.pollIntervalMs), signal)) return;
+      if (await this.wakeups.sleep(Math.min(wakeAt - now, this.options.pollIntervalMs), signal)) return;
       if (this.clock.now() >= wakeAt) return;
     }
   }
@@ -273,7 +275,7 @@ export class BullmqQueue implements Queue {
     const settled = work.then((value) => ({ value }));
     settled.catch(() => undefined);
     const controller = new AbortController();
-    const interrupted = this.sleepUnlessWoken(Math.max(0, wakeAt - this.clock.now()), signal, controller.signal).then(() => undefined);
+    const interrupted = this.wakeups.sleep(Math.max(0, wakeAt - this.clock.now()), signal, controller.signal).then(() => undefined);
     try {
       const winner = await Promise.race([settled, interrupted]);
       return winner?.value;
@@ -282,31 +284,9 @@ export class BullmqQueue implements Queue {
     }
   }
 
-  /** Sleeps `ms` of clock time; resolves true when woken early (work added here, or a signal aborted). */
-  private async sleepUnlessWoken(ms: number, ...signals: Array<AbortSignal | undefined>): Promise<boolean> {
-    const controller = new AbortController();
-    const onAbort = () => controller.abort();
-    for (const signal of signals) signal?.addEventListener('abort', onAbort, { once: true });
-    if (signals.some((signal) => signal?.aborted)) controller.abort();
-    let wake!: () => void;
-    const woken = new Promise<boolean>((resolve) => {
-      wake = () => resolve(true);
-      this.waiters.add(wake);
-    });
-    try {
-      return await Promise.race([woken, this.clock.sleep(ms, controller.signal).then(() => false, () => true)]);
-    } finally {
-      this.waiters.delete(wake);
-      controller.abort();
-      for (const signal of signals) signal?.removeEventListener('abort', onAbort);
-    }
-  }
-
   private signalWork() {
     this.mayHaveWork = true;
-    const waiters = [...this.waiters];
-    this.waiters.clear();
-    for (const resolve of waiters) resolve();
+    this.wakeups.wake();
   }
 }
 

@@ -1,0 +1,83 @@
+import type { ApiKeyInfo, OutboxEntry, OutboxState, UsageKind, UsageRecord } from '@quarry/core';
+
+/**
+ * Rows of the tables both backends share (same columns in SQLite and PostgreSQL) and their
+ * mapping to the ports' shapes, written once.
+ */
+export interface KeyRow {
+  id: string;
+  team_id: string;
+  name: string;
+  prefix: string;
+  last4: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface UsageRow {
+  team_id: string;
+  kind: UsageKind;
+  amount: number;
+  reason: string;
+  at: number;
+  api_key_id: string | null;
+  job_id: string | null;
+}
+
+export interface OutboxRow {
+  id: string;
+  job_id: string;
+  team_id: string;
+  url: string;
+  headers: string;
+  body: string;
+  created_at: number;
+  state: OutboxState;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  finished_at: number | null;
+}
+
+export function toKeyInfo(row: KeyRow): ApiKeyInfo {
+  return {
+    id: row.id,
+    teamId: row.team_id,
+    name: row.name,
+    prefix: row.prefix,
+    last4: row.last4,
+    createdAt: row.created_at,
+    ...(row.last_used_at !== null ? { lastUsedAt: row.last_used_at } : {}),
+    ...(row.revoked_at !== null ? { revokedAt: row.revoked_at } : {}),
+  };
+}
+
+export function toUsage(row: UsageRow): UsageRecord {
+  return {
+    teamId: row.team_id,
+    kind: row.kind,
+    amount: row.amount,
+    reason: row.reason,
+    at: row.at,
+    ...(row.api_key_id !== null ? { apiKeyId: row.api_key_id } : {}),
+    ...(row.job_id !== null ? { jobId: row.job_id } : {}),
+  };
+}
+
+export function toEntry(row: OutboxRow): OutboxEntry {
+  return {
+    id: row.id,
+    jobId: row.job_id,
+    teamId: row.team_id,
+    url: row.url,
+    headers: JSON.parse(row.headers) as Record<string, string>,
+    body: row.body,
+    createdAt: row.created_at,
+    state: row.state,
+    attempts: row.attempts,
+    nextAttemptAt: row.next_attempt_at,
+    ...(row.last_error !== null ? { lastError: row.last_error } : {}),
+    ...(row.finished_at !== null ? { finishedAt: row.finished_at } : {}),
+  };
+}
