@@ -19,6 +19,7 @@ import { inlineHtmlTransformer, type HtmlTransformer } from './ports/html-transf
 import type { JobProgress } from './ports/job-store.js';
 import { scrapePage, scrapePageWithLinks, type ScrapeContext, type ScrapeDeps, type ScrapedPage } from './scrape/scrape-page.js';
 import type { BlobLinks } from './scrape/capture-links.js';
+import type { DocumentStage } from './scrape/document-stage.js';
 import { parseTargetUrl } from './scrape/target-url.js';
 
 /**
@@ -42,6 +43,8 @@ export interface EngineDeps {
   robotsUserAgent?: string;
   /** Where screenshots and action PDFs go (the server's BlobStore and its URLs); data URLs when absent. */
   blobs?: BlobLinks;
+  /** Steps that add json, summary and changeTracking (from the LLM and index compositions). */
+  stages?: DocumentStage[];
 }
 
 /** What a library crawl yields: each page as it finishes, each page error, and the end. */
@@ -85,6 +88,7 @@ export function createEngine(deps: EngineDeps): Engine {
     transformer,
     clock,
     ids,
+    stages: deps.stages ?? [],
     missingProviders: {
       json: 'an LLM provider',
       summary: 'an LLM provider',

@@ -44,3 +44,4 @@ export * from './scrape/page-signals.js';
 export * from './scrape/script-rendered.js';
 export * from './scrape/blocked-page.js';
 export { fetchWithEngines, browserRequestFields, type EngineSet, type FetchedPage } from './scrape/fetch-with-engines.js';
+export * from './scrape/document-stage.js';

@@ -26,7 +26,7 @@ export interface PageWorkerDeps {
   fetcher: Fetcher;
   clock: Clock;
   ids: Ids;
-  scrape: (url: string, options: ScrapeOptions, context: { signal?: AbortSignal }) => Promise<ScrapedPage>;
+  scrape: (url: string, options: ScrapeOptions, context: { signal?: AbortSignal; teamId?: string }) => Promise<ScrapedPage>;
   events: JobEventSink;
   /** Webhook deliveries for an event, stored with the change (none in library use). */
   outbox?: JobOutbox;
@@ -136,7 +136,7 @@ export class PageWorker {
     const options = request.options;
     let page: ScrapedPage;
     try {
-      page = await this.deps.scrape(message.url, options.scrapeOptions, { signal });
+      page = await this.deps.scrape(message.url, options.scrapeOptions, { signal, teamId: job.teamId });
     } catch (error) {
       return this.fail(job, message, asQuarryError(error).toJSON());
     }
@@ -185,7 +185,7 @@ export class PageWorker {
   private async batchPage(job: JobRecord, message: LeasedMessage, signal: AbortSignal): Promise<void> {
     const request = job.request as unknown as BatchJobRequest;
     try {
-      const page = await this.deps.scrape(message.url, request.options, { signal });
+      const page = await this.deps.scrape(message.url, request.options, { signal, teamId: job.teamId });
       await this.succeed(job, message, page);
     } catch (error) {
       await this.fail(job, message, asQuarryError(error).toJSON());

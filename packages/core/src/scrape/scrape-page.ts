@@ -12,6 +12,7 @@ import type { HtmlTransformer } from '../ports/html-transformer.js';
 import { linkCapture, toBase64, type BlobLinks } from './capture-links.js';
 import { contentKindOf } from './content-kind.js';
 import { creditsForDocument } from './credits.js';
+import { stagesFor, type DocumentStage } from './document-stage.js';
 import { fetchWithEngines } from './fetch-with-engines.js';
 
 /**
@@ -32,7 +33,9 @@ export interface ScrapeDeps {
   ids: Ids;
   /** Where screenshots and action PDFs are stored; data URLs when absent. */
   blobs?: BlobLinks;
-  /** Formats that need a provider this engine was built without (json, summary, changeTracking). */
+  /** Steps that add the formats needing more than the page (json, summary, changeTracking). */
+  stages: readonly DocumentStage[];
+  /** What each format no stage provides would need, for the refusal message. */
   missingProviders: Partial<Record<FormatSpec['type'], string>>;
 }
 
@@ -40,6 +43,8 @@ export interface ScrapeContext {
   signal?: AbortSignal;
   /** Id for metadata.scrapeId; a new one when absent. */
   scrapeId?: string;
+  /** The team the scrape is for (histories, token usage); absent for library use. */
+  teamId?: string;
 }
 
 /** A scraped page plus the links a crawl follows (all `<a href>` of the raw page, whatever the formats). */
@@ -69,7 +74,7 @@ export async function scrapePageWithLinks(
   checkSelectors('includeTags', options.includeTags);
   checkSelectors('excludeTags', options.excludeTags);
   for (const format of options.formats) {
-    const missing = deps.missingProviders[format.type];
+    const missing = deps.stages.some((stage) => stage.formats.includes(format.type)) ? undefined : deps.missingProviders[format.type];
     if (missing) throw new NotAvailableError(`\`formats: ${format.type}\` needs ${missing}, which is not available in this engine yet`);
   }
   const started = deps.clock.now();
@@ -97,6 +102,9 @@ async function buildDocument(
   const contentType = response.headers.get('content-type');
   const kind = contentKindOf(contentType, response.body);
   const wants = new Set(options.formats.map((format) => format.type));
+  const stages = stagesFor(deps.stages, options);
+  const stagesNeedMarkdown = stages.some((stage) => stage.needsMarkdown);
+  let markdown: string | undefined;
   const document: Omit<ScrapeDocument, 'metadata'> = {};
   let pageMetadata: Record<string, unknown> = {};
   let parsedPdfPages: number | undefined;
@@ -114,7 +122,7 @@ async function buildDocument(
         excludeTags: options.excludeTags,
         removeBase64Images: options.removeBase64Images,
         want: {
-          markdown: wants.has('markdown'),
+          markdown: wants.has('markdown') || stagesNeedMarkdown,
           html: wants.has('html'),
           links: wants.has('links') || discoverLinks,
           images: wants.has('images'),
@@ -122,7 +130,8 @@ async function buildDocument(
       });
       links = output.links ?? [];
       pageMetadata = output.metadata;
-      if (output.markdown !== undefined) document.markdown = output.markdown;
+      markdown = output.markdown;
+      if (output.markdown !== undefined && wants.has('markdown')) document.markdown = output.markdown;
       if (output.html !== undefined) document.html = output.html;
       if (wants.has('rawHtml')) document.rawHtml = text;
       if (wants.has('links')) document.links = links;
@@ -138,6 +147,7 @@ async function buildDocument(
         });
         parsedPdfPages = options.pdfMaxPages === undefined ? pdf.numPages : Math.min(pdf.numPages, options.pdfMaxPages);
         pageMetadata = { ...(pdf.title ? { title: pdf.title } : {}), numPages: pdf.numPages };
+        markdown = pdf.markdown;
         if (wants.has('markdown')) document.markdown = pdf.markdown;
         if (wants.has('html')) document.html = pdf.markdown;
       } else {
@@ -152,7 +162,7 @@ async function buildDocument(
     case 'text':
     case 'xml': {
       const { text } = decodeBody(response.body, contentType);
-      const markdown = kind === 'json' ? fencedJson(text) : kind === 'xml' ? `\`\`\`xml\n${text.trim()}\n\`\`\`` : text;
+      markdown = kind === 'json' ? fencedJson(text) : kind === 'xml' ? `\`\`\`xml\n${text.trim()}\n\`\`\`` : text;
       if (wants.has('markdown')) document.markdown = markdown;
       if (wants.has('html')) document.html = text;
       if (wants.has('rawHtml')) document.rawHtml = text;
@@ -183,7 +193,11 @@ async function buildDocument(
     creditsUsed: creditsForDocument({ options, failed: false, ...(parsedPdfPages !== undefined ? { parsedPdfPages } : {}) }),
     ...(failed ? { error: `The page answered HTTP ${response.status}` } : {}),
   };
-  return { document: { ...document, metadata }, links };
+  const built: ScrapeDocument = { ...document, metadata };
+  for (const stage of stages) {
+    await stage.run({ document: built, markdown: stage.needsMarkdown ? markdown ?? '' : undefined, options, context });
+  }
+  return { document: built, links };
 }
 
 function fencedJson(text: string): string {

@@ -17,7 +17,7 @@ export function scrapeRoutes(app: FastifyInstance, services: Services, version: 
     request.raw.once('close', () => {
       if (!request.raw.complete || request.raw.destroyed) controller.abort();
     });
-    const document = await services.engine.scrapeParsed(url, options, { signal: controller.signal });
+    const document = await services.engine.scrapeParsed(url, options, { signal: controller.signal, teamId });
     await services.ledger.charge(teamId, document.metadata.creditsUsed, 'scrape', chargeContext(request.caller.keyId));
     return { success: true, data: presentDocument(document, version) };
   });
