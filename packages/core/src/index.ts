@@ -45,3 +45,5 @@ export * from './scrape/script-rendered.js';
 export * from './scrape/blocked-page.js';
 export { fetchWithEngines, browserRequestFields, type EngineSet, type FetchedPage } from './scrape/fetch-with-engines.js';
 export * from './scrape/document-stage.js';
+export * from './ports/llm-provider.js';
+export * from './ports/search-provider.js';
