@@ -6,24 +6,31 @@
  * Cookie banners of `cookieBannerSelectors` are also removed from the DOM, so their text never
  * reaches markdown.
  */
-import { fromPlaywrightDetails, PlaywrightBlocker } from '@ghostery/adblocker-playwright';
+import type { PlaywrightBlocker } from '@ghostery/adblocker-playwright';
 import type { Page, Request as PlaywrightRequest } from 'playwright-core';
 import { cookieBannerSelectors, defaultFilterList } from './default-filter-list.js';
+import { loadGhostery } from './load-playwright.js';
+
+type Ghostery = Awaited<ReturnType<typeof loadGhostery>>;
 
 export type BlockDecision = { action: 'continue' } | { action: 'abort' } | { action: 'fulfill'; body: Buffer | string; contentType: string };
 
 export class AdBlocker {
-  private readonly engine: PlaywrightBlocker;
+  private constructor(
+    private readonly ghostery: Ghostery,
+    private readonly engine: PlaywrightBlocker,
+  ) {}
 
   /** `lists`: filter list texts (EasyList format); the built-in default list when empty. */
-  constructor(lists: readonly string[] = []) {
+  static async create(lists: readonly string[] = []): Promise<AdBlocker> {
+    const ghostery = await loadGhostery();
     const text = lists.length > 0 ? lists.join('\n') : defaultFilterList();
-    this.engine = PlaywrightBlocker.parse(text, { loadCosmeticFilters: true, loadNetworkFilters: true, enableMutationObserver: false });
+    return new AdBlocker(ghostery, ghostery.PlaywrightBlocker.parse(text, { loadCosmeticFilters: true, loadNetworkFilters: true, enableMutationObserver: false }));
   }
 
   /** What to do with a request; the main document is never blocked. */
   decide(request: PlaywrightRequest): BlockDecision {
-    const details = fromPlaywrightDetails(request as never);
+    const details = this.ghostery.fromPlaywrightDetails(request as never);
     if (details.isMainFrame()) return { action: 'continue' };
     const { match, redirect } = this.engine.match(details);
     if (redirect) {

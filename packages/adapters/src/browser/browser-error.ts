@@ -3,7 +3,6 @@
  * say what happened on the wire; Playwright's own timeout is a TimeoutError; a closed or crashed
  * browser is `unavailable` (retryable: the pool replaces the browser).
  */
-import { errors as playwrightErrors } from 'playwright-core';
 import { QuarryError, TargetError, TimeoutError, type TargetErrorKind } from '@quarry/core';
 
 const netErrorKinds: Array<[RegExp, TargetErrorKind, string]> = [
@@ -20,7 +19,7 @@ const netErrorKinds: Array<[RegExp, TargetErrorKind, string]> = [
 export function toCoreError(error: unknown, context: { host: string; timeoutMs: number }): QuarryError {
   if (error instanceof QuarryError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof playwrightErrors.TimeoutError) {
+  if (error instanceof Error && error.name === 'TimeoutError') {
     return new TimeoutError(`The browser did not finish ${context.host} within ${context.timeoutMs} ms`, { cause: error, details: { host: context.host, timeoutMs: context.timeoutMs } });
   }
   const net = /net::(ERR_[A-Z0-9_]+)/.exec(message)?.[1];

@@ -9,7 +9,8 @@
  *   dropped at once and replaced on the next scrape.
  * - `close()` closes every browser; Playwright kills each process group, so no stray survives.
  */
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type LaunchOptions } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, LaunchOptions } from 'playwright-core';
+import { loadPlaywright } from './load-playwright.js';
 import { QuarryError } from '@quarry/core';
 
 export interface BrowserPoolOptions {
@@ -155,6 +156,7 @@ export class BrowserPool {
     this.launching ??= (async () => {
       try {
         if (this.isClosed) throw closedError();
+        const { chromium } = await loadPlaywright();
         const browser = await chromium.launch({
           executablePath: this.options.executablePath,
           headless: true,

@@ -4,18 +4,23 @@
  * TLS leniency. Cookies from a `cookie` header become context cookies for the target's origin
  * only (an extra header would send them to every third-party host of the page).
  */
-import { devices, type BrowserContextOptions } from 'playwright-core';
+import type { BrowserContextOptions } from 'playwright-core';
+import { loadPlaywright } from './load-playwright.js';
 import type { FetchRequest } from '@quarry/core';
 
-export const deviceProfiles = {
-  desktop: devices['Desktop Chrome']!,
-  mobile: devices['Pixel 7']!,
-} as const;
+type Device = { userAgent: string; viewport: { width: number; height: number }; deviceScaleFactor: number; isMobile: boolean; hasTouch: boolean };
+
+/** Playwright's descriptors of the desktop and phone every scrape emulates (loaded with playwright-core). */
+export async function deviceProfiles(): Promise<{ desktop: Device; mobile: Device }> {
+  const { devices } = await loadPlaywright();
+  return { desktop: devices['Desktop Chrome']!, mobile: devices['Pixel 7']! };
+}
 
 const defaultLocale = { locale: 'en-US', acceptLanguage: 'en-US,en;q=0.9' } as const;
 
-export function contextOptionsFor(request: FetchRequest, userAgent?: string): BrowserContextOptions {
-  const device = request.mobile ? deviceProfiles.mobile : deviceProfiles.desktop;
+export async function contextOptionsFor(request: FetchRequest, userAgent?: string): Promise<BrowserContextOptions> {
+  const profiles = await deviceProfiles();
+  const device = request.mobile ? profiles.mobile : profiles.desktop;
   const headers: Record<string, string> = {};
   let headerAgent: string | undefined;
   for (const [name, value] of Object.entries(request.headers ?? {})) {

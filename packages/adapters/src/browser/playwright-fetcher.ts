@@ -60,7 +60,7 @@ export class PlaywrightFetcher implements Fetcher {
   private readonly proxy: GuardedProxy;
   private readonly options: PlaywrightFetcherOptions;
   private pool: BrowserPool | undefined;
-  private blocker: AdBlocker | undefined;
+  private blocker: Promise<AdBlocker> | undefined;
 
   constructor(options: PlaywrightFetcherOptions) {
     this.options = options;
@@ -89,9 +89,10 @@ export class PlaywrightFetcher implements Fetcher {
     const pool = await this.poolOf();
     const refusals: TargetError[] = [];
     try {
+      const blocker = request.blockAds ? await this.blockerOf() : undefined;
       return await pool.withContext(
-        contextOptionsFor(request, this.options.userAgent),
-        (context) => this.withDeadline(context, request, remainingMs, () => this.render(context, request, remainingMs, refusals, started)),
+        await contextOptionsFor(request, this.options.userAgent),
+        (context) => this.withDeadline(context, request, remainingMs, () => this.render(context, request, remainingMs, refusals, started, blocker)),
         request.signal,
       );
     } catch (error) {
@@ -142,7 +143,7 @@ export class PlaywrightFetcher implements Fetcher {
     }
   }
 
-  private async route(route: Route, request: FetchRequest, acceptLanguage: string, refusals: TargetError[]): Promise<void> {
+  private async route(route: Route, request: FetchRequest, acceptLanguage: string, refusals: TargetError[], blocker: AdBlocker | undefined): Promise<void> {
     const details = route.request();
     let url: URL;
     try {
@@ -157,8 +158,8 @@ export class PlaywrightFetcher implements Fetcher {
       if (error instanceof TargetError) refusals.push(error);
       return route.abort('blockedbyclient');
     }
-    if (request.blockAds) {
-      const decision = this.blockerOf().decide(details);
+    if (blocker) {
+      const decision = blocker.decide(details);
       if (decision.action === 'abort') return route.abort('blockedbyclient');
       if (decision.action === 'fulfill') return route.fulfill({ body: decision.body, contentType: decision.contentType });
     }
@@ -169,20 +170,20 @@ export class PlaywrightFetcher implements Fetcher {
     return route.continue();
   }
 
-  private blockerOf(): AdBlocker {
-    this.blocker ??= new AdBlocker(this.options.filterLists ?? []);
+  private blockerOf(): Promise<AdBlocker> {
+    this.blocker ??= AdBlocker.create(this.options.filterLists ?? []);
     return this.blocker;
   }
 
-  private async render(context: BrowserContext, request: FetchRequest, remainingMs: () => number, refusals: TargetError[], started: number): Promise<FetchResponse> {
+  private async render(context: BrowserContext, request: FetchRequest, remainingMs: () => number, refusals: TargetError[], started: number, blocker: AdBlocker | undefined): Promise<FetchResponse> {
     context.setDefaultTimeout(remainingMs());
     const acceptLanguage = acceptLanguageFor(request);
-    await context.route('**/*', (route) => this.route(route, request, acceptLanguage, refusals).catch(() => undefined));
+    await context.route('**/*', (route) => this.route(route, request, acceptLanguage, refusals, blocker).catch(() => undefined));
     const cookies = cookiesFor(request.url, request.headers);
     if (cookies.length > 0) await context.addCookies(cookies);
     const page = await context.newPage();
     const quiet = new NetworkQuiet(page);
-    if (request.blockAds) this.blockerOf().watch(page);
+    blocker?.watch(page);
 
     const response = await page.goto(request.url.href, { waitUntil: 'domcontentloaded', timeout: remainingMs() });
     if (!response) throw new TargetError('connection', `The browser got no response from ${request.url.host}`, { details: { host: request.url.host } });

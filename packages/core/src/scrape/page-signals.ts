@@ -25,6 +25,8 @@ export interface PageSignals {
 
 export const textSampleLength = 4_000;
 
+const spaceRuns = /[ \n\t\r\u00a0]+/g;
+
 const appRootIds = new Set(['root', 'app', '__next', '__nuxt', 'svelte', 'app-root', 'main-app', 'react-root', 'ember-app', 'q-app']);
 const appRootTags = new Set(['app-root']);
 /** Elements whose text a reader never sees. */
@@ -41,6 +43,13 @@ export function pageSignals(html: string): PageSignals {
   const stack: string[] = [];
   const roots: OpenRoot[] = [];
   let hiddenDepth = 0;
+  let noscriptDepth = 0;
+  /** Open app roots with no content yet. */
+  let rootsWaiting = 0;
+  const markRootsFilled = () => {
+    for (const root of roots) root.hasContent = true;
+    rootsWaiting = 0;
+  };
   let lastWasSpace = true;
   let sample = '';
   let noscript = '';
@@ -49,38 +58,57 @@ export function pageSignals(html: string): PageSignals {
   const parser = new Parser(
     {
       onopentag(name, attributes) {
-        for (const root of roots) root.hasContent = true;
+        if (rootsWaiting > 0) markRootsFilled();
         const rootName = appRootTags.has(name) ? name : attributes.id && appRootIds.has(attributes.id) ? `#${attributes.id}` : undefined;
         stack.push(name);
         if (rootName && !roots.some((root) => root.name === rootName)) {
           signals.appRoots.push(rootName);
           roots.push({ name: rootName, depth: stack.length, hasContent: false });
+          rootsWaiting++;
         }
         if (name === 'script' && attributes.src) signals.externalScripts++;
         if (hiddenTextTags.has(name)) hiddenDepth++;
+        if (name === 'noscript') noscriptDepth++;
       },
       ontext(text) {
         const current = stack[stack.length - 1];
         if (current === 'script') signals.inlineScriptBytes += text.length;
         if (current === 'title' && stack.includes('head')) title += text;
-        if (stack.includes('noscript')) noscript += text;
+        if (noscriptDepth > 0) noscript += text;
         if (hiddenDepth > 0) return;
-        for (const character of text) {
-          const isSpace = character === ' ' || character === '\n' || character === '\t' || character === '\r' || character === '\u00a0';
+        // Counted with charCodeAt: iterating the string would allocate a string per character.
+        const wasSpace = lastWasSpace;
+        let hasText = false;
+        for (let index = 0; index < text.length; index++) {
+          const code = text.charCodeAt(index);
+          if (code >= 0xdc00 && code <= 0xdfff) continue; // the second half of a pair counts once
+          const isSpace = code === 32 || code === 10 || code === 9 || code === 13 || code === 0xa0;
           if (isSpace && lastWasSpace) continue;
-          if (!isSpace) for (const root of roots) root.hasContent = true;
+          if (!isSpace) {
+            hasText = true;
+            if (rootsWaiting > 0) markRootsFilled();
+          }
           lastWasSpace = isSpace;
           signals.textLength++;
-          if (sample.length < textSampleLength) sample += isSpace ? ' ' : character;
+        }
+        if (!hasText) {
+          if (!wasSpace && text.length > 0 && sample.length < textSampleLength) sample += ' ';
+        } else if (sample.length < textSampleLength) {
+          const collapsed = text.replace(spaceRuns, ' ');
+          sample += (wasSpace && collapsed.startsWith(' ') ? collapsed.slice(1) : collapsed).slice(0, textSampleLength - sample.length);
         }
       },
       onclosetag(name) {
         if (hiddenTextTags.has(name) && hiddenDepth > 0) hiddenDepth--;
+        if (name === 'noscript' && noscriptDepth > 0) noscriptDepth--;
         const depth = stack.length;
         const root = roots[roots.length - 1];
         if (root && root.depth === depth) {
           roots.pop();
-          if (!root.hasContent) signals.emptyAppRoots.push(root.name);
+          if (!root.hasContent) {
+            signals.emptyAppRoots.push(root.name);
+            rootsWaiting--;
+          }
         }
         stack.pop();
       },
