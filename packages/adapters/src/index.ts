@@ -11,3 +11,5 @@ export { findChromium, chromiumCandidates } from './browser/chromium-path.js';
 export { AdBlocker } from './browser/ad-blocker.js';
 export { defaultFilterList, cookieBannerSelectors } from './browser/default-filter-list.js';
 export { GuardedProxy } from './browser/guarded-proxy.js';
+export * from './llm/index.js';
+export * from './search/index.js';

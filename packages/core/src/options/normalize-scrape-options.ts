@@ -11,6 +11,7 @@ import {
   type ScrapeOptionsV2,
 } from './scrape-options.js';
 import { validate } from './validate.js';
+import { jsonFormatIssues } from '../llm/json-format-issues.js';
 
 /**
  * Validates scrape options of either API version and returns the one internal `ScrapeOptions`.
@@ -26,9 +27,19 @@ export function parseScrapeOptions(version: ApiVersion, input: unknown, prefix =
     version === 'v1'
       ? fromV1(validate(scrapeOptionsSchemaV1, raw, prefix))
       : fromV2(validate(scrapeOptionsSchemaV2, formatNamesToObjects(raw as Record<string, unknown>), prefix));
-  const issues = crossFieldIssues(options, prefix);
+  const issues = [...crossFieldIssues(options, prefix), ...jsonFormatIssues(options.formats, jsonFieldOf(version, raw as Record<string, unknown>, options, prefix))];
   if (issues.length > 0) throw new ValidationError(issues);
   return options;
+}
+
+/** Where a json format's options sit in the request: `formats[i]` (v2), `jsonOptions` or `extract` (v1). */
+function jsonFieldOf(version: ApiVersion, raw: Record<string, unknown>, options: ScrapeOptions, prefix: string): (index: number) => string {
+  const at = (field: string) => (prefix ? `${prefix}.${field}` : field);
+  if (version !== 'v1') return (index) => at(`formats[${index}]`);
+  return (index) => {
+    const isExtract = options.formats[index]?.resultKey === 'extract';
+    return at((isExtract ? raw.extract : raw.jsonOptions) !== undefined ? (isExtract ? 'extract' : 'jsonOptions') : raw.jsonOptions !== undefined ? 'jsonOptions' : 'extract');
+  };
 }
 
 /** v2 accepts `formats: ["markdown"]` as well as `[{type: "markdown"}]`. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { parseScrapeOptions, PaymentRequiredError } from '@quarry/core';
+import { parseScrapeOptions, PaymentRequiredError, tokensUsedBy } from '@quarry/core';
 import { bodyObject, requireString, take } from '../server/body.js';
 import type { ApiVersion } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
@@ -19,6 +19,8 @@ export function scrapeRoutes(app: FastifyInstance, services: Services, version: 
     });
     const document = await services.engine.scrapeParsed(url, options, { signal: controller.signal, teamId });
     await services.ledger.charge(teamId, document.metadata.creditsUsed, 'scrape', chargeContext(request.caller.keyId));
+    const tokens = tokensUsedBy(document);
+    if (tokens > 0) await services.ledger.chargeTokens(teamId, tokens, 'scrape', chargeContext(request.caller.keyId));
     return { success: true, data: presentDocument(document, version) };
   });
 }
