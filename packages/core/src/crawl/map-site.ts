@@ -36,6 +36,8 @@ export interface MapDeps {
   robotsTokens: string[];
   /** Links this instance already knows for the site (the index), when one exists. */
   knownLinks?: (startUrl: URL) => Promise<MapLink[]>;
+  /** Stored pages of the site matching `search` by their words (the index), best first. */
+  searchKnown?: (startUrl: URL, query: string, limit: number) => Promise<MapLink[]>;
 }
 
 /** Budgets of the breadth-first part. */
@@ -68,7 +70,7 @@ export async function mapSite(deps: MapDeps, url: string, options: MapOptions, c
 
   const work = (async () => {
     add(start.href);
-    if (options.useIndex && deps.knownLinks) for (const link of await deps.knownLinks(start)) add(link.url, link);
+    if (options.useIndex && deps.knownLinks) for (const { url: known, ...details } of await deps.knownLinks(start)) add(known, details);
     if (options.sitemap !== 'skip') {
       const robots = await new RobotsCache(deps.fetcher, deps.clock, deps.robotsTokens, 5_000).rulesFor(start);
       const sitemapUrls = await discoverSitemapUrls({
@@ -95,7 +97,16 @@ export async function mapSite(deps: MapDeps, url: string, options: MapOptions, c
   void deadline;
   let result = [...links.values()];
   if (options.sitemap === 'only') result = result.slice(1); // the start URL is not a sitemap entry
-  if (options.search) result = rankBySearch(result, options.search);
+  if (options.search) {
+    // Pages the index knows to contain the words come first, in its order; then the rest by URL words.
+    const known = options.useIndex && deps.searchKnown ? await deps.searchKnown(start, options.search, options.limit) : [];
+    const first = new Map<string, MapLink>();
+    for (const link of known) {
+      const normalized = normalizeForMap(link.url, options);
+      if (normalized && inScope(normalized) && !first.has(normalized)) first.set(normalized, { ...links.get(normalized), ...link, url: normalized });
+    }
+    result = [...first.values(), ...rankBySearch(result.filter((link) => !first.has(link.url)), options.search)];
+  }
   return result.slice(0, options.limit);
 }
 

@@ -15,6 +15,8 @@ export interface CachedDocumentEntry {
   teamId?: string;
   document: ScrapeDocument;
   storedAt: number;
+  /** Every link of the raw page, when known: a crawl that reads the cache follows them. */
+  links?: string[];
 }
 
 export interface DocumentCache {
@@ -24,5 +26,12 @@ export interface DocumentCache {
    * The entry stored under `key` at most `maxAgeMs` before `now` (`storedAt >= now - maxAgeMs`), or
    * undefined (none, or too old). A `maxAgeMs` of 0 or less never hits.
    */
-  get(key: string, maxAgeMs: number, now: number): Promise<{ document: ScrapeDocument; storedAt: number } | undefined>;
+  get(key: string, maxAgeMs: number, now: number): Promise<CachedDocument | undefined>;
+}
+
+export interface CachedDocument {
+  document: ScrapeDocument;
+  storedAt: number;
+  /** The links stored with the entry (absent when none were). */
+  links?: string[];
 }

@@ -21,6 +21,8 @@ export interface SearchQuery {
   country?: string;
   /** ISO 639-1 language code. */
   lang?: string;
+  /** Provider categories (e.g. SearXNG's `general`, `it`, `science`), when the request names some. */
+  categories?: string[];
   /** The team asking (the embedded index answers from pages any team stored). */
   teamId?: string;
   signal?: AbortSignal;
@@ -36,8 +38,13 @@ export interface SearchHit {
   position: number;
   /** Epoch ms when the provider knows when the page was published or stored. */
   date?: number;
-  /** images: the image URL (url is the page it is on). */
+  /** images: the image URL (url is the page it is on); news: the article's image. */
   imageUrl?: string;
+  /** images: pixel size, when the provider knows it. */
+  imageWidth?: number;
+  imageHeight?: number;
+  /** Provider category of a web result (e.g. `github`, `research`), when it has one. */
+  category?: string;
 }
 
 export interface SearchProvider {

@@ -1,0 +1,32 @@
+import { SearxngSearch, SerperSearch } from '@quarry/adapters';
+import { IndexSearch, NotConfiguredError, type Clock, type PageIndex, type SearchProvider, type ServerConfig } from '@quarry/core';
+
+/**
+ * The SearchProvider of this process (QUARRY_SEARCH_PROVIDER): the embedded index by default, so
+ * /search works with no outside service; SearXNG or Serper when configured.
+ */
+export function searchProviderOf(config: ServerConfig, index: PageIndex, clock: Clock): SearchProvider {
+  const choice =
+    config.QUARRY_SEARCH_PROVIDER === 'auto'
+      ? config.SERPER_API_KEY
+        ? 'serper'
+        : config.SEARXNG_ENDPOINT
+          ? 'searxng'
+          : 'index'
+      : config.QUARRY_SEARCH_PROVIDER;
+  switch (choice) {
+    case 'serper':
+      if (!config.SERPER_API_KEY) throw new NotConfiguredError('QUARRY_SEARCH_PROVIDER=serper needs SERPER_API_KEY');
+      return new SerperSearch({ apiKey: config.SERPER_API_KEY, endpoint: config.SERPER_ENDPOINT });
+    case 'searxng':
+      if (!config.SEARXNG_ENDPOINT) throw new NotConfiguredError('QUARRY_SEARCH_PROVIDER=searxng needs SEARXNG_ENDPOINT');
+      return new SearxngSearch({
+        endpoint: config.SEARXNG_ENDPOINT,
+        ...(config.SEARXNG_ENGINES ? { engines: config.SEARXNG_ENGINES } : {}),
+        ...(config.SEARXNG_CATEGORIES ? { categories: config.SEARXNG_CATEGORIES } : {}),
+        clock,
+      });
+    default:
+      return new IndexSearch(index, clock);
+  }
+}

@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import { parseSearchRequest, runSearch, type SearchOutcome, type WebResult } from '@quarry/core';
+import { bodyObject } from '../server/body.js';
+import type { ApiVersion } from '../server/request-context.js';
+import type { Services } from '../server/services.js';
+import { presentDocument } from './present-document.js';
+import { chargeContext, requireCredits } from './scrape-routes.js';
+
+/**
+ * POST /search: v1 answers `data: Document[]` (web results, scraped fields alongside), v2
+ * `data: {web, images?, news?}` (the sources asked for) and `creditsUsed`. The team must be able to
+ * pay for `limit` results before the search runs; it is charged for what was returned.
+ */
+export function searchRoutes(app: FastifyInstance, services: Services, version: ApiVersion) {
+  app.post(`/${version}/search`, { config: { kind: 'search' } }, async (request) => {
+    const search = parseSearchRequest(version, bodyObject(request.body));
+    const teamId = request.caller.teamId;
+    await requireCredits(services, teamId, search.limit);
+    const controller = new AbortController();
+    request.raw.once('close', () => {
+      if (!request.raw.complete || request.raw.destroyed) controller.abort();
+    });
+    const scrapeOptions = search.scrapeOptions;
+    const outcome = await runSearch(
+      {
+        provider: services.search,
+        clock: services.engine.parts.clock,
+        scrape: (url, context) => services.engine.scrapeParsed(url, scrapeOptions!, { signal: context.signal, teamId }),
+      },
+      search,
+      controller.signal,
+    );
+    if (outcome.creditsUsed > 0) await services.ledger.charge(teamId, outcome.creditsUsed, 'search', chargeContext(request.caller.keyId));
+    if (version === 'v1') return { success: true, data: outcome.web.map((result) => webItem(result, version)) };
+    return { success: true, data: dataV2(outcome, search.sources), creditsUsed: outcome.creditsUsed };
+  });
+}
+
+function dataV2(outcome: SearchOutcome, sources: string[]) {
+  return {
+    web: outcome.web.map((result) => webItem(result, 'v2')),
+    ...(sources.includes('images') ? { images: outcome.images } : {}),
+    ...(sources.includes('news') ? { news: outcome.news } : {}),
+  };
+}
+
+/** A web result, with the scraped document's fields alongside when it was scraped. */
+function webItem(result: WebResult, version: ApiVersion) {
+  const { document, ...hit } = result;
+  if (!document) return hit;
+  return { ...presentDocument(document, version), ...hit, metadata: document.metadata };
+}
