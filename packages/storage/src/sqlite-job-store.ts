@@ -4,9 +4,11 @@ import {
   type FrontierEntry,
   type ItemState,
   type JobErrorRecord,
+  type JobFinish,
   type JobKind,
   type JobProgress,
   type JobRecord,
+  type JobState,
   type JobStatus,
   type JobStore,
   type OutboxEvent,
@@ -55,6 +57,7 @@ export class SqliteJobStore implements JobStore {
   private readonly updateTransaction;
   private readonly cancelTransaction;
   private readonly createTransaction;
+  private readonly saveStateTransaction;
 
   constructor(private readonly db: SqliteDatabase) {
     this.credits = new TeamCredits(db);
@@ -107,6 +110,15 @@ export class SqliteJobStore implements JobStore {
         `SELECT id, kind, team_id, status, url, request, created_at, expires_at, kickoff_done, error FROM jobs
          WHERE kind = @kind AND status = 'scraping' AND (@team IS NULL OR team_id = @team) ORDER BY created_at, rowid`,
       ),
+      ofTeam: db.prepare<[string, number], JobRow>(
+        `SELECT id, kind, team_id, status, url, request, created_at, expires_at, kickoff_done, error FROM jobs
+         WHERE team_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+      ),
+      state: db.prepare<[string], { state: string | null; state_step: number }>('SELECT state, state_step FROM jobs WHERE id = ?'),
+      saveState: db.prepare<[string, number, string, number]>(
+        "UPDATE jobs SET state = ?, state_step = ? WHERE id = ? AND status = 'scraping' AND state_step = ?",
+      ),
+      finishJob: db.prepare<[string, string | null, number, string]>('UPDATE jobs SET status = ?, error = ?, credits_used = credits_used + ? WHERE id = ?'),
     };
     this.statements = statements;
 
@@ -179,6 +191,17 @@ export class SqliteJobStore implements JobStore {
         error: job.error ?? null,
       });
       this.writeOutbox(outbox);
+    });
+
+    this.saveStateTransaction = db.transaction((jobId: string, teamId: string, state: JobState, finish: JobFinish | undefined): boolean => {
+      if (statements.saveState.run(JSON.stringify(state.value), state.step, jobId, state.step - 1).changes === 0) return false;
+      if (!finish) return true;
+      statements.finishJob.run(finish.status, finish.error ?? null, finish.credits, jobId);
+      const context = { jobId };
+      if (finish.credits > 0) this.credits.charge(teamId, finish.credits, finish.reason, finish.finishedAt, context);
+      if (finish.tokens > 0) this.credits.chargeTokens(teamId, finish.tokens, finish.reason, finish.finishedAt, context);
+      this.writeOutbox(finish.outbox);
+      return true;
     });
 
     this.cancelTransaction = db.transaction((jobId: string) => {
@@ -268,6 +291,20 @@ export class SqliteJobStore implements JobStore {
 
   async listActive(kind: JobKind, teamId?: string): Promise<JobRecord[]> {
     return this.statements.active.all({ kind, team: teamId ?? null }).map(toJob);
+  }
+
+  async listJobs(teamId: string, limit: number): Promise<JobRecord[]> {
+    return this.statements.ofTeam.all(teamId, limit).map(toJob);
+  }
+
+  async getJobState(jobId: string): Promise<JobState | undefined> {
+    const row = this.statements.state.get(jobId);
+    if (!row || row.state === null) return undefined;
+    return { step: row.state_step, value: JSON.parse(row.state) as unknown };
+  }
+
+  async saveJobState(jobId: string, teamId: string, state: JobState, finish?: JobFinish): Promise<boolean> {
+    return this.saveStateTransaction.immediate(jobId, teamId, state, finish);
   }
 
   /**

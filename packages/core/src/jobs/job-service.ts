@@ -1,10 +1,11 @@
+import { agentJobTtlMs, agentStepMessage } from '../agent-jobs/agent-job.js';
 import { compileCrawlRules } from '../crawl/crawl-rules.js';
 import { checkStartDepth } from '../crawl/url-depth.js';
 import { NotFoundError } from '../errors.js';
 import type { CrawlOptions } from '../options/crawl-options.js';
 import type { ScrapeOptions } from '../options/scrape-options.js';
 import type { Clock, Ids } from '../ports/clock.js';
-import type { JobRecord, JobStore } from '../ports/job-store.js';
+import type { AgentJobKind, JobRecord, JobStore } from '../ports/job-store.js';
 import type { Queue } from '../ports/queue.js';
 import { parseTargetUrl } from '../scrape/target-url.js';
 import type { JobEvent, JobEventSink } from './job-events.js';
@@ -80,6 +81,21 @@ export class JobService {
     const entries = input.urls.map((url, index) => ({ url, key: String(index).padStart(6, '0'), discoveryDepth: 0 }));
     const added = await this.deps.jobs.addItems(job.id, entries, entries.length);
     await this.deps.queue.enqueue(added.map((entry) => messageFor(job.id, entry)));
+    return job;
+  }
+
+  /**
+   * Starts an agent job (extract, deep research, llms.txt) from its validated request: the job is
+   * stored and its first step queued. `url` is what the job is about (first URL, or the query).
+   */
+  async startAgentJob(input: { kind: AgentJobKind; teamId: string; url: string; request: object; id?: string }): Promise<JobRecord> {
+    const job = this.newJob(input.kind, input.teamId, input.url, input.request as Record<string, unknown>, input.id);
+    job.kickoffDone = true;
+    job.expiresAt = job.createdAt + agentJobTtlMs;
+    const started: JobEvent = { type: 'started', job };
+    await this.deps.jobs.createJob(job, this.deps.outbox?.(started));
+    await this.deps.events(started);
+    await this.deps.queue.enqueue([agentStepMessage(job, 1)]);
     return job;
   }
 

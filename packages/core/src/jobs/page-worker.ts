@@ -1,3 +1,7 @@
+import type { AgentWorker } from '../agent-jobs/agent-worker.js';
+import { isAgentJob } from '../agent-jobs/agent-job.js';
+import { hiddenPageDepth, hiddenPageEntries } from '../change-tracking/hidden-pages.js';
+import type { ChangeHistory } from '../ports/change-history.js';
 import { compileCrawlRules, type CrawlRules } from '../crawl/crawl-rules.js';
 import { decideLink, decideRedirect, denialMessages, type LinkDecision } from '../crawl/frontier-filter.js';
 import { RobotsCache } from '../crawl/robots-cache.js';
@@ -26,11 +30,15 @@ export interface PageWorkerDeps {
   fetcher: Fetcher;
   clock: Clock;
   ids: Ids;
-  scrape: (url: string, options: ScrapeOptions, context: { signal?: AbortSignal; teamId?: string }) => Promise<ScrapedPage>;
+  scrape: (url: string, options: ScrapeOptions, context: { signal?: AbortSignal; teamId?: string; jobId?: string; visibility?: 'visible' | 'hidden' }) => Promise<ScrapedPage>;
   events: JobEventSink;
   /** Webhook deliveries for an event, stored with the change (none in library use). */
   outbox?: JobOutbox;
   robotsTokens: string[];
+  /** Change histories: a crawl with changeTracking revisits the pages its previous crawl saw (hidden-pages.ts). */
+  changeHistory?: ChangeHistory;
+  /** Runs the steps of extract, deep research and llms.txt jobs (without it such a job fails). */
+  agents?: AgentWorker;
 }
 
 interface CrawlContext {
@@ -49,6 +57,7 @@ export class PageWorker {
 
   /** Per-job pacing read by the runner: most pages at once and seconds between requests. */
   async pacing(job: JobRecord): Promise<{ maxConcurrency: number | undefined; delaySeconds: number }> {
+    if (isAgentJob(job)) return { maxConcurrency: undefined, delaySeconds: 0 };
     if (job.kind === 'batch_scrape') {
       return { maxConcurrency: (job.request as unknown as BatchJobRequest).maxConcurrency, delaySeconds: 0 };
     }
@@ -59,6 +68,10 @@ export class PageWorker {
   }
 
   async handle(job: JobRecord, message: LeasedMessage, signal: AbortSignal): Promise<void> {
+    if (isAgentJob(job)) {
+      if (!this.deps.agents) throw new Error(`This process runs no ${job.kind} jobs`);
+      return this.deps.agents.handle(job, message, signal);
+    }
     if (job.kind === 'crawl' && message.key === kickoffKey) return this.kickoff(job, signal);
     const item = await this.deps.jobs.getItem(job.id, message.key);
     if (!item || item.state !== 'queued') return; // already finished by an earlier delivery
@@ -130,13 +143,28 @@ export class PageWorker {
     await this.deps.jobs.updateJob(job.id, { kickoffDone: true });
   }
 
+  /**
+   * Work a crawl adds once it has no pages left: the pages its previous crawl saw that it did not
+   * reach (changeTracking, hidden-pages.ts). True while such pages are pending (the crawl is not done).
+   */
+  async addFinalPages(job: JobRecord): Promise<boolean> {
+    if (job.kind !== 'crawl' || !this.deps.changeHistory) return false;
+    const { rules, request } = await this.crawlContext(job);
+    const entries = await hiddenPageEntries(this.deps.changeHistory, job, rules, request.options.scrapeOptions);
+    if (entries.length === 0) return false;
+    const added = await this.deps.jobs.addItems(job.id, entries, request.options.limit + entries.length);
+    if (added.length > 0) await this.deps.queue.enqueue(added.map((entry) => messageFor(job.id, entry)));
+    return added.length > 0 || (await this.deps.jobs.progress(job.id)).pending > 0;
+  }
+
   private async crawlPage(job: JobRecord, message: LeasedMessage, signal: AbortSignal): Promise<void> {
     const context = await this.crawlContext(job);
     const { rules, request } = context;
     const options = request.options;
+    if (message.discoveryDepth === hiddenPageDepth) return this.hiddenPage(job, message, options.scrapeOptions, signal);
     let page: ScrapedPage;
     try {
-      page = await this.deps.scrape(message.url, options.scrapeOptions, { signal, teamId: job.teamId });
+      page = await this.deps.scrape(message.url, options.scrapeOptions, { signal, teamId: job.teamId, jobId: job.id });
     } catch (error) {
       return this.fail(job, message, asQuarryError(error).toJSON());
     }
@@ -182,10 +210,20 @@ export class PageWorker {
     await this.succeed(job, message, page);
   }
 
+  /** A page of the previous crawl this one did not reach: scraped and reported hidden, its links not followed. */
+  private async hiddenPage(job: JobRecord, message: LeasedMessage, options: ScrapeOptions, signal: AbortSignal): Promise<void> {
+    try {
+      const page = await this.deps.scrape(message.url, options, { signal, teamId: job.teamId, jobId: job.id, visibility: 'hidden' });
+      await this.succeed(job, message, page);
+    } catch (error) {
+      await this.fail(job, message, asQuarryError(error).toJSON());
+    }
+  }
+
   private async batchPage(job: JobRecord, message: LeasedMessage, signal: AbortSignal): Promise<void> {
     const request = job.request as unknown as BatchJobRequest;
     try {
-      const page = await this.deps.scrape(message.url, request.options, { signal, teamId: job.teamId });
+      const page = await this.deps.scrape(message.url, request.options, { signal, teamId: job.teamId, jobId: job.id });
       await this.succeed(job, message, page);
     } catch (error) {
       await this.fail(job, message, asQuarryError(error).toJSON());

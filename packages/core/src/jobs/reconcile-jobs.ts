@@ -1,3 +1,4 @@
+import { reconcileAgentJobs } from '../agent-jobs/agent-worker.js';
 import type { JobStore } from '../ports/job-store.js';
 import type { Queue } from '../ports/queue.js';
 import { kickoffKey } from './job-request.js';
@@ -9,7 +10,7 @@ import { messageFor } from './page-worker.js';
  * message. Enqueuing is idempotent by message id, and workers skip items that are already
  * finished, so running this at any time is safe. Run at start (a crash may fall between storing
  * an item and enqueuing it) and whenever the queue may have lost data (Redis restarted).
- * Returns how many messages were offered.
+ * Agent jobs get the message of their next step. Returns how many messages were offered.
  */
 export async function reconcileJobs(jobs: JobStore, queue: Queue): Promise<number> {
   let offered = 0;
@@ -27,5 +28,5 @@ export async function reconcileJobs(jobs: JobStore, queue: Queue): Promise<numbe
       }
     }
   }
-  return offered;
+  return offered + (await reconcileAgentJobs(jobs, queue));
 }

@@ -36,7 +36,7 @@ export function outboxEventsFor(event: JobEvent, clock: Clock, ids: Ids): Outbox
   if (!spec) return [];
   const name = event.type === 'page-error' ? 'page' : event.type;
   if (!spec.events.includes(name) && !(name === 'cancelled' && spec.events.includes('failed'))) return [];
-  const prefix = event.job.kind === 'crawl' ? 'crawl' : 'batch_scrape';
+  const prefix = event.job.kind; // crawl, batch_scrape, extract, ... as Firecrawl names its events
   const webhookId = ids.next();
   const payload: Record<string, unknown> = {
     success: event.type !== 'failed' && event.type !== 'page-error',

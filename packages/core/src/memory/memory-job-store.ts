@@ -3,9 +3,11 @@ import type {
   FrontierEntry,
   ItemState,
   JobErrorRecord,
+  JobFinish,
   JobKind,
   JobProgress,
   JobRecord,
+  JobState,
   JobStatus,
   JobStore,
   PageOutcome,
@@ -27,6 +29,7 @@ interface JobData {
   errors: JobErrorRecord[];
   robotsBlocked: Set<string>;
   creditsUsed: number;
+  state?: JobState;
 }
 
 /** JobStore in memory, for library crawls. Same contract as the durable stores (conformance suite). */
@@ -175,6 +178,34 @@ export class MemoryJobStore implements JobStore {
       .filter((job) => job.kind === kind && job.status === 'scraping' && (teamId === undefined || job.teamId === teamId))
       .sort((a, b) => a.createdAt - b.createdAt)
       .map((job) => structuredClone(job));
+  }
+
+  async listJobs(teamId: string, limit: number): Promise<JobRecord[]> {
+    return [...this.jobs.values()]
+      .map((data) => data.job)
+      .filter((job) => job.teamId === teamId)
+      .reverse()
+      .sort((a, b) => b.createdAt - a.createdAt)
+      .slice(0, limit)
+      .map((job) => structuredClone(job));
+  }
+
+  async getJobState(jobId: string): Promise<JobState | undefined> {
+    const state = this.jobs.get(jobId)?.state;
+    return state ? structuredClone(state) : undefined;
+  }
+
+  /** Saves as the port says; there is no ledger in memory, so `finish` only adds to creditsUsed. */
+  async saveJobState(jobId: string, _teamId: string, state: JobState, finish?: JobFinish): Promise<boolean> {
+    const data = this.jobs.get(jobId);
+    if (!data || data.job.status !== 'scraping' || (data.state?.step ?? 0) !== state.step - 1) return false;
+    data.state = structuredClone(state);
+    if (finish) {
+      data.job.status = finish.status;
+      if (finish.error !== undefined) data.job.error = finish.error;
+      data.creditsUsed += finish.credits;
+    }
+    return true;
   }
 
   private require(jobId: string): JobData {

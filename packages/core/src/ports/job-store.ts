@@ -3,7 +3,7 @@ import type { ErrorJson } from '../errors.js';
 import type { OutboxEvent } from './webhook-outbox.js';
 
 /**
- * The JobStore port: jobs (crawl, batch scrape, and later extract/research/llms.txt), their page
+ * The JobStore port: jobs (crawl, batch scrape, extract, deep research, llms.txt), their page
  * items (the crawl frontier: every URL a job has accepted, by dedup key), their results, errors
  * and robots-blocked URLs. It is the source of truth of a job; the Queue only carries references.
  *
@@ -11,7 +11,13 @@ import type { OutboxEvent } from './webhook-outbox.js';
  * default), `PostgresJobStore` (storage, distributed). All pass `describeJobStore` from
  * core/src/ports/testing/job-store-suite.ts.
  */
-export type JobKind = 'crawl' | 'batch_scrape';
+export type JobKind = 'crawl' | 'batch_scrape' | AgentJobKind;
+/**
+ * Jobs that run in steps and answer one JSON value (extract, deep research, llms.txt). Their
+ * `scraping` status is the API's `processing`; their state lives in `getJobState`/`saveJobState`.
+ */
+export type AgentJobKind = 'extract' | 'deep_research' | 'llmstxt';
+export const agentJobKinds: readonly AgentJobKind[] = ['extract', 'deep_research', 'llmstxt'];
 export type JobStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
 export const terminalJobStatuses: ReadonlySet<JobStatus> = new Set(['completed', 'failed', 'cancelled']);
 
@@ -62,6 +68,29 @@ export interface JobProgress {
   /** Items still queued or in flight. */
   pending: number;
   creditsUsed: number;
+}
+
+/** The working state of an agent job: the steps it has finished and one JSON value. */
+export interface JobState {
+  /** Steps finished; a job without saved state is at step 0. */
+  step: number;
+  value: unknown;
+}
+
+/** How an agent job ends, saved with its last state. */
+export interface JobFinish {
+  status: 'completed' | 'failed';
+  error?: string;
+  /** Credits taken from the team (as far as its balance goes); added to the job's creditsUsed. */
+  credits: number;
+  /** Tokens recorded as the team's token usage. */
+  tokens: number;
+  /** Reason of the usage rows (e.g. `extract`). */
+  reason: string;
+  /** When the job finished (epoch ms), for the usage rows. */
+  finishedAt: number;
+  /** Webhook deliveries written in the same transaction (stores without an outbox ignore them). */
+  outbox?: OutboxEvent[];
 }
 
 export interface JobErrorRecord {
@@ -116,4 +145,20 @@ export interface JobStore {
   listRobotsBlocked(jobId: string): Promise<string[]>;
   /** Jobs of a team (or all teams) in `scraping` state, oldest first. */
   listActive(kind: JobKind, teamId?: string): Promise<JobRecord[]>;
+  /**
+   * A team's jobs of every kind and status, newest first, at most `limit` (the dashboard's list).
+   * Jobs whose `expiresAt` has passed are included until they are deleted; callers filter them.
+   */
+  listJobs(teamId: string, limit: number): Promise<JobRecord[]>;
+  /** An agent job's last saved state, or undefined (unknown job, or no step saved yet). */
+  getJobState(jobId: string): Promise<JobState | undefined>;
+  /**
+   * Saves an agent job's state after step `state.step`, only while the job is `scraping` and its
+   * saved step is `state.step - 1`: a step delivered twice is saved once, and of concurrent savers
+   * of the same step exactly one wins. With `finish`, the same transaction also moves the job to
+   * the finish status (with its error), charges the team (credits as far as its balance goes,
+   * tokens recorded; a team the ledger does not know is not charged) and writes the outbox.
+   * Returns whether it was saved.
+   */
+  saveJobState(jobId: string, teamId: string, state: JobState, finish?: JobFinish): Promise<boolean>;
 }

@@ -6,8 +6,11 @@ import {
   scrapeOptionsSchemaV1,
   scrapeOptionsSchemaV2,
   scrapeRequestSchema,
+  searchRequestSchemaV1,
+  searchRequestSchemaV2,
 } from '@quarry/core';
 import type { ApiVersion } from '../server/request-context.js';
+import { agentPaths } from './agent-paths.js';
 
 /**
  * OpenAPI 3.1 documents for /v1 and /v2, generated from the same schema objects that validate the
@@ -60,6 +63,28 @@ const statusSchema = {
     expiresAt: { type: 'string', format: 'date-time' },
     next: { type: 'string', description: 'Present only when finished documents were left out of this page.' },
     data: { type: 'array', items: documentSchema },
+  },
+};
+
+const webResultSchema = {
+  type: 'object',
+  description: 'A web result; with scrapeOptions formats, the scraped document fields too.',
+  properties: { url: { type: 'string' }, title: { type: 'string' }, description: { type: 'string' }, position: { type: 'integer' }, ...documentSchema.properties },
+};
+const searchResponseV1 = { type: 'object', properties: { success: { type: 'boolean' }, data: { type: 'array', items: webResultSchema } } };
+const searchResponseV2 = {
+  type: 'object',
+  properties: {
+    success: { type: 'boolean' },
+    creditsUsed: { type: 'integer' },
+    data: {
+      type: 'object',
+      properties: {
+        web: { type: 'array', items: webResultSchema },
+        images: { type: 'array', items: { type: 'object', properties: { title: { type: 'string' }, imageUrl: { type: 'string' }, imageWidth: { type: 'integer' }, imageHeight: { type: 'integer' }, url: { type: 'string' }, position: { type: 'integer' } } } },
+        news: { type: 'array', items: { type: 'object', properties: { title: { type: 'string' }, url: { type: 'string' }, snippet: { type: 'string' }, date: { type: 'string' }, imageUrl: { type: 'string' }, position: { type: 'integer' } } } },
+      },
+    },
   },
 };
 
@@ -116,6 +141,14 @@ export function openApiDocument(version: ApiVersion) {
       },
       [`/${version}/batch/scrape/{id}/errors`]: { get: { summary: 'Per-page errors of a batch', parameters: idParam, responses: ok({ type: 'object' }) } },
       [`/${version}/map`]: { post: { summary: 'Map the URLs of a site', requestBody: body(version === 'v1' ? mapRequestSchemaV1 : mapRequestSchemaV2), responses: ok({ type: 'object' }) } },
+      [`/${version}/search`]: {
+        post: {
+          summary: 'Search the web (or, with no provider configured, the pages this instance stored)',
+          requestBody: body(version === 'v1' ? searchRequestSchemaV1 : searchRequestSchemaV2),
+          responses: ok(version === 'v1' ? searchResponseV1 : searchResponseV2),
+        },
+      },
+      ...agentPaths(version, { ok, body, idParam }),
       [`/${version}/team/credit-usage`]: { get: { summary: 'Credits left', responses: ok({ type: 'object' }) } },
       [`/${version}/team/token-usage`]: { get: { summary: 'Tokens left', responses: ok({ type: 'object' }) } },
       [`/${version}/concurrency-check`]: { get: { summary: 'Pages in flight and the limit', responses: ok({ type: 'object' }) } },

@@ -4,13 +4,6 @@ import type { ApiVersion } from '../server/request-context.js';
 
 /** Endpoints whose engine comes with a later issue: a clear 501 instead of a silent 404. */
 const pending: Array<{ method: 'GET' | 'POST' | 'DELETE'; path: string; feature: string; versions: ApiVersion[] }> = [
-  { method: 'POST', path: '/extract', feature: 'extract (needs an LLM provider)', versions: ['v1', 'v2'] },
-  { method: 'GET', path: '/extract/:id', feature: 'extract (needs an LLM provider)', versions: ['v1', 'v2'] },
-  { method: 'POST', path: '/search', feature: 'search (needs the document index or a search provider)', versions: ['v1', 'v2'] },
-  { method: 'POST', path: '/deep-research', feature: 'deep research (needs an LLM provider)', versions: ['v1'] },
-  { method: 'GET', path: '/deep-research/:id', feature: 'deep research (needs an LLM provider)', versions: ['v1'] },
-  { method: 'POST', path: '/llmstxt', feature: 'llms.txt generation', versions: ['v1'] },
-  { method: 'GET', path: '/llmstxt/:id', feature: 'llms.txt generation', versions: ['v1'] },
 ];
 
 export function pendingRoutes(app: FastifyInstance, version: ApiVersion) {

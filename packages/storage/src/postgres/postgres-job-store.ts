@@ -3,9 +3,11 @@ import {
   type FrontierEntry,
   type ItemState,
   type JobErrorRecord,
+  type JobFinish,
   type JobKind,
   type JobProgress,
   type JobRecord,
+  type JobState,
   type JobStatus,
   type JobStore,
   type OutboxEvent,
@@ -218,12 +220,50 @@ export class PostgresJobStore implements JobStore {
     return rows.map((row) => row.url);
   }
 
+  async listJobs(teamId: string, limit: number): Promise<JobRecord[]> {
+    const rows = await this.db.query<JobRow>(`SELECT ${jobColumns} FROM jobs WHERE team_id = $1 ORDER BY created_at DESC, seq DESC LIMIT $2`, [teamId, limit]);
+    return rows.map(toJob);
+  }
+
   async listActive(kind: JobKind, teamId?: string): Promise<JobRecord[]> {
     const rows = await this.db.query<JobRow>(
       `SELECT ${jobColumns} FROM jobs WHERE kind = $1 AND status = 'scraping' AND ($2::text IS NULL OR team_id = $2) ORDER BY created_at, seq`,
       [kind, teamId ?? null],
     );
     return rows.map(toJob);
+  }
+
+  async getJobState(jobId: string): Promise<JobState | undefined> {
+    const [row] = await this.db.query<{ state: string | null; state_step: number }>('SELECT state, state_step FROM jobs WHERE id = $1', [jobId]);
+    if (!row || row.state === null) return undefined;
+    return { step: row.state_step, value: JSON.parse(row.state) as unknown };
+  }
+
+  /** One transaction: the compare-and-set on the step, then (finishing) the status, the charges and the outbox. */
+  async saveJobState(jobId: string, teamId: string, state: JobState, finish?: JobFinish): Promise<boolean> {
+    return this.db.transaction(async (client) => {
+      const saved = await client.execute(
+        `UPDATE jobs SET state = $2, state_step = $3,
+           status = CASE WHEN $5::text IS NULL THEN status ELSE $5 END,
+           error = CASE WHEN $5::text IS NULL THEN error ELSE $6 END,
+           credits_used = credits_used + $7
+         WHERE id = $1 AND status = 'scraping' AND state_step = $4`,
+        [jobId, JSON.stringify(state.value), state.step, state.step - 1, finish?.status ?? null, finish?.error ?? null, finish?.credits ?? 0],
+      );
+      if (saved === 0) return false;
+      if (!finish) return true;
+      if (finish.credits > 0) await client.query('SELECT quarry_charge($1, $2, $3, $4, NULL, $5)', [teamId, finish.credits, finish.reason, finish.finishedAt, jobId]);
+      if (finish.tokens > 0) {
+        await client.execute(
+          `WITH team AS (UPDATE teams SET tokens_used = tokens_used + $2 WHERE id = $1 RETURNING id)
+           INSERT INTO usage (team_id, kind, amount, reason, at, api_key_id, job_id) SELECT id, 'tokens', $2, $3, $4, NULL, $5 FROM team`,
+          [teamId, finish.tokens, finish.reason, finish.finishedAt, jobId],
+        );
+      }
+      const outbox = outboxJson(finish.outbox);
+      if (outbox) await client.query('SELECT quarry_add_outbox($1)', [outbox]);
+      return true;
+    });
   }
 
   /**

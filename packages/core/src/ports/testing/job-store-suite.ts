@@ -14,7 +14,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ScrapeDocument } from '../../document.js';
-import type { FrontierEntry, JobRecord, JobStore, PageOutcome } from '../job-store.js';
+import type { FrontierEntry, JobFinish, JobRecord, JobStore, PageOutcome } from '../job-store.js';
 import type { Ledger } from '../ledger.js';
 
 export interface JobStoreFixture {
@@ -134,6 +134,20 @@ export function describeJobStore(name: string, make: () => JobStoreFixture | Pro
           expect(await store.updateJob(`job-${status}`, { expiresAt: 42 })).toBe(true);
           expect((await store.getJob(`job-${status}`))?.expiresAt).toBe(42);
         }
+      });
+
+      it("lists a team's jobs of every kind and status, newest first, up to a limit", async () => {
+        await store.createJob(jobRecord('job-old', { createdAt: 1_600_000_000_000 }));
+        await store.createJob(jobRecord('job-batch', { kind: 'batch_scrape', createdAt: 1_800_000_000_000 }));
+        await store.createJob(jobRecord('job-done', { createdAt: 1_750_000_000_000 }));
+        await store.updateJob('job-done', { status: 'completed' });
+        await store.createJob(jobRecord('job-other', { teamId: 'team-b', createdAt: 1_900_000_000_000 }));
+        const ids = (jobs: JobRecord[]) => jobs.map((job) => job.id);
+        expect(ids(await store.listJobs(teamId, 10))).toEqual(['job-batch', 'job-done', 'job-1', 'job-old']);
+        expect(ids(await store.listJobs(teamId, 2))).toEqual(['job-batch', 'job-done']);
+        expect(ids(await store.listJobs('team-b', 10))).toEqual(['job-other']);
+        expect(await store.listJobs('team-c', 10)).toEqual([]);
+        expect((await store.listJobs(teamId, 2))[1]).toEqual({ ...jobRecord('job-done', { createdAt: 1_750_000_000_000 }), status: 'completed' });
       });
 
       it('answers false when updating an unknown job', async () => {
@@ -339,6 +353,78 @@ export function describeJobStore(name: string, make: () => JobStoreFixture | Pro
         await store.addItems('job-1', [frontierEntry('a')], 10);
         await store.finishItem('job-1', teamId, success('a', 5));
         expect(await ledger.getCredits(teamId)).toBeNull();
+      });
+    });
+
+    describe('agent job state', () => {
+      const finish = (overrides: Partial<JobFinish> = {}): JobFinish => ({
+        status: 'completed',
+        credits: 4,
+        tokens: 1_500,
+        reason: 'extract',
+        finishedAt: 1_700_000_003_000,
+        ...overrides,
+      });
+
+      beforeEach(async () => {
+        await store.createJob(jobRecord('agent-1', { kind: 'extract', kickoffDone: true }));
+      });
+
+      it('has no state before the first step, and keeps each saved state with its step', async () => {
+        expect(await store.getJobState('agent-1')).toBeUndefined();
+        expect(await store.getJobState('nope')).toBeUndefined();
+        const value = { phase: 'scrape', urls: ['https://example.com/a'], text: '日本語 🪨' };
+        expect(await store.saveJobState('agent-1', teamId, { step: 1, value })).toBe(true);
+        expect(await store.getJobState('agent-1')).toEqual({ step: 1, value });
+        expect(await store.saveJobState('agent-1', teamId, { step: 2, value: { phase: 'extract' } })).toBe(true);
+        expect(await store.getJobState('agent-1')).toEqual({ step: 2, value: { phase: 'extract' } });
+        expect((await store.getJob('agent-1'))?.status).toBe('scraping');
+      });
+
+      it('saves a step once: a repeated or skipped step is refused', async () => {
+        expect(await store.saveJobState('agent-1', teamId, { step: 2, value: 'skipped' })).toBe(false);
+        expect(await store.saveJobState('agent-1', teamId, { step: 1, value: 'first' })).toBe(true);
+        expect(await store.saveJobState('agent-1', teamId, { step: 1, value: 'again' })).toBe(false);
+        expect(await store.getJobState('agent-1')).toEqual({ step: 1, value: 'first' });
+        expect(await store.saveJobState('nope', teamId, { step: 1, value: 'x' })).toBe(false);
+      });
+
+      it('lets exactly one of many concurrent savers of a step win', async () => {
+        const results = await Promise.all(Array.from({ length: 8 }, (_, index) => store.saveJobState('agent-1', teamId, { step: 1, value: index })));
+        expect(results.filter(Boolean)).toHaveLength(1);
+        expect((await store.getJobState('agent-1'))?.value).toBe(results.indexOf(true));
+      });
+
+      it('finishes with the last state, and saves nothing once the job is terminal', async () => {
+        expect(await store.saveJobState('agent-1', teamId, { step: 1, value: { data: { name: 'Quarry' } } }, finish())).toBe(true);
+        expect(await store.getJob('agent-1')).toMatchObject({ status: 'completed' });
+        expect((await store.progress('agent-1')).creditsUsed).toBe(4);
+        expect(await store.saveJobState('agent-1', teamId, { step: 2, value: 'late' })).toBe(false);
+        expect(await store.getJobState('agent-1')).toEqual({ step: 1, value: { data: { name: 'Quarry' } } });
+        await store.createJob(jobRecord('agent-2', { kind: 'llmstxt' }));
+        expect(await store.saveJobState('agent-2', teamId, { step: 1, value: null }, finish({ status: 'failed', error: 'model unreachable', credits: 0, tokens: 0 }))).toBe(true);
+        expect(await store.getJob('agent-2')).toMatchObject({ status: 'failed', error: 'model unreachable' });
+        await store.createJob(jobRecord('agent-3', { kind: 'deep_research' }));
+        expect(await store.updateJob('agent-3', { status: 'cancelled' })).toBe(true);
+        expect(await store.saveJobState('agent-3', teamId, { step: 1, value: 'x' })).toBe(false);
+      });
+
+      it('charges credits and records tokens when it finishes, exactly once', async (context) => {
+        if (!ledger) return context.skip('this store is not bound to a ledger');
+        await ledger.ensureTeam(teamId, 'Team A');
+        await ledger.setCredits(teamId, 10);
+        const before = (await ledger.getTeam(teamId))!.tokensUsed;
+        expect(await store.saveJobState('agent-1', teamId, { step: 1, value: 'working' })).toBe(true);
+        expect(await ledger.getCredits(teamId)).toBe(10);
+        expect(await store.saveJobState('agent-1', teamId, { step: 2, value: 'done' }, finish())).toBe(true);
+        expect(await store.saveJobState('agent-1', teamId, { step: 2, value: 'done' }, finish())).toBe(false);
+        expect(await ledger.getCredits(teamId)).toBe(6);
+        expect((await ledger.getTeam(teamId))!.tokensUsed).toBe(before + 1_500);
+        const usage = await ledger.listUsage(teamId);
+        expect(usage.map((row) => [row.kind, row.amount, row.reason, row.jobId])).toEqual([
+          ['credits', 4, 'extract', 'agent-1'],
+          ['tokens', 1_500, 'extract', 'agent-1'],
+        ]);
       });
     });
 

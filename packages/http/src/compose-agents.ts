@@ -1,0 +1,34 @@
+import { AgentWorker, deepResearchProgram, extractProgram, llmsTxtProgram, type Engine, type JobEventSink, type JobOutbox, type JobStore, type LlmProvider, type Queue, type SearchProvider } from '@quarry/core';
+
+/**
+ * The agent jobs of a process (extract, deep research, llms.txt): their programs, run by an
+ * AgentWorker with this process's engine and the model and search providers it has. A step works
+ * at most a quarter of the queue lease (and 30 s), so a living worker never loses its lease.
+ */
+export interface AgentParts {
+  jobs: JobStore;
+  queue: Queue;
+  events: JobEventSink;
+  outbox: JobOutbox;
+  llm?: LlmProvider | undefined;
+  search?: SearchProvider | undefined;
+  leaseMs?: number;
+}
+
+export const maxStepBudgetMs = 30_000;
+
+export function agentWorkerOf(engine: Engine, parts: AgentParts): AgentWorker {
+  return new AgentWorker({
+    jobs: parts.jobs,
+    queue: parts.queue,
+    clock: engine.parts.clock,
+    events: parts.events,
+    outbox: parts.outbox,
+    programs: { extract: extractProgram, deep_research: deepResearchProgram, llmstxt: llmsTxtProgram },
+    scrape: (url, options, context) => engine.scrapeParsed(url, options, context),
+    map: (url, options, context) => engine.map(url, options, context),
+    llm: parts.llm,
+    search: parts.search,
+    stepBudgetMs: Math.min(maxStepBudgetMs, Math.floor((parts.leaseMs ?? 4 * maxStepBudgetMs) / 4)),
+  });
+}

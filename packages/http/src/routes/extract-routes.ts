@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import { extractView, parseExtractRequest, type ExtractJobRequest, type ExtractState } from '@quarry/core';
+import { bodyObject } from '../server/body.js';
+import type { ApiVersion } from '../server/request-context.js';
+import type { Services } from '../server/services.js';
+import { agentStatusFields, ownAgentJob } from './agent-views.js';
+import { cancelJob } from './job-views.js';
+import { requireCredits } from './scrape-routes.js';
+import { checkWebhook } from './webhook-check.js';
+
+/**
+ * Extract (v1 and v2): POST starts the job (`{success, id, urlTrace: [], invalidURLs?}`), GET
+ * answers `{success, status: processing|completed|failed|cancelled, data, sources?, warning?,
+ * error?, expiresAt, creditsUsed, tokensUsed}`. DELETE cancels (a Quarry addition).
+ */
+export function extractRoutes(app: FastifyInstance, services: Services, version: ApiVersion) {
+  app.post(`/${version}/extract`, { config: { kind: 'extract' } }, async (request) => {
+    const parsed = parseExtractRequest(version, bodyObject(request.body));
+    checkWebhook(services, parsed.webhook);
+    await requireCredits(services, request.caller.teamId, 1);
+    const jobRequest: ExtractJobRequest = { version, options: parsed.options, ...(parsed.webhook ? { webhook: parsed.webhook } : {}) };
+    const job = await services.jobs.startAgentJob({
+      kind: 'extract',
+      teamId: request.caller.teamId,
+      url: parsed.options.urls[0] ?? parsed.options.prompt ?? '',
+      request: jobRequest,
+    });
+    return { success: true, id: job.id, urlTrace: [], ...(parsed.invalidURLs ? { invalidURLs: parsed.invalidURLs } : {}) };
+  });
+
+  app.get(`/${version}/extract/:id`, { config: { kind: 'extractStatus' } }, async (request) => {
+    const { job, state, charged } = await ownAgentJob<ExtractState>(services, request, 'extract');
+    return { ...agentStatusFields(job), ...extractView(state), creditsUsed: charged?.credits ?? 0, tokensUsed: charged?.tokens ?? 0 };
+  });
+
+  app.delete(`/${version}/extract/:id`, { config: { kind: 'extractStatus' } }, (request) => cancelJob(services, request, ['extract']));
+}
