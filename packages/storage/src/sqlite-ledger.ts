@@ -9,6 +9,7 @@ import {
   type ChargeContext,
   type Clock,
   type CreatedApiKey,
+  type DailyUsage,
   type Ledger,
   type Team,
   type UsageKind,
@@ -64,6 +65,13 @@ export class SqliteLedger implements Ledger {
          WHERE team_id = @team AND (@kind IS NULL OR kind = @kind) AND (@since IS NULL OR at >= @since) AND (@until IS NULL OR at < @until)
          ORDER BY at, seq`,
       ),
+      usageByDay: db.prepare<{ team: string; since: number | null; until: number | null }, DailyUsage>(
+        `SELECT strftime('%Y-%m-%d', at / 1000, 'unixepoch') AS day, kind, reason, SUM(amount) AS amount FROM usage
+         WHERE team_id = @team AND (@since IS NULL OR at >= @since) AND (@until IS NULL OR at < @until)
+         GROUP BY day, kind, reason ORDER BY day, kind, reason`,
+      ),
+      insertSetting: db.prepare<[string, string]>('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING'),
+      setting: db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE name = ?'),
     };
     this.statements.insertTeam.run(localTeamId, 'Local', clock.now());
   }
@@ -136,6 +144,15 @@ export class SqliteLedger implements Ledger {
   async listUsage(teamId: string, query: UsageQuery = {}): Promise<UsageRecord[]> {
     const rows = this.statements.usage.all({ team: teamId, kind: query.kind ?? null, since: query.since ?? null, until: query.until ?? null });
     return rows.map(toUsage);
+  }
+
+  async usageByDay(teamId: string, query: Omit<UsageQuery, 'kind'> = {}): Promise<DailyUsage[]> {
+    return this.statements.usageByDay.all({ team: teamId, since: query.since ?? null, until: query.until ?? null });
+  }
+
+  async claimSetting(name: string, value: string): Promise<string> {
+    this.statements.insertSetting.run(name, value);
+    return this.statements.setting.get(name)!.value;
   }
 
   async getWebhookSecret(teamId: string): Promise<string | undefined> {

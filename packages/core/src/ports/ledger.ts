@@ -75,6 +75,15 @@ export interface UsageQuery {
   until?: number;
 }
 
+/** Usage of one UTC day, one kind and one reason, added up (the dashboard's chart). */
+export interface DailyUsage {
+  /** The UTC day, `YYYY-MM-DD`. */
+  day: string;
+  kind: UsageKind;
+  reason: string;
+  amount: number;
+}
+
 export interface Ledger {
   /**
    * Creates the team when it does not exist, with unlimited credits; an existing team is returned
@@ -131,4 +140,16 @@ export interface Ledger {
   getWebhookSecret(teamId: string): Promise<string | undefined>;
   /** Sets (or, with null, removes) the team's webhook secret; effective for the next delivery. */
   setWebhookSecret(teamId: string, secret: string | null): Promise<void>;
+  /**
+   * The team's usage added up per UTC day, kind and reason, within `since`/`until` (as `listUsage`),
+   * ordered by day, kind and reason. An unknown team, or one with no usage, answers [].
+   */
+  usageByDay(teamId: string, query?: Omit<UsageQuery, 'kind'>): Promise<DailyUsage[]>;
+  /**
+   * An operator setting of the instance (e.g. the dashboard's hashed admin token): stores `value`
+   * under `name` unless a value is stored already, and answers the stored value. Atomic: of
+   * concurrent callers (in any number of processes) exactly one value wins and all get it. A stored
+   * value is never replaced through this method.
+   */
+  claimSetting(name: string, value: string): Promise<string>;
 }

@@ -2,12 +2,17 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { UnauthorizedError, ValidationError } from '@quarry/core';
 import { toHttpError } from '../errors/to-http.js';
 import { crawlRoutes } from '../routes/crawl-routes.js';
+import { dashboardRoutes } from '../dashboard/dashboard-routes.js';
 import { batchRoutes } from '../routes/batch-routes.js';
 import { mapRoutes } from '../routes/map-routes.js';
 import { blobRoutes } from '../routes/blob-routes.js';
 import { docsRoutes, opsRoutes } from '../routes/ops-routes.js';
 import { pendingRoutes } from '../routes/pending-routes.js';
+import { llmsTxtRoutes } from '../routes/llmstxt-routes.js';
+import { extractRoutes } from '../routes/extract-routes.js';
+import { deepResearchRoutes } from '../routes/deep-research-routes.js';
 import { scrapeRoutes } from '../routes/scrape-routes.js';
+import { searchRoutes } from '../routes/search-routes.js';
 import { teamRoutes } from '../routes/team-routes.js';
 import type { EndpointKind } from './rate-limiter.js';
 import type { Services } from './services.js';
@@ -81,12 +86,17 @@ export function buildServer(services: Services, options: { logger?: boolean | ob
     crawlRoutes(app, services, version);
     batchRoutes(app, services, version);
     mapRoutes(app, services, version);
+    searchRoutes(app, services, version);
     teamRoutes(app, services, version);
+    extractRoutes(app, services, version);
     pendingRoutes(app, version);
   }
+  llmsTxtRoutes(app, services);
+  deepResearchRoutes(app, services);
   opsRoutes(app, services);
   blobRoutes(app, services);
   docsRoutes(app);
+  dashboardRoutes(app, services);
   return app;
 }
 

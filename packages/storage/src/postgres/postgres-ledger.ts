@@ -8,6 +8,7 @@ import {
   type ChargeContext,
   type Clock,
   type CreatedApiKey,
+  type DailyUsage,
   type Ledger,
   type Team,
   type UsageQuery,
@@ -148,6 +149,22 @@ export class PostgresLedger implements Ledger {
       [teamId, query.kind ?? null, query.since ?? null, query.until ?? null],
     );
     return rows.map(toUsage);
+  }
+
+  async usageByDay(teamId: string, query: Omit<UsageQuery, 'kind'> = {}): Promise<DailyUsage[]> {
+    return this.db.query<DailyUsage>(
+      `SELECT to_char(to_timestamp(at / 1000) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, kind, reason, SUM(amount)::bigint AS amount FROM usage
+       WHERE team_id = $1 AND ($2::bigint IS NULL OR at >= $2) AND ($3::bigint IS NULL OR at < $3)
+       GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+      [teamId, query.since ?? null, query.until ?? null],
+    );
+  }
+
+  async claimSetting(name: string, value: string): Promise<string> {
+    // Two statements: the second sees the row of a concurrent winner the first waited for.
+    await this.db.execute('INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, value]);
+    const [row] = await this.db.query<{ value: string }>('SELECT value FROM settings WHERE name = $1', [name]);
+    return row!.value;
   }
 
   async getWebhookSecret(teamId: string): Promise<string | undefined> {

@@ -147,6 +147,20 @@ export function describeLedger(name: string, make: (clock: ManualClock) => Ledge
       });
     });
 
+    describe('settings', () => {
+      it('stores a setting once: the first value wins and is answered to every later claim', async () => {
+        expect(await ledger.claimSetting('admin-token', 'first')).toBe('first');
+        expect(await ledger.claimSetting('admin-token', 'second')).toBe('first');
+        expect(await ledger.claimSetting('other', 'x')).toBe('x');
+      });
+
+      it('lets exactly one of concurrent claims win', async () => {
+        const answers = await Promise.all(Array.from({ length: 8 }, (_, index) => ledger.claimSetting('session-key', `value-${index}`)));
+        expect(new Set(answers).size).toBe(1);
+        expect(await ledger.claimSetting('session-key', 'late')).toBe(answers[0]);
+      });
+    });
+
     describe('credits', () => {
       it('charges a balance down to 0 and never below, answering what was taken', async () => {
         await ledger.ensureTeam('acme', 'Acme');
@@ -210,6 +224,27 @@ export function describeLedger(name: string, make: (clock: ManualClock) => Ledge
         expect((await ledger.listUsage('acme', { since: start + 1_000 })).map((row) => row.amount)).toEqual([500, 3]);
         expect((await ledger.listUsage('acme', { until: start + 1_000 })).map((row) => row.amount)).toEqual([1]);
         expect(await ledger.listUsage('nobody')).toEqual([]);
+      });
+
+      it('adds usage up per UTC day, kind and reason, within a time range', async () => {
+        await ledger.ensureTeam('acme', 'Acme');
+        const start = clock.now(); // 2023-11-14T22:13:20Z
+        await ledger.charge('acme', 2, 'scrape');
+        await ledger.charge('acme', 3, 'scrape');
+        await ledger.charge('acme', 1, 'map');
+        await ledger.chargeTokens('acme', 700, 'extract');
+        clock.advance(2 * 3_600_000); // past midnight UTC
+        await ledger.charge('acme', 4, 'page', { jobId: 'job-1' });
+        await ledger.charge(localTeamId, 9, 'scrape');
+        expect(await ledger.usageByDay('acme')).toEqual([
+          { day: '2023-11-14', kind: 'credits', reason: 'map', amount: 1 },
+          { day: '2023-11-14', kind: 'credits', reason: 'scrape', amount: 5 },
+          { day: '2023-11-14', kind: 'tokens', reason: 'extract', amount: 700 },
+          { day: '2023-11-15', kind: 'credits', reason: 'page', amount: 4 },
+        ]);
+        expect(await ledger.usageByDay('acme', { since: start + 1 })).toEqual([{ day: '2023-11-15', kind: 'credits', reason: 'page', amount: 4 }]);
+        expect((await ledger.usageByDay('acme', { until: start + 1 })).map((row) => row.amount)).toEqual([1, 5, 700]);
+        expect(await ledger.usageByDay('nobody')).toEqual([]);
       });
     });
   });
