@@ -15,7 +15,7 @@ export interface BrowserParts {
   blobs?: BlobLinks;
 }
 
-/** Public base URL per config once the server listens (PORT 0 picks the port at listen time). */
+/** Public base URL per config once the server listens (PORT 0 picks the port at listen time); QUARRY_PUBLIC_URL wins. */
 const listeningBases = new WeakMap<ServerConfig, string>();
 
 export function setListeningBase(config: ServerConfig, url: string): void {
@@ -23,6 +23,7 @@ export function setListeningBase(config: ServerConfig, url: string): void {
 }
 
 function publicBase(config: ServerConfig): string {
+  if (config.QUARRY_PUBLIC_URL) return config.QUARRY_PUBLIC_URL.replace(/\/$/, '');
   const known = listeningBases.get(config);
   if (known) return known;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
@@ -45,5 +46,6 @@ export function buildBrowserParts(
     log('Browser engine off: no Chromium found. Install it (apt-get install chromium) or set QUARRY_CHROMIUM_PATH; until then waitFor, actions, screenshot, mobile, location and branding answer a clear error.');
     return { blobs };
   }
-  return { browser: new PlaywrightFetcher({ executablePath, allowPrivateHosts }), blobs };
+  const pool = { maxOpenPages: config.QUARRY_BROWSER_MAX_PAGES, maxBrowsers: config.QUARRY_BROWSER_MAX_BROWSERS, retireAfterPages: config.QUARRY_BROWSER_RETIRE_AFTER };
+  return { browser: new PlaywrightFetcher({ executablePath, allowPrivateHosts, ...pool }), blobs };
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findChromium, GotFetcher, PlaywrightFetcher } from '@quarry/adapters';
 import { createEngine, TargetError, type Engine } from '@quarry/core';
 import { startTestServer, type TestServer } from '@quarry/core/testing';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 /**
  * The engine with both fetchers against local pages: engine choice (http first, the browser when
@@ -24,8 +25,17 @@ function pngSize(dataUrl: string) {
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
+async function reportPdf(): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  pdf.addPage([600, 800]).drawText('Quarterly report delivered as a download', { x: 50, y: 700, size: 14, font });
+  return pdf.save();
+}
+
 beforeAll(async () => {
+  const pdf = await reportPdf();
   site = await startTestServer({
+    '/report-download': { type: 'application/pdf', body: pdf, headers: { 'content-disposition': 'attachment; filename="report.pdf"' } },
     '/static': { body: page(article) },
     '/spa': {
       body: page('<div id="root"></div><script>' + '/* framework */'.repeat(10) + 'document.getElementById("root").innerHTML = "<main><h1>Client app</h1><p>Rendered in the browser only.</p></main>";</script>'),
@@ -139,6 +149,12 @@ describe.skipIf(skip)('engine with the browser', () => {
     expect(actions.pdfs).toHaveLength(1);
     expect(Buffer.from(actions.pdfs[0]!.split(',')[1]!, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
   });
+
+  it('reads a PDF that the browser receives as a download', async () => {
+    const document = await engine.scrape(`${site.url}/report-download`, { waitFor: 100, formats: ['markdown'] });
+    expect(document.markdown).toContain('Quarterly report delivered as a download');
+    expect(document.metadata).toMatchObject({ engine: 'pdf', numPages: 1, contentType: 'application/pdf' });
+  }, 60_000);
 
   it('names the action that does not fit the page', async () => {
     await expect(

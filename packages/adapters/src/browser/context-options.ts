@@ -41,7 +41,7 @@ export async function contextOptionsFor(request: FetchRequest, userAgent?: strin
     extraHTTPHeaders: headers,
     ignoreHTTPSErrors: request.skipTlsVerification ?? false,
     serviceWorkers: 'block',
-    acceptDownloads: false,
+    acceptDownloads: true,
   };
 }
 

@@ -8,6 +8,10 @@
  * Plain HTTP arrives as absolute-form requests, HTTPS and wss as CONNECT tunnels, ws as upgrades.
  * A refused destination answers 403 with `x-quarry-refused` (HTTP) or a refused tunnel; the
  * refusal is remembered per host so the fetcher can report it as TargetError('ssrf').
+ *
+ * With an `upstream` proxy (the operator's proxy pools, proxy-pools.ts in core) every checked
+ * connection goes on through it: absolute-form requests and CONNECT tunnels are relayed to the
+ * upstream with its credentials, so Chromium never learns them and the guard still sees each hop.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import net, { type AddressInfo, type Socket } from 'node:net';
@@ -25,7 +29,15 @@ export class GuardedProxy {
   private readonly refusals = new Map<string, TargetError>();
   private url: string | undefined;
 
-  constructor(private readonly guard: SsrfGuard) {
+  private readonly upstreamAuth: string | undefined;
+
+  constructor(
+    private readonly guard: SsrfGuard,
+    private readonly upstream?: URL,
+  ) {
+    this.upstreamAuth = upstream?.username
+      ? `Basic ${Buffer.from(`${decodeURIComponent(upstream.username)}:${decodeURIComponent(upstream.password)}`).toString('base64')}`
+      : undefined;
     this.agent = new http.Agent({ keepAlive: true, maxFreeSockets: 16 });
     this.server = http.createServer((request, response) => void this.forward(request, response));
     this.server.on('connect', (request: IncomingMessage, socket: Socket, head: Buffer) => void this.tunnel(request, socket, head));
@@ -92,8 +104,11 @@ export class GuardedProxy {
     }
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(request.headers)) if (value !== undefined && !hopByHop.has(name)) headers[name] = value;
+    const via = this.upstream
+      ? { host: this.upstream.hostname, port: this.upstream.port || 80, path: target.href, headers: { ...headers, ...(this.upstreamAuth ? { 'proxy-authorization': this.upstreamAuth } : {}) } }
+      : { host: address, port: target.port || 80, path: target.pathname + target.search, headers };
     const upstream = http.request(
-      { host: address, port: target.port || 80, method: request.method, path: target.pathname + target.search, headers, agent: this.agent },
+      { ...via, method: request.method, agent: this.agent },
       (answer) => {
         const answerHeaders: Record<string, string | string[]> = {};
         for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !hopByHop.has(name)) answerHeaders[name] = value;
@@ -119,12 +134,18 @@ export class GuardedProxy {
       client.end(`HTTP/1.1 ${refusal ? '403 Forbidden' : '502 Bad Gateway'}\r\n${refusal ? 'x-quarry-refused: ssrf\r\n' : ''}\r\n`);
       return;
     }
-    const upstream = net.connect({ host: address, port: Number(target.port || 443) }, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length > 0) upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
+    const port = Number(target.port || 443);
+    const upstream = this.upstream
+      ? await this.connectThroughUpstream(`${target.hostname}:${port}`).catch(() => undefined)
+      : await connected(net.connect({ host: address, port })).catch(() => undefined);
+    if (!upstream) {
+      client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
+      return;
+    }
+    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    if (head.length > 0) upstream.write(head);
+    upstream.pipe(client);
+    client.pipe(upstream);
     this.track(upstream);
     upstream.once('error', () => client.destroy());
     client.once('close', () => upstream.destroy());
@@ -141,12 +162,14 @@ export class GuardedProxy {
       client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
       return;
     }
-    const upstream = net.connect({ host: address, port: Number(target.port || 80) }, () => {
-      const lines = [`${request.method} ${target.pathname}${target.search} HTTP/1.1`];
+    const hop = this.upstream ? { host: this.upstream.hostname, port: Number(this.upstream.port || 80) } : { host: address, port: Number(target.port || 80) };
+    const upstream = net.connect(hop, () => {
+      const lines = [`${request.method} ${this.upstream ? target.href : `${target.pathname}${target.search}`} HTTP/1.1`];
       for (let index = 0; index < request.rawHeaders.length; index += 2) {
         const name = request.rawHeaders[index]!;
         if (!/^proxy-/i.test(name)) lines.push(`${name}: ${request.rawHeaders[index + 1]}`);
       }
+      if (this.upstreamAuth) lines.push(`Proxy-Authorization: ${this.upstreamAuth}`);
       upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
       if (head.length > 0) upstream.write(head);
       upstream.pipe(client);
@@ -156,4 +179,41 @@ export class GuardedProxy {
     upstream.once('error', () => client.destroy());
     client.once('close', () => upstream.destroy());
   }
+
+  /** A socket tunnelled to `authority` through the upstream proxy (CONNECT answered 2xx). */
+  private async connectThroughUpstream(authority: string): Promise<Socket> {
+    const upstream = this.upstream!;
+    const socket = await connected(net.connect({ host: upstream.hostname, port: Number(upstream.port || 80) }));
+    socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${this.upstreamAuth ? `Proxy-Authorization: ${this.upstreamAuth}\r\n` : ''}\r\n`);
+    const answer = await new Promise<{ status: number; rest: Buffer }>((resolve, reject) => {
+      let buffered = Buffer.alloc(0);
+      const onData = (chunk: Buffer) => {
+        buffered = Buffer.concat([buffered, chunk]);
+        const end = buffered.indexOf('\r\n\r\n');
+        if (end === -1) {
+          if (buffered.length > 16_384) reject(new Error('upstream proxy answer too long'));
+          return;
+        }
+        socket.off('data', onData);
+        const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(buffered.subarray(0, end).toString('latin1'))?.[1] ?? 0);
+        resolve({ status, rest: buffered.subarray(end + 4) });
+      };
+      socket.on('data', onData);
+      socket.once('error', reject);
+      socket.once('close', () => reject(new Error('upstream proxy closed the connection')));
+    });
+    if (answer.status < 200 || answer.status > 299) {
+      socket.destroy();
+      throw new Error(`upstream proxy answered ${answer.status} to CONNECT ${authority}`);
+    }
+    if (answer.rest.length > 0) socket.unshift(answer.rest);
+    return socket;
+  }
+}
+
+function connected(socket: Socket): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(socket));
+    socket.once('error', reject);
+  });
 }

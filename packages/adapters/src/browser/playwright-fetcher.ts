@@ -11,7 +11,8 @@
  * unless the operator allowed them; the route check gives a clear error for the first hop.
  * The whole fetch runs under `timeoutMs`: past it the context is closed and TimeoutError thrown.
  */
-import type { BrowserContext, Page, Request as PlaywrightRequest, Response as PlaywrightResponse, Route } from 'playwright-core';
+import { readFile, stat } from 'node:fs/promises';
+import type { BrowserContext, Download, Page, Request as PlaywrightRequest, Response as PlaywrightResponse, Route } from 'playwright-core';
 import { TargetError, TimeoutError, type FetchRequest, type FetchResponse, type Fetcher, type BrandingProbe } from '@quarry/core';
 import { SsrfGuard, type Resolver } from '../ssrf-guard.js';
 import { captureScreenshot, runActions } from './action-runner.js';
@@ -61,6 +62,8 @@ export class PlaywrightFetcher implements Fetcher {
   private readonly options: PlaywrightFetcherOptions;
   private pool: BrowserPool | undefined;
   private blocker: Promise<AdBlocker> | undefined;
+  /** One guarded proxy per upstream proxy of the operator's pools, by upstream URL. */
+  private readonly chained = new Map<string, GuardedProxy>();
 
   constructor(options: PlaywrightFetcherOptions) {
     this.options = options;
@@ -90,14 +93,15 @@ export class PlaywrightFetcher implements Fetcher {
     const refusals: TargetError[] = [];
     try {
       const blocker = request.blockAds ? await this.blockerOf() : undefined;
+      const upstream = request.proxyUrl ? await this.chainedProxyOf(request.proxyUrl) : undefined;
       return await pool.withContext(
-        await contextOptionsFor(request, this.options.userAgent),
+        { ...(await contextOptionsFor(request, this.options.userAgent)), ...(upstream ? { proxy: { server: upstream, bypass: '<-loopback>' } } : {}) },
         (context) => this.withDeadline(context, request, remainingMs, () => this.render(context, request, remainingMs, refusals, started, blocker)),
         request.signal,
       );
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason;
-      const refusal = refusals[0] ?? this.proxy.refusalFor(request.url.hostname);
+      const refusal = refusals[0] ?? this.refusalFor(request.url.hostname);
       if (refusal && !(error instanceof TimeoutError)) throw refusal;
       throw toCoreError(error, { host: request.url.host, timeoutMs: request.timeoutMs });
     }
@@ -109,6 +113,27 @@ export class PlaywrightFetcher implements Fetcher {
     this.pool = undefined;
     await pool?.close();
     await this.proxy.close();
+    const chained = [...this.chained.values()];
+    this.chained.clear();
+    await Promise.all(chained.map((proxy) => proxy.close()));
+  }
+
+  /** The local guarded proxy that relays to `upstreamUrl` (started on first use). */
+  private chainedProxyOf(upstreamUrl: string): Promise<string> {
+    let proxy = this.chained.get(upstreamUrl);
+    if (!proxy) {
+      proxy = new GuardedProxy(this.guard, new URL(upstreamUrl));
+      this.chained.set(upstreamUrl, proxy);
+    }
+    return proxy.start();
+  }
+
+  private refusalFor(host: string): TargetError | undefined {
+    for (const proxy of [this.proxy, ...this.chained.values()]) {
+      const refusal = proxy.refusalFor(host);
+      if (refusal) return refusal;
+    }
+    return undefined;
   }
 
   private async poolOf(): Promise<BrowserPool> {
@@ -185,10 +210,17 @@ export class PlaywrightFetcher implements Fetcher {
     const quiet = new NetworkQuiet(page);
     blocker?.watch(page);
 
-    const response = await page.goto(request.url.href, { waitUntil: 'domcontentloaded', timeout: remainingMs() });
+    const download = new Promise<Download>((resolve) => page.once('download', resolve));
+    let response: PlaywrightResponse | null;
+    try {
+      response = await page.goto(request.url.href, { waitUntil: 'domcontentloaded', timeout: remainingMs() });
+    } catch (error) {
+      if (!isDownloadStart(error)) throw error;
+      return this.downloadedResponse(request, await download, remainingMs, started);
+    }
     if (!response) throw new TargetError('connection', `The browser got no response from ${request.url.host}`, { details: { host: request.url.host } });
     const headers = headersOf(await response.allHeaders());
-    if (headers.get('x-quarry-refused')) throw this.proxy.refusalFor(new URL(response.url()).hostname) ?? new TargetError('ssrf', `Refused to connect to ${new URL(response.url()).host}`);
+    if (headers.get('x-quarry-refused')) throw this.refusalFor(new URL(response.url()).hostname) ?? new TargetError('ssrf', `Refused to connect to ${new URL(response.url()).host}`);
     const contentType = headers.get('content-type') ?? '';
     const isHtml = contentType === '' || /html|xml\+xhtml/i.test(contentType);
     if (!isHtml) return this.responseOf(request, response, headers, await response.body(), started);
@@ -209,6 +241,33 @@ export class PlaywrightFetcher implements Fetcher {
       ...(screenshot ? { screenshot } : {}),
       ...(actions ? { actions } : {}),
       ...(branding ? { branding } : {}),
+    };
+  }
+
+  /**
+   * A URL that Chromium downloads instead of showing (a PDF, `Content-Disposition: attachment`):
+   * the file, read once the download ends, as the response body. The download went through the
+   * guarded proxy like any other connection; its size is checked against `maxBytes`.
+   */
+  private async downloadedResponse(request: FetchRequest, download: Download, remainingMs: () => number, started: number): Promise<FetchResponse> {
+    const path = await Promise.race([
+      download.path(),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new TimeoutError(`The download from ${request.url.host} did not finish in time`)), remainingMs()).unref()),
+    ]);
+    const size = (await stat(path)).size;
+    if (request.maxBytes !== undefined && size > request.maxBytes) {
+      throw new TargetError('too-large', `${request.url.host} sent a ${size}-byte file, over the ${request.maxBytes}-byte limit`, { details: { host: request.url.host } });
+    }
+    const body = new Uint8Array(await readFile(path));
+    return {
+      requestedUrl: request.url,
+      url: new URL(download.url()),
+      status: 200,
+      headers: new Headers({ 'content-type': downloadContentType(body, download.suggestedFilename()) }),
+      body,
+      redirects: [],
+      engine: this.name,
+      elapsedMs: performance.now() - started,
     };
   }
 
@@ -237,3 +296,17 @@ export class PlaywrightFetcher implements Fetcher {
 }
 
 export type { PlaywrightRequest };
+
+function isDownloadStart(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /Download is starting/i.test(message) || (/net::ERR_ABORTED/.test(message) && /download/i.test(message));
+}
+
+/** The type of a downloaded file: sniffed from its first bytes, else from its name. */
+function downloadContentType(body: Uint8Array, filename: string): string {
+  const head = new TextDecoder('latin1').decode(body.subarray(0, 8));
+  if (head.startsWith('%PDF-')) return 'application/pdf';
+  const extension = /\.([a-z0-9]+)$/i.exec(filename)?.[1]?.toLowerCase();
+  const byExtension: Record<string, string> = { pdf: 'application/pdf', json: 'application/json', txt: 'text/plain', csv: 'text/csv', xml: 'application/xml', html: 'text/html', htm: 'text/html' };
+  return (extension && byExtension[extension]) ?? 'application/octet-stream';
+}

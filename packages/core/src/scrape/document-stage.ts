@@ -28,6 +28,8 @@ export interface DocumentStageInput {
   document: ScrapeDocument;
   /** The page's markdown, whether or not `markdown` was asked for (undefined for stages that do not need it). */
   markdown: string | undefined;
+  /** The page's HTML as received (decoded), for stages that read structured data; undefined for other content. */
+  rawHtml?: string | undefined;
   options: ScrapeOptions;
   context: ScrapeContext;
 }

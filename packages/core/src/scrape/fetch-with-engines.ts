@@ -83,11 +83,12 @@ export async function fetchWithEngines(
   target: URL,
   options: ScrapeOptions,
   signal?: AbortSignal,
+  proxyUrl?: string,
 ): Promise<FetchedPage> {
   const available: Array<EngineProfile & { fetcher: Fetcher }> = [{ ...engineProfiles.http, fetcher: engines.fetcher }];
   if (engines.browser) available.push({ ...engineProfiles.browser, fetcher: engines.browser });
   const able = chooseEngines(options, available);
-  const fields = browserRequestFields(options);
+  const fields = { ...browserRequestFields(options), ...(proxyUrl ? { proxyUrl } : {}) };
   const started = clock.now();
   let kept: { page: FetchedPage; verdict: Verdict } | undefined;
   let lastError: unknown;

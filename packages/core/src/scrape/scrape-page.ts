@@ -13,7 +13,8 @@ import { linkCapture, toBase64, type BlobLinks } from './capture-links.js';
 import { contentKindOf } from './content-kind.js';
 import { creditsForDocument } from './credits.js';
 import { stagesFor, type DocumentStage } from './document-stage.js';
-import { fetchWithEngines } from './fetch-with-engines.js';
+import { fetchWithEngines, type FetchedPage } from './fetch-with-engines.js';
+import { isRefusedThroughProxy, type ProxyPools, type ProxyTier } from './proxy-pools.js';
 
 /**
  * One scrape, start to end:
@@ -33,6 +34,8 @@ export interface ScrapeDeps {
   ids: Ids;
   /** Where screenshots and action PDFs are stored; data URLs when absent. */
   blobs?: BlobLinks;
+  /** The operator's proxy pools (empty pools: direct connections). */
+  proxies: ProxyPools;
   /** Steps that add the formats needing more than the page (json, summary, changeTracking). */
   stages: readonly DocumentStage[];
   /** What each format no stage provides would need, for the refusal message. */
@@ -45,6 +48,10 @@ export interface ScrapeContext {
   scrapeId?: string;
   /** The team the scrape is for (histories, token usage); absent for library use. */
   teamId?: string;
+  /** The crawl or batch the scrape belongs to (change histories remember a crawl's pages). */
+  jobId?: string;
+  /** `hidden`: a page the crawl did not reach but its previous crawl did (changeTracking says so). */
+  visibility?: 'visible' | 'hidden';
 }
 
 /** A scraped page plus the links a crawl follows (all `<a href>` of the raw page, whatever the formats). */
@@ -78,15 +85,32 @@ export async function scrapePageWithLinks(
     if (missing) throw new NotAvailableError(`\`formats: ${format.type}\` needs ${missing}, which is not available in this engine yet`);
   }
   const started = deps.clock.now();
-  const { response, html } = await fetchWithEngines(
-    { fetcher: deps.fetcher, ...(deps.browser ? { browser: deps.browser } : {}) },
-    deps.clock,
-    target,
-    options,
-    context.signal,
-  );
+  const { page, proxyUsed } = await fetchThroughProxies(deps, target, options, context.signal);
   const remainingMs = options.timeout - (deps.clock.now() - started);
-  return buildDocument(deps, sourceUrl, response, html, options, context, remainingMs, discoverLinks);
+  return buildDocument(deps, sourceUrl, page.response, page.html, options, context, remainingMs, discoverLinks, proxyUsed);
+}
+
+/** The engine waterfall through each proxy tier of the plan (proxy-pools.ts), until one is not refused. */
+async function fetchThroughProxies(
+  deps: ScrapeDeps,
+  target: URL,
+  options: ScrapeOptions,
+  signal: AbortSignal | undefined,
+): Promise<{ page: FetchedPage; proxyUsed: ProxyTier }> {
+  const engines = { fetcher: deps.fetcher, ...(deps.browser ? { browser: deps.browser } : {}) };
+  const plan = deps.proxies.plan(options.proxy);
+  const started = deps.clock.now();
+  for (const [index, tier] of plan.entries()) {
+    const isLast = index === plan.length - 1;
+    const timeout = options.timeout - (deps.clock.now() - started);
+    try {
+      const page = await fetchWithEngines(engines, deps.clock, target, index === 0 ? options : { ...options, timeout }, signal, deps.proxies.next(tier));
+      if (isLast || !isRefusedThroughProxy(page.response)) return { page, proxyUsed: tier };
+    } catch (error) {
+      if (isLast || signal?.aborted || !isRefusedThroughProxy(error)) throw error;
+    }
+  }
+  throw new Error('unreachable: a proxy plan has at least one tier');
 }
 
 async function buildDocument(
@@ -98,6 +122,7 @@ async function buildDocument(
   context: ScrapeContext,
   remainingMs: number,
   discoverLinks: boolean,
+  proxyUsed: ProxyTier,
 ): Promise<ScrapedPage> {
   const contentType = response.headers.get('content-type');
   const kind = contentKindOf(contentType, response.body);
@@ -110,10 +135,12 @@ async function buildDocument(
   let parsedPdfPages: number | undefined;
   let engineName = response.engine;
   let links: string[] = [];
+  let pageHtml: string | undefined;
 
   switch (kind) {
     case 'html': {
       const text = html ?? decodeBody(response.body, contentType).text;
+      pageHtml = text;
       const output = await deps.transformer.transform({
         html: text,
         url: response.url.href,
@@ -188,14 +215,14 @@ async function buildDocument(
     statusCode: response.status,
     ...(contentType ? { contentType } : {}),
     scrapeId: context.scrapeId ?? deps.ids.next(),
-    proxyUsed: 'basic',
+    proxyUsed,
     engine: engineName,
-    creditsUsed: creditsForDocument({ options, failed: false, ...(parsedPdfPages !== undefined ? { parsedPdfPages } : {}) }),
+    creditsUsed: creditsForDocument({ options, failed: false, proxyUsed, ...(parsedPdfPages !== undefined ? { parsedPdfPages } : {}) }),
     ...(failed ? { error: `The page answered HTTP ${response.status}` } : {}),
   };
   const built: ScrapeDocument = { ...document, metadata };
   for (const stage of stages) {
-    await stage.run({ document: built, markdown: stage.needsMarkdown ? markdown ?? '' : undefined, options, context });
+    await stage.run({ document: built, markdown: stage.needsMarkdown ? markdown ?? '' : undefined, rawHtml: pageHtml, options, context });
   }
   return { document: built, links };
 }
