@@ -1,21 +1,28 @@
 import { readFileSync } from 'node:fs';
 import { WebhookDeliverer } from '@quarry/adapters';
-import { BullmqQueue, createPostgresStorage, createRedis, defaultBullmqQueueOptions, RedisRateLimiter, type PostgresStorage } from '@quarry/storage';
+import { BullmqQueue, createPostgresStorage, createRedis, defaultBullmqQueueOptions, RedisRateLimiter, RedisSlotLimiter, type PostgresStorage } from '@quarry/storage';
 import {
   JobRunner,
   JobService,
   ValidationError,
+  agentJobKinds,
+  agentStepMessage,
   kickoffKey,
   localTeamId,
   messageFor,
   reconcileJobs,
   webhookOutbox,
+  randomIds,
+  systemClock,
+  type Engine,
   type JobEvent,
   type JobStore,
   type ServerConfig,
 } from '@quarry/core';
 import { allowedPrivateHosts, buildEngine } from './compose.js';
+import { searchProviderOf } from './compose-search.js';
 import { keylessPolicy, pageWorkerOf, runnerOptionsOf, webhookSecretOf } from './compose-work.js';
+import { buildLlmProvider, chargingPageTokens } from './compose-llm.js';
 import type { ServerParts } from './compose-server.js';
 import { ServerMetrics } from './server/metrics.js';
 import { parseRateLimits } from './server/rate-limiter.js';
@@ -62,8 +69,11 @@ export function isDistributed(config: ServerConfig): boolean {
 export async function composeDistributed(config: ServerConfig, role: QuarryRole = config.QUARRY_ROLE): Promise<DistributedParts> {
   if (!isDistributed(config)) throw new ValidationError('DATABASE_URL and REDIS_URL must be set for the distributed mode', 'DATABASE_URL');
   const metrics = new ServerMetrics();
-  const engine = buildEngine(config, (fetcher) => metrics.measure(fetcher));
-  const { clock, ids } = engine.parts;
+  // The engine is built once its stores are open (the cache and the index live in PostgreSQL); its
+  // clock and ids are the system ones, as buildEngine's.
+  const clock = systemClock;
+  const ids = randomIds;
+  let built: Engine | undefined;
   const opened: PostgresStorage[] = [];
   const openStorage = async (retryUnavailableMs: number, name: string) => {
     const storage = await createPostgresStorage({
@@ -93,13 +103,21 @@ export async function composeDistributed(config: ServerConfig, role: QuarryRole 
     const workQueue = role === 'all' ? openQueue(undefined, 'worker') : apiQueue;
     const queue = workQueue.queue;
     await api.ledger.ensureTeam(localTeamId, 'local');
+    const engine = buildEngine(config, (fetcher) => metrics.measure(fetcher), {
+      documentCache: work.documents,
+      pageIndex: work.pageIndex,
+      changeHistory: work.changeHistory,
+    });
+    built = engine;
+    const search = searchProviderOf(config, api.pageIndex, clock);
 
     metrics.observe(api.jobs, apiQueue.queue);
     const outbox = webhookOutbox(clock, ids);
-    const events = (event: JobEvent) => metrics.recordEvent(event);
-    const worker = pageWorkerOf(engine, { jobs: work.jobs, queue, events, outbox });
+    const events = chargingPageTokens(work.ledger, (event: JobEvent) => metrics.recordEvent(event));
+    const worker = pageWorkerOf(engine, { jobs: work.jobs, queue, events, outbox, leaseMs: config.QUARRY_LEASE_MS, search, llm: buildLlmProvider(config) });
     const runnerOptions = runnerOptionsOf(config);
-    const runnerDeps = { jobs: work.jobs, queue, worker, clock, events, outbox };
+    const slots = new RedisSlotLimiter(workQueue.redis, config.QUARRY_REDIS_PREFIX, clock);
+    const runnerDeps = { jobs: work.jobs, queue, worker, clock, events, outbox, slots };
     const runner = role === 'api' ? new ApiRoleRunner(runnerDeps, runnerOptions) : new JobRunner(runnerDeps, runnerOptions);
     const jobs = new JobService({ jobs: api.jobs, queue: apiQueue.queue, clock, ids, events, outbox, onCancel: (jobId) => runner.abortJob(jobId) });
     const rateLimiter = new RedisRateLimiter(apiQueue.redis, parseRateLimits(config.QUARRY_RATE_LIMITS), config.QUARRY_REDIS_PREFIX, clock);
@@ -114,6 +132,7 @@ export async function composeDistributed(config: ServerConfig, role: QuarryRole 
       ledger: api.ledger,
       rateLimiter,
       metrics,
+      search,
       isKeylessAllowed: keylessPolicy(config, api.ledger),
     };
 
@@ -154,7 +173,7 @@ export async function composeDistributed(config: ServerConfig, role: QuarryRole 
   } catch (error) {
     await closeRedis();
     for (const storage of opened) await storage.close();
-    await engine.close();
+    await built?.close();
     throw error;
   }
 }
@@ -196,6 +215,18 @@ class Reconciler {
           if (this.short.has(job.id)) await this.requeue(job.id);
           else short.add(job.id);
         }
+      }
+    }
+    // An agent job runs one step message at a time: none for two checks in a row means it was lost.
+    for (const kind of agentJobKinds) {
+      for (const job of await this.jobs.listActive(kind)) {
+        if ((await this.queue.countJobMessages(job.id)) > 0) continue;
+        if (!this.short.has(job.id)) {
+          short.add(job.id);
+          continue;
+        }
+        const saved = await this.jobs.getJobState(job.id);
+        await this.queue.enqueue([agentStepMessage(job, (saved?.step ?? 0) + 1)]);
       }
     }
     this.short = short;

@@ -1,15 +1,20 @@
 import { setMaxListeners } from 'node:events';
+import { isAgentJob } from '../agent-jobs/agent-job.js';
 import type { Clock } from '../ports/clock.js';
 import { terminalJobStatuses, type JobRecord, type JobStore } from '../ports/job-store.js';
 import type { LeasedMessage, Queue } from '../ports/queue.js';
+import type { SlotClaim, SlotLimiter } from '../ports/slot-limiter.js';
+import { MemorySlotLimiter } from '../memory/memory-slot-limiter.js';
 import type { JobEvent, JobEventSink } from './job-events.js';
 import type { JobOutbox } from './webhook-payloads.js';
 import type { PageWorker } from './page-worker.js';
 
 /**
  * The worker loop: leases messages, runs them with bounded concurrency, and applies pacing
- * (per-job maxConcurrency and delay, per-host concurrency). A message that must wait is released
- * with a delay, not held. After each message it checks whether the job is finished and moves it
+ * (per-job maxConcurrency and delay, per-team concurrency, per-host concurrency). A message that
+ * must wait is released with a delay, not held. Job and team limits go through the SlotLimiter, so
+ * they hold across every process that shares it (RedisSlotLimiter in the distributed mode); the
+ * per-host limit is this process's politeness. After each message it checks whether the job is finished and moves it
  * to `completed` exactly once (compare-and-set on the status).
  *
  *   queue --lease--> pacing ok? --no--> release(delay)
@@ -33,17 +38,18 @@ export class JobRunner {
   private active = 0;
   private running = false;
   private loop: Promise<void> | undefined;
-  private readonly jobSlots = new Map<string, { active: number; nextStartAt: number }>();
   private readonly hostSlots = new Map<string, number>();
-  private readonly teamSlots = new Map<string, number>();
+  private readonly slots: SlotLimiter;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly jobControllers = new Map<string, AbortController>();
   private wakeLoop: (() => void) | undefined;
 
   constructor(
-    private readonly deps: { jobs: JobStore; queue: Queue; worker: PageWorker; clock: Clock; events: JobEventSink; outbox?: JobOutbox },
+    private readonly deps: { jobs: JobStore; queue: Queue; worker: PageWorker; clock: Clock; events: JobEventSink; outbox?: JobOutbox; slots?: SlotLimiter },
     private readonly options: JobRunnerOptions = defaultRunnerOptions,
-  ) {}
+  ) {
+    this.slots = deps.slots ?? new MemorySlotLimiter(deps.clock);
+  }
 
   start(): void {
     if (this.running) return;
@@ -70,12 +76,14 @@ export class JobRunner {
     const job = await this.deps.jobs.getJob(jobId);
     if (!job || job.status !== 'scraping') return;
     if (job.kind === 'crawl' && !job.kickoffDone) return;
+    if (isAgentJob(job)) return; // agent jobs finish with their last step
+
     const progress = await this.deps.jobs.progress(jobId);
     if (progress.pending > 0) return;
+    if (await this.deps.worker.addFinalPages(job)) return;
     const event: JobEvent = { type: 'completed', job: { ...job, status: 'completed' } };
     if (await this.deps.jobs.updateJob(jobId, { status: 'completed' }, 'scraping', this.deps.outbox?.(event))) {
       this.deps.worker.forget(jobId);
-      this.jobSlots.delete(jobId);
       this.jobControllers.delete(jobId);
       await this.deps.events(event);
     }
@@ -125,22 +133,26 @@ export class JobRunner {
       await this.failJob(job, message, error);
       return;
     }
-    const now = this.deps.clock.now();
-    const slot = this.jobSlots.get(job.id) ?? { active: 0, nextStartAt: 0 };
-    this.jobSlots.set(job.id, slot);
     const host = hostOf(message.url);
     const hostActive = this.hostSlots.get(host) ?? 0;
-    const jobFull = pacing.maxConcurrency !== undefined && slot.active >= pacing.maxConcurrency;
-    const teamActive = this.teamSlots.get(job.teamId) ?? 0;
-    const teamFull = this.options.teamConcurrency !== undefined && teamActive >= this.options.teamConcurrency;
-    if (jobFull || teamFull || hostActive >= this.options.perHostConcurrency || slot.nextStartAt > now) {
-      await this.deps.queue.release(message, Math.max(25, slot.nextStartAt - now));
+    if (hostActive >= this.options.perHostConcurrency) {
+      await this.deps.queue.release(message, 25);
       return;
     }
-    slot.active++;
+    const jobKey = `job:${job.id}`;
+    const claims: SlotClaim[] = [];
+    if (pacing.maxConcurrency !== undefined) claims.push({ key: jobKey, limit: pacing.maxConcurrency });
+    if (this.options.teamConcurrency !== undefined) claims.push({ key: `team:${job.teamId}`, limit: this.options.teamConcurrency });
+    let token: string | undefined;
+    if (claims.length > 0) {
+      const decision = await this.slots.acquire(claims, this.options.leaseMs);
+      if (!('token' in decision)) {
+        await this.deps.queue.release(message, Math.max(25, decision.retryInMs));
+        return;
+      }
+      token = decision.token;
+    }
     this.hostSlots.set(host, hostActive + 1);
-    this.teamSlots.set(job.teamId, teamActive + 1);
-    if (pacing.delaySeconds > 0) slot.nextStartAt = Number.POSITIVE_INFINITY; // next start is set when this one ends
     this.active++;
     let controller = this.jobControllers.get(job.id);
     if (!controller) {
@@ -151,11 +163,11 @@ export class JobRunner {
     }
     const task = this.execute(job, message, controller.signal).finally(() => {
       this.active--;
-      slot.active--;
-      if (pacing.delaySeconds > 0) slot.nextStartAt = this.deps.clock.now() + pacing.delaySeconds * 1000;
-      const teamLeft = (this.teamSlots.get(job.teamId) ?? 1) - 1;
-      if (teamLeft <= 0) this.teamSlots.delete(job.teamId);
-      else this.teamSlots.set(job.teamId, teamLeft);
+      if (token) {
+        // The crawl delay counts from the end of this page: its slot stays closed that long.
+        const cooldown = pacing.delaySeconds > 0 ? { key: jobKey, ms: pacing.delaySeconds * 1000 } : undefined;
+        this.slots.release(token, cooldown).catch(() => undefined); // unreleased slots expire with the lease
+      }
       const left = (this.hostSlots.get(host) ?? 1) - 1;
       if (left <= 0) this.hostSlots.delete(host);
       else this.hostSlots.set(host, left);

@@ -1,16 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { systemClock, type Clock } from '@quarry/core';
+import { systemClock, type Clock, type SlotClaim, type SlotDecision, type SlotLimiter } from '@quarry/core';
 import { RedisScript } from './redis-script.js';
-
-/** One limit to respect: at most `limit` holders of `key` at once (e.g. `team:acme`, 4). */
-export interface SlotClaim {
-  key: string;
-  limit: number;
-}
-
-/** Either the token that releases the slots, or how long to wait before asking again (ms, 0: unknown). */
-export type SlotDecision = { token: string } | { retryInMs: number };
 
 /**
  * KEYS: per claim, its holders zset then its cooldown key. ARGV: now, until, token, ttl, then the limits.
@@ -36,13 +27,13 @@ const acquireScript = (claims: number) =>
     claims * 2,
   );
 
-/** KEYS: per claim, holders then cooldown. ARGV: token, cooldown until (0: none), cooldown ms. */
+/** KEYS: per claim, holders then cooldown. ARGV: token, the claim to cool down (1-based, 0: none), until, ms. */
 const releaseScript = (claims: number) =>
   new RedisScript(
     `
     for index = 1, #KEYS / 2 do
       redis.call('ZREM', KEYS[index * 2 - 1], ARGV[1])
-      if tonumber(ARGV[3]) > 0 then redis.call('SET', KEYS[index * 2], ARGV[2], 'PX', ARGV[3]) end
+      if index == tonumber(ARGV[2]) and tonumber(ARGV[4]) > 0 then redis.call('SET', KEYS[index * 2], ARGV[3], 'PX', ARGV[4]) end
     end
     return 1
     `,
@@ -54,11 +45,9 @@ const releaseScript = (claims: number) =>
  * crawl delay as a cooldown after each page) and per host. A slot is held until released or until
  * its time to live ends (a worker that died frees its slots after its lease), so a crash never
  * leaks capacity. One script call to acquire all the claims of a page atomically, one to release.
- *
- * Not wired yet: core's JobRunner keeps these limits per process; it needs a port of this shape
- * (see the report of the distributed-mode work) to use it.
+ * The distributed composition gives it to JobRunner (the SlotLimiter port).
  */
-export class RedisSlotLimiter {
+export class RedisSlotLimiter implements SlotLimiter {
   private readonly scripts = new Map<number, { acquire: RedisScript; release: RedisScript }>();
   private readonly held = new Map<string, string[]>();
 
@@ -79,12 +68,14 @@ export class RedisSlotLimiter {
     return { token };
   }
 
-  /** Frees the token's slots; with `cooldownMs`, no new holder of those keys before it has passed. Idempotent. */
-  async release(token: string, cooldownMs = 0): Promise<void> {
+  /** Frees the token's slots; with a cooldown, `key` takes no new holder before `ms` have passed. Idempotent. */
+  async release(token: string, cooldown?: { key: string; ms: number }): Promise<void> {
     const keys = this.held.get(token);
     if (!keys) return;
     this.held.delete(token);
-    await this.scriptsFor(keys.length).release.run(this.redis, this.keysOf(keys), [token, this.clock.now() + cooldownMs, Math.max(0, cooldownMs)]);
+    const cooled = cooldown ? keys.indexOf(cooldown.key) + 1 : 0;
+    const ms = Math.max(0, Math.round(cooldown?.ms ?? 0));
+    await this.scriptsFor(keys.length).release.run(this.redis, this.keysOf(keys), [token, cooled, this.clock.now() + ms, ms]);
   }
 
   private keysOf(names: string[]): string[] {
