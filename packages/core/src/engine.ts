@@ -17,10 +17,17 @@ import { randomIds, systemClock, type Clock, type Ids } from './ports/clock.js';
 import type { Fetcher } from './ports/fetcher.js';
 import { inlineHtmlTransformer, type HtmlTransformer } from './ports/html-transformer.js';
 import type { JobProgress } from './ports/job-store.js';
-import { scrapePage, scrapePageWithLinks, type ScrapeContext, type ScrapeDeps, type ScrapedPage } from './scrape/scrape-page.js';
+import { scrapePageWithLinks, type ScrapeContext, type ScrapeDeps, type ScrapedPage } from './scrape/scrape-page.js';
 import type { BlobLinks } from './scrape/capture-links.js';
 import type { DocumentStage } from './scrape/document-stage.js';
+import { ProxyPools, type ProxyPoolConfig } from './scrape/proxy-pools.js';
 import { parseTargetUrl } from './scrape/target-url.js';
+import { withDocumentCache, type ScrapeRun } from './cache/cached-scrape.js';
+import { siteOf } from './cache/cache-key.js';
+import { changeTrackingStage } from './change-tracking/change-tracking-stage.js';
+import type { ChangeHistory } from './ports/change-history.js';
+import type { DocumentCache } from './ports/document-cache.js';
+import type { PageIndex } from './ports/page-index.js';
 
 /**
  * The engine: what a library user imports.
@@ -43,8 +50,16 @@ export interface EngineDeps {
   robotsUserAgent?: string;
   /** Where screenshots and action PDFs go (the server's BlobStore and its URLs); data URLs when absent. */
   blobs?: BlobLinks;
+  /** The operator's proxy pools for `proxy: basic | enhanced | auto` (direct connections when absent). */
+  proxies?: ProxyPoolConfig;
   /** Steps that add json, summary and changeTracking (from the LLM and index compositions). */
   stages?: DocumentStage[];
+  /** Stored documents for maxAge (every successful scrape is kept unless storeInCache is false). */
+  documentCache?: DocumentCache;
+  /** The full-text index stored pages feed (embedded search, map's known links). */
+  pageIndex?: PageIndex;
+  /** Per-team histories for the changeTracking format. */
+  changeHistory?: ChangeHistory;
 }
 
 /** What a library crawl yields: each page as it finishes, each page error, and the end. */
@@ -73,7 +88,7 @@ export interface Engine {
   /** Closes the fetchers and the transformer. */
   close(): Promise<void>;
   /** The parts, for the server and workers that drive jobs through durable stores. */
-  readonly parts: { fetcher: Fetcher; transformer: HtmlTransformer; clock: Clock; ids: Ids; robotsTokens: string[] };
+  readonly parts: { fetcher: Fetcher; transformer: HtmlTransformer; clock: Clock; ids: Ids; robotsTokens: string[]; changeHistory?: ChangeHistory };
 }
 
 export function createEngine(deps: EngineDeps): Engine {
@@ -88,17 +103,35 @@ export function createEngine(deps: EngineDeps): Engine {
     transformer,
     clock,
     ids,
-    stages: deps.stages ?? [],
+    proxies: new ProxyPools(deps.proxies),
+    stages: [...(deps.stages ?? []), ...(deps.changeHistory ? [changeTrackingStage({ history: deps.changeHistory, clock })] : [])],
     missingProviders: {
-      json: 'an LLM provider',
-      summary: 'an LLM provider',
+      json: 'an LLM provider (configure OPENAI_BASE_URL / OPENAI_API_KEY / MODEL_NAME, OLLAMA_BASE_URL or ANTHROPIC_API_KEY)',
+      summary: 'an LLM provider (configure OPENAI_BASE_URL / OPENAI_API_KEY / MODEL_NAME, OLLAMA_BASE_URL or ANTHROPIC_API_KEY)',
       changeTracking: 'the document index',
     },
   };
-  const scrapeParsed = async (url: string, options: ScrapeOptions, context?: ScrapeContext) =>
-    scrapePage(scrapeDeps, url, parseTargetUrl(url), options, context);
-  const scrapeWithLinks = async (url: string, options: ScrapeOptions, context?: ScrapeContext) =>
-    scrapePageWithLinks(scrapeDeps, url, parseTargetUrl(url), options, context);
+  const fresh: ScrapeRun = (url, options, context, discoverLinks) =>
+    scrapePageWithLinks(scrapeDeps, url, parseTargetUrl(url), options, context, discoverLinks);
+  const run = deps.documentCache
+    ? withDocumentCache(fresh, { cache: deps.documentCache, ...(deps.pageIndex ? { index: deps.pageIndex } : {}), clock, ids })
+    : fresh;
+  const scrapeParsed = async (url: string, options: ScrapeOptions, context: ScrapeContext = {}) => (await run(url, options, context, false)).document;
+  const scrapeWithLinks = async (url: string, options: ScrapeOptions, context: ScrapeContext = {}) => run(url, options, context, true);
+  const pageIndex = deps.pageIndex;
+  const mapDeps = {
+    fetcher: deps.fetcher,
+    transformer,
+    clock,
+    robotsTokens,
+    ...(pageIndex
+      ? {
+          knownLinks: async (start: URL) => (await pageIndex.pagesOf(siteOf(start.href), 1_000)).map(mapLinkOf),
+          searchKnown: async (start: URL, query: string, limit: number) =>
+            (await pageIndex.search({ query, limit, site: siteOf(start.href) })).map((hit) => mapLinkOf({ url: hit.url, title: hit.title, description: hit.snippet })),
+        }
+      : {}),
+  };
 
   async function* crawl(url: string, options: CrawlOptionsInput = {}, run: CrawlRunOptions = {}): AsyncGenerator<CrawlEvent, void, undefined> {
     const crawlOptions = parseCrawlOptions(url, options);
@@ -106,7 +139,17 @@ export function createEngine(deps: EngineDeps): Engine {
     const queue = new MemoryQueue(clock, ids);
     const channel = new AsyncChannel<JobEvent>();
     const events = (event: JobEvent) => channel.push(event);
-    const worker = new PageWorker({ jobs, queue, fetcher: deps.fetcher, clock, ids, scrape: scrapeWithLinks, events, robotsTokens });
+    const worker = new PageWorker({
+      jobs,
+      queue,
+      fetcher: deps.fetcher,
+      clock,
+      ids,
+      scrape: scrapeWithLinks,
+      events,
+      robotsTokens,
+      ...(deps.changeHistory ? { changeHistory: deps.changeHistory } : {}),
+    });
     const concurrency = run.concurrency ?? crawlOptions.maxConcurrency ?? defaultRunnerOptions.concurrency;
     const runner = new JobRunner({ jobs, queue, worker, clock, events }, { ...defaultRunnerOptions, concurrency, perHostConcurrency: concurrency });
     const service = new JobService({ jobs, queue, clock, ids, events, onCancel: (jobId) => runner.abortJob(jobId) });
@@ -143,10 +186,15 @@ export function createEngine(deps: EngineDeps): Engine {
     scrapeParsed,
     scrapeWithLinks,
     crawl,
-    map: async (url, options, context) => mapSite({ fetcher: deps.fetcher, transformer, clock, robotsTokens }, url, parseMapOptions(url, options), context),
+    map: async (url, options, context) => mapSite(mapDeps, url, parseMapOptions(url, options), context),
     close: async () => {
       await Promise.all([deps.fetcher.close?.(), deps.browser?.close?.(), deps.transformer?.close?.()]);
     },
-    parts: { fetcher: deps.fetcher, transformer, clock, ids, robotsTokens },
+    parts: { fetcher: deps.fetcher, transformer, clock, ids, robotsTokens, ...(deps.changeHistory ? { changeHistory: deps.changeHistory } : {}) },
   };
+}
+
+/** A stored page as a map link (empty title or description left out). */
+function mapLinkOf(page: { url: string; title: string; description: string }): MapLink {
+  return { url: page.url, ...(page.title ? { title: page.title } : {}), ...(page.description ? { description: page.description } : {}) };
 }

@@ -11,7 +11,9 @@ import {
   type ServerConfig,
 } from '@quarry/core';
 import { allowedPrivateHosts, buildEngine } from './compose.js';
+import { searchProviderOf } from './compose-search.js';
 import { keylessPolicy, pageWorkerOf, runnerOptionsOf, webhookSecretOf } from './compose-work.js';
+import { buildLlmProvider, chargingPageTokens } from './compose-llm.js';
 import { ServerMetrics } from './server/metrics.js';
 import { MemoryRateLimiter, parseRateLimits } from './server/rate-limiter.js';
 import type { Services } from './server/services.js';
@@ -28,14 +30,19 @@ export interface ServerParts {
 export async function composeServer(config: ServerConfig): Promise<ServerParts> {
   const storage = createSqliteStorage({ dataDir: config.QUARRY_DATA_DIR });
   const metrics = new ServerMetrics().observe(storage.jobs, storage.queue);
-  const engine = buildEngine(config, (fetcher) => metrics.measure(fetcher));
+  const engine = buildEngine(config, (fetcher) => metrics.measure(fetcher), {
+    documentCache: storage.documents,
+    pageIndex: storage.pageIndex,
+    changeHistory: storage.changeHistory,
+  });
   const { clock, ids } = engine.parts;
   await storage.ledger.ensureTeam(localTeamId, 'local');
 
   // Webhook deliveries are written by the job store in the same transaction as each change.
   const outbox = webhookOutbox(clock, ids);
-  const events = (event: JobEvent) => metrics.recordEvent(event);
-  const worker = pageWorkerOf(engine, { jobs: storage.jobs, queue: storage.queue, events, outbox });
+  const events = chargingPageTokens(storage.ledger, (event: JobEvent) => metrics.recordEvent(event));
+  const search = searchProviderOf(config, storage.pageIndex, clock);
+  const worker = pageWorkerOf(engine, { jobs: storage.jobs, queue: storage.queue, events, outbox, leaseMs: config.QUARRY_LEASE_MS, search, llm: buildLlmProvider(config) });
   const runner = new JobRunner({ jobs: storage.jobs, queue: storage.queue, worker, clock, events, outbox }, runnerOptionsOf(config));
   const jobs = new JobService({ jobs: storage.jobs, queue: storage.queue, clock, ids, events, outbox, onCancel: (jobId) => runner.abortJob(jobId) });
   const rateLimiter = new MemoryRateLimiter(clock, parseRateLimits(config.QUARRY_RATE_LIMITS));
@@ -50,6 +57,7 @@ export async function composeServer(config: ServerConfig): Promise<ServerParts> 
     ledger: storage.ledger,
     rateLimiter,
     metrics,
+    search,
     isKeylessAllowed: keylessPolicy(config, storage.ledger),
   };
   // The embedded default is one process: leases left by a previous run (killed mid-crawl) are

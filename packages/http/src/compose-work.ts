@@ -10,6 +10,7 @@ import {
   type Queue,
   type ServerConfig,
 } from '@quarry/core';
+import { agentWorkerOf, type AgentParts } from './compose-agents.js';
 
 /**
  * The page work of a process, the same for the embedded and the distributed composition: a
@@ -25,15 +26,20 @@ export function runnerOptionsOf(config: ServerConfig): JobRunnerOptions {
   };
 }
 
-export function pageWorkerOf(engine: Engine, parts: { jobs: JobStore; queue: Queue; events: JobEventSink; outbox: JobOutbox }): PageWorker {
-  const { clock, ids, fetcher, robotsTokens } = engine.parts;
+export function pageWorkerOf(engine: Engine, parts: AgentParts): PageWorker {
+  const { clock, ids, fetcher, robotsTokens, changeHistory } = engine.parts;
   return new PageWorker({
-    ...parts,
+    jobs: parts.jobs,
+    queue: parts.queue,
+    events: parts.events,
+    outbox: parts.outbox,
+    agents: agentWorkerOf(engine, parts),
     fetcher,
     clock,
     ids,
     scrape: (url, options, context) => engine.scrapeWithLinks(url, options, context),
     robotsTokens,
+    ...(changeHistory ? { changeHistory } : {}),
   });
 }
 

@@ -1,7 +1,9 @@
+import { proxyPoolsOf } from './compose-proxies.js';
 import { availableParallelism } from 'node:os';
 import { GotFetcher, WorkerPoolTransformer } from '@quarry/adapters';
-import { createEngine, parseServerConfig, type Engine, type Fetcher, type ServerConfig } from '@quarry/core';
+import { createEngine, parseServerConfig, type Engine, type EngineDeps, type Fetcher, type ServerConfig } from '@quarry/core';
 import { buildBrowserParts } from './compose-browser.js';
+import { buildLlmProvider, llmStages } from './compose-llm.js';
 
 /**
  * The composition root: the one place that reads the environment, builds adapters and storage,
@@ -23,7 +25,11 @@ export function allowedPrivateHosts(config: ServerConfig): string[] {
  * engine); 0 is one thread per CPU core: the main thread, which fetches and runs the frontier, and
  * a worker for each other core (at least one).
  */
-export function buildEngine(config: ServerConfig, wrapFetcher: (fetcher: Fetcher) => Fetcher = (fetcher) => fetcher): Engine {
+export function buildEngine(
+  config: ServerConfig,
+  wrapFetcher: (fetcher: Fetcher) => Fetcher = (fetcher) => fetcher,
+  stores: Pick<EngineDeps, 'documentCache' | 'pageIndex' | 'changeHistory'> = {},
+): Engine {
   const fetcher = wrapFetcher(
     new GotFetcher({
       allowPrivateHosts: allowedPrivateHosts(config),
@@ -34,5 +40,5 @@ export function buildEngine(config: ServerConfig, wrapFetcher: (fetcher: Fetcher
   const isInline = threads === 1 || (threads === 0 && availableParallelism() === 1);
   const transformer = isInline ? undefined : new WorkerPoolTransformer(threads === 0 ? {} : { workers: threads });
   const { browser, ...browserParts } = buildBrowserParts(config, allowedPrivateHosts(config));
-  return createEngine({ fetcher, ...browserParts, ...(browser ? { browser: wrapFetcher(browser) } : {}), ...(transformer ? { transformer } : {}) });
+  return createEngine({ fetcher, ...browserParts, ...(browser ? { browser: wrapFetcher(browser) } : {}), ...(transformer ? { transformer } : {}), ...stores, stages: llmStages(buildLlmProvider(config)), proxies: proxyPoolsOf(config) });
 }

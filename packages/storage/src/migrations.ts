@@ -149,4 +149,62 @@ export const migrations: readonly string[] = [
   `,
   // 5: a webhook signing secret per team.
   `ALTER TABLE teams ADD COLUMN webhook_secret TEXT;`,
+  // 6: operator settings (the dashboard's hashed admin token and session key); a team's jobs, newest first.
+  `
+  CREATE TABLE settings (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  CREATE INDEX jobs_team ON jobs (team_id, created_at);
+  `,
+  // 7: the working state of agent jobs (extract, deep research, llms.txt) and the step it was saved at.
+  `
+  ALTER TABLE jobs ADD COLUMN state TEXT;
+  ALTER TABLE jobs ADD COLUMN state_step INTEGER NOT NULL DEFAULT 0;
+  `,
+  // 8: the index: links kept with cached documents, a full-text index of stored pages (FTS5, BM25),
+  // and per-team change-tracking histories (tag '' is the default history).
+  `
+  ALTER TABLE document_cache ADD COLUMN links TEXT;
+
+  CREATE TABLE page_index (
+    seq INTEGER PRIMARY KEY,
+    url TEXT NOT NULL UNIQUE,
+    site TEXT NOT NULL,
+    title TEXT NOT NULL,
+    description TEXT NOT NULL,
+    body TEXT NOT NULL,
+    stored_at INTEGER NOT NULL
+  );
+  CREATE INDEX page_index_site ON page_index (site, stored_at);
+  CREATE VIRTUAL TABLE page_index_fts USING fts5 (
+    title, description, body, content = 'page_index', content_rowid = 'seq', tokenize = 'porter unicode61'
+  );
+  CREATE TRIGGER page_index_insert AFTER INSERT ON page_index BEGIN
+    INSERT INTO page_index_fts (rowid, title, description, body) VALUES (new.seq, new.title, new.description, new.body);
+  END;
+  CREATE TRIGGER page_index_delete AFTER DELETE ON page_index BEGIN
+    INSERT INTO page_index_fts (page_index_fts, rowid, title, description, body) VALUES ('delete', old.seq, old.title, old.description, old.body);
+  END;
+  CREATE TRIGGER page_index_update AFTER UPDATE ON page_index BEGIN
+    INSERT INTO page_index_fts (page_index_fts, rowid, title, description, body) VALUES ('delete', old.seq, old.title, old.description, old.body);
+    INSERT INTO page_index_fts (rowid, title, description, body) VALUES (new.seq, new.title, new.description, new.body);
+  END;
+
+  CREATE TABLE change_history (
+    team_id TEXT NOT NULL,
+    tag TEXT NOT NULL,
+    url_key TEXT NOT NULL,
+    job_id TEXT NOT NULL,
+    url TEXT NOT NULL,
+    site TEXT NOT NULL,
+    scraped_at INTEGER NOT NULL,
+    status_code INTEGER NOT NULL,
+    markdown TEXT NOT NULL,
+    fields TEXT,
+    PRIMARY KEY (team_id, tag, url_key, job_id)
+  );
+  CREATE INDEX change_history_latest ON change_history (team_id, tag, url_key, scraped_at);
+  CREATE INDEX change_history_site ON change_history (team_id, tag, site, scraped_at);
+  `,
 ];

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { systemClock, type Clock } from '@quarry/core';
 import { LocalBlobStore } from './local-blob-store.js';
 import { openSqlite, type SqliteDatabase } from './open-sqlite.js';
+import { SqliteChangeHistory } from './sqlite-change-history.js';
 import { SqliteDocumentCache } from './sqlite-document-cache.js';
+import { SqlitePageIndex } from './sqlite-page-index.js';
 import { SqliteJobStore } from './sqlite-job-store.js';
 import { SqliteLedger } from './sqlite-ledger.js';
 import { defaultSqliteQueueOptions, SqliteQueue, type SqliteQueueOptions } from './sqlite-queue.js';
@@ -23,6 +25,8 @@ export interface SqliteStorage {
   queue: SqliteQueue;
   ledger: SqliteLedger;
   documents: SqliteDocumentCache;
+  pageIndex: SqlitePageIndex;
+  changeHistory: SqliteChangeHistory;
   outbox: SqliteWebhookOutbox;
   blobs: LocalBlobStore;
   /** Closes the database. The stores must not be used afterwards. */
@@ -40,6 +44,8 @@ export function createSqliteStorage(options: SqliteStorageOptions): SqliteStorag
     queue: new SqliteQueue(db, clock, options.queue ?? defaultSqliteQueueOptions),
     ledger: new SqliteLedger(db, clock),
     documents: new SqliteDocumentCache(db),
+    pageIndex: new SqlitePageIndex(db),
+    changeHistory: new SqliteChangeHistory(db),
     outbox: new SqliteWebhookOutbox(db, clock),
     blobs: new LocalBlobStore(join(options.dataDir, 'blobs')),
     close: () => db.close(),

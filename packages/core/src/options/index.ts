@@ -8,3 +8,7 @@ export * from './crawl-options.js';
 export * from './map-options.js';
 export * from './webhook-options.js';
 export * from './webhook-url.js';
+export * from './llmstxt-options.js';
+export * from './search-options.js';
+export * from './extract-options.js';
+export * from './deep-research-options.js';

@@ -8,6 +8,9 @@ import { describeErrors } from './validate.js';
  * package's compose.ts is the only reader of process.env and passes it through `parseServerConfig`;
  * the README's table is generated from this object (`renderEnvTable`) and checked by a test.
  */
+/** A comma-separated list of http(s) proxy URLs. */
+const proxyListPattern = '^\\s*https?://[^\\s,]+(\\s*,\\s*https?://[^\\s,]+)*\\s*$';
+
 export const serverConfigSchema = Type.Object(
   {
     PORT: Type.Integer({ minimum: 0, maximum: 65_535, default: 3002, description: 'Port the server listens on.' }),
@@ -28,6 +31,13 @@ export const serverConfigSchema = Type.Object(
       default: 'auto',
       description: 'auto: keys are required once any key exists; required: always; off: never (needed to serve a public address without keys).',
     }),
+    QUARRY_ADMIN_TOKEN: Type.Optional(
+      Type.String({
+        minLength: 16,
+        description:
+          'Operator secret that signs in to the admin view of the dashboard (`/dashboard`). Unset: one is generated at first start, stored hashed and printed once in the startup log.',
+      }),
+    ),
     QUARRY_ROBOTS_USER_AGENT: Type.String({
       default: 'QuarryBot',
       description: 'Product token matched against robots.txt user-agent groups (FirecrawlAgent groups are honoured too).',
@@ -78,6 +88,41 @@ export const serverConfigSchema = Type.Object(
     QUARRY_CHROMIUM_PATH: Type.Optional(
       Type.String({ description: 'Path of the Chromium binary for the browser engine (default: found at the usual Debian locations).' }),
     ),
+    QUARRY_BROWSER_MAX_PAGES: Type.Integer({
+      minimum: 1,
+      maximum: 64,
+      default: 4,
+      description: 'Browser scrapes at once in this process (each in its own context); more wait their turn.',
+    }),
+    QUARRY_BROWSER_MAX_BROWSERS: Type.Integer({ minimum: 1, maximum: 16, default: 1, description: 'Chromium processes at once in this process.' }),
+    QUARRY_BROWSER_RETIRE_AFTER: Type.Integer({
+      minimum: 1,
+      default: 100,
+      description: 'Scrapes a Chromium process serves before it is replaced (bounds its memory growth).',
+    }),
+    QUARRY_PUBLIC_URL: Type.Optional(
+      Type.String({
+        pattern: '^https?://[^\\s]+$',
+        description: 'Base URL clients reach this server at (behind a proxy or on another host), used in screenshot and PDF links. Default: the address it listens on.',
+      }),
+    ),
+    QUARRY_PROXY_BASIC: Type.Optional(
+      Type.String({
+        pattern: proxyListPattern,
+        description: 'Comma-separated proxy URLs (`http://user:pass@host:port`) for `proxy: basic` and the first try of `auto`, used in turn. Default: direct connections (or PROXY_SERVER).',
+      }),
+    ),
+    QUARRY_PROXY_ENHANCED: Type.Optional(
+      Type.String({
+        pattern: proxyListPattern,
+        description: 'Comma-separated proxy URLs for `proxy: enhanced` (v1 `stealth`) and the retry of `auto` after 401/403/429 or a bot-protection page (+4 credits). Without it, enhanced answers 501 and auto stays basic.',
+      }),
+    ),
+    PROXY_SERVER: Type.Optional(
+      Type.String({ description: "Firecrawl's single proxy (`host:port` or a URL): the basic pool when QUARRY_PROXY_BASIC is not set." }),
+    ),
+    PROXY_USERNAME: Type.Optional(Type.String({ description: 'User name for PROXY_SERVER.' })),
+    PROXY_PASSWORD: Type.Optional(Type.String({ description: 'Password for PROXY_SERVER.' })),
     LOG_LEVEL: Type.Union(
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
       { default: 'info', description: 'Log level of the server (pino).' },
@@ -121,6 +166,50 @@ export const serverConfigSchema = Type.Object(
       minimum: 0,
       default: 30_000,
       description: 'On SIGTERM, how long a worker lets its pages in flight finish before exiting (the rest return to the queue after their lease).',
+    }),
+    QUARRY_SEARCH_PROVIDER: Type.Union([Type.Literal('auto'), Type.Literal('index'), Type.Literal('searxng'), Type.Literal('serper')], {
+      default: 'auto',
+      description:
+        'What answers /search: index (full-text search over the pages this instance stored, no outside service), searxng (SEARXNG_ENDPOINT), serper (SERPER_API_KEY); auto: serper when its key is set, else searxng when its endpoint is set, else index.',
+    }),
+    SEARXNG_ENDPOINT: Type.Optional(Type.String({ description: 'Base URL of a SearXNG instance whose JSON API answers /search (its settings.yml must allow the json format).' })),
+    SEARXNG_ENGINES: Type.Optional(Type.String({ description: 'Comma-separated SearXNG engines to use (e.g. `google,bing`); unset: the instance default.' })),
+    SEARXNG_CATEGORIES: Type.Optional(Type.String({ description: 'Comma-separated SearXNG categories of web results; unset: `general`.' })),
+    SERPER_API_KEY: Type.Optional(Type.String({ description: 'API key of the Serper Google Search API (serper.dev) for /search.' })),
+    SERPER_ENDPOINT: Type.String({ default: 'https://google.serper.dev', description: 'Base URL of the Serper API (change it only for a proxy or a test double).' }),
+    QUARRY_LLM_PROVIDER: Type.Union([Type.Literal('auto'), Type.Literal('openai'), Type.Literal('ollama'), Type.Literal('anthropic'), Type.Literal('none')], {
+      default: 'auto',
+      description:
+        'Which model answers the json and summary formats (and extract, deep research, llms.txt): openai (any OpenAI-compatible server: OPENAI_BASE_URL / OPENAI_API_KEY), ollama (OLLAMA_BASE_URL), anthropic (ANTHROPIC_API_KEY), none; auto: the first of those that is configured. With none, json is filled from structured data where the page has it.',
+    }),
+    OPENAI_BASE_URL: Type.Optional(
+      Type.String({
+        description: 'Base URL of an OpenAI-compatible API, with its `/v1` (OpenAI, vLLM, llama.cpp, LM Studio...). Unset with OPENAI_API_KEY set: `https://api.openai.com/v1`.',
+      }),
+    ),
+    OPENAI_API_KEY: Type.Optional(Type.String({ description: 'API key of the OpenAI-compatible server (sent as a bearer token).' })),
+    MODEL_NAME: Type.Optional(
+      Type.String({ description: 'Model of the LLM features. Unset: `gpt-4o-mini` for OpenAI, `claude-sonnet-4-5` for Anthropic; needed for Ollama and other servers.' }),
+    ),
+    OLLAMA_BASE_URL: Type.Optional(Type.String({ description: 'Root URL of an Ollama server (e.g. `http://127.0.0.1:11434`); Quarry talks to its OpenAI-compatible API under `/v1`. Set MODEL_NAME too.' })),
+    ANTHROPIC_API_KEY: Type.Optional(Type.String({ description: 'API key of Anthropic for the LLM features.' })),
+    ANTHROPIC_BASE_URL: Type.Optional(Type.String({ description: 'Base URL of the Anthropic API, with its `/v1` (a proxy or a test double); unset: Anthropic\'s own.' })),
+    QUARRY_LLM_CONTEXT_TOKENS: Type.Optional(
+      Type.Integer({
+        minimum: 1_024,
+        description: "The model's context in tokens; longer pages are cut into parts. Unset: 128000 for OpenAI-compatible servers, 200000 for Anthropic, 4096 for Ollama (set it to the model's num_ctx).",
+      }),
+    ),
+    QUARRY_LLM_TIMEOUT_MS: Type.Integer({ minimum: 1_000, default: 60_000, description: 'Most time one model call may take, retries included.' }),
+    QUARRY_LLM_MAX_RETRIES: Type.Integer({
+      minimum: 0,
+      maximum: 10,
+      default: 2,
+      description: 'Retries of a model call answered with 429, a 5xx or no connection, with exponential backoff (Retry-After honoured).',
+    }),
+    QUARRY_LLM_STRUCTURED_OUTPUT: Type.Union([Type.Literal('json_schema'), Type.Literal('tool')], {
+      default: 'json_schema',
+      description: "How an OpenAI-compatible server is asked for JSON: `response_format: json_schema`, or one forced tool call (for servers without JSON-schema output).",
     }),
   },
   { additionalProperties: true },

@@ -1,4 +1,4 @@
-import type { Engine, JobRunner, JobService, JobStore, Queue, ServerConfig } from '@quarry/core';
+import type { Engine, JobRunner, JobService, JobStore, Queue, SearchProvider, ServerConfig } from '@quarry/core';
 import type { Ledger } from '@quarry/core';
 import type { ServerMetrics } from './metrics.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -14,6 +14,8 @@ export interface Services {
   ledger: Ledger;
   rateLimiter: RateLimiter;
   metrics: ServerMetrics;
+  /** What answers /search (the embedded index unless a provider is configured). */
+  search: SearchProvider;
   /** Whether a request without a valid key is allowed (no keys exist and auth is auto, or auth is off). */
   isKeylessAllowed(): Promise<boolean>;
 }

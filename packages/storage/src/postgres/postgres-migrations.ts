@@ -227,6 +227,52 @@ export const postgresMigrations: readonly string[] = [
   `,
   // 2: a webhook signing secret per team.
   `ALTER TABLE teams ADD COLUMN webhook_secret TEXT;`,
+  // 3: operator settings (the dashboard's hashed admin token and session key); a team's jobs, newest first.
+  `
+  CREATE TABLE settings (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  CREATE INDEX jobs_team ON jobs (team_id, created_at, seq);
+  `,
+  // 4: the working state of agent jobs (extract, deep research, llms.txt) and the step it was saved at.
+  `ALTER TABLE jobs ADD COLUMN state TEXT, ADD COLUMN state_step INTEGER NOT NULL DEFAULT 0;`,
+  // 5: the index: links kept with cached documents, a full-text index of stored pages (tsvector,
+  // ts_rank) and per-team change-tracking histories (tag '' is the default history).
+  `
+  ALTER TABLE document_cache ADD COLUMN links TEXT;
+
+  CREATE TABLE page_index (
+    url TEXT PRIMARY KEY,
+    site TEXT NOT NULL,
+    title TEXT NOT NULL,
+    description TEXT NOT NULL,
+    body TEXT NOT NULL,
+    stored_at BIGINT NOT NULL,
+    words tsvector GENERATED ALWAYS AS (
+      setweight(to_tsvector('english', title), 'A') || setweight(to_tsvector('english', description), 'B') || setweight(to_tsvector('english', body), 'C')
+    ) STORED
+  );
+  CREATE INDEX page_index_words ON page_index USING GIN (words);
+  CREATE INDEX page_index_site ON page_index (site, stored_at);
+
+  CREATE TABLE change_history (
+    team_id TEXT NOT NULL,
+    tag TEXT NOT NULL,
+    url_key TEXT NOT NULL,
+    job_id TEXT NOT NULL,
+    seq BIGSERIAL NOT NULL,
+    url TEXT NOT NULL,
+    site TEXT NOT NULL,
+    scraped_at BIGINT NOT NULL,
+    status_code INTEGER NOT NULL,
+    markdown TEXT NOT NULL,
+    fields TEXT,
+    PRIMARY KEY (team_id, tag, url_key, job_id)
+  );
+  CREATE INDEX change_history_latest ON change_history (team_id, tag, url_key, scraped_at);
+  CREATE INDEX change_history_site ON change_history (team_id, tag, site, scraped_at);
+  `,
 ];
 
 /** Rows every Quarry schema has: the local team ($1, for keyless requests), oldest of all teams. */

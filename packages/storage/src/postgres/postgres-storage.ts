@@ -1,7 +1,9 @@
 import { systemClock, type Clock } from '@quarry/core';
 import { openPostgres, type OpenPostgresOptions } from './open-postgres.js';
 import type { PostgresDatabase } from './postgres-database.js';
+import { PostgresChangeHistory } from './postgres-change-history.js';
 import { PostgresDocumentCache } from './postgres-document-cache.js';
+import { PostgresPageIndex } from './postgres-page-index.js';
 import { PostgresJobStore } from './postgres-job-store.js';
 import { PostgresLedger } from './postgres-ledger.js';
 import { PostgresWebhookOutbox } from './postgres-webhook-outbox.js';
@@ -16,6 +18,8 @@ export interface PostgresStorage {
   jobs: PostgresJobStore;
   ledger: PostgresLedger;
   documents: PostgresDocumentCache;
+  pageIndex: PostgresPageIndex;
+  changeHistory: PostgresChangeHistory;
   outbox: PostgresWebhookOutbox;
   /** Closes the pool. The stores must not be used afterwards. */
   close(): Promise<void>;
@@ -30,6 +34,8 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     jobs: new PostgresJobStore(db),
     ledger: new PostgresLedger(db, clock),
     documents: new PostgresDocumentCache(db),
+    pageIndex: new PostgresPageIndex(db),
+    changeHistory: new PostgresChangeHistory(db),
     outbox: new PostgresWebhookOutbox(db, clock),
     close: () => db.close(),
   };
