@@ -7,7 +7,8 @@ import { blockedPageError, blockedPageTemplate } from './blocked-page.js';
 import { contentKindOf } from './content-kind.js';
 import { chooseEngines, engineProfiles, type EngineProfile } from './engine-choice.js';
 import { locationProfile } from './location-profile.js';
-import { pageSignals } from './page-signals.js';
+import { pageSignals, type PageSignals } from './page-signals.js';
+import type { HtmlTransformOutput } from './transform-html.js';
 import { scriptRenderedReason } from './script-rendered.js';
 
 /**
@@ -32,6 +33,22 @@ export interface FetchedPage {
   response: FetchResponse;
   /** The decoded HTML when the response is HTML (rendered DOM for the browser). */
   html?: string;
+  /** The transform of `html` the waterfall judged it by, when an analyzer was given. */
+  transformed?: HtmlTransformOutput;
+}
+
+/**
+ * Transforms a fetched HTML page with `want.signals`: the waterfall judges the page by the signals
+ * and the document is built from the same output, so the page is parsed once, where the
+ * transformer runs (a worker thread in the server), not a second time on the calling thread.
+ */
+export type PageAnalyzer = (page: { html: string; url: URL; status: number }) => Promise<HtmlTransformOutput>;
+
+export interface FetchExtras {
+  signal?: AbortSignal;
+  /** The proxy this attempt goes through (proxy-pools.ts). */
+  proxyUrl?: string;
+  analyze?: PageAnalyzer;
 }
 
 type Verdict = { kind: 'ok' } | { kind: 'script-rendered'; reason: string } | { kind: 'blocked'; error: TargetError };
@@ -62,10 +79,18 @@ export function browserRequestFields(options: ScrapeOptions): Omit<FetchRequest,
   };
 }
 
-function judge(page: FetchedPage, profile: EngineProfile): Verdict {
+async function judge(page: FetchedPage, profile: EngineProfile, analyze: PageAnalyzer | undefined): Promise<Verdict> {
   if (page.html === undefined) return { kind: 'ok' };
-  const signals = pageSignals(page.html);
-  const template = blockedPageTemplate({ status: page.response.status, signals, html: page.html });
+  let signals: PageSignals;
+  let template: { name: string; vendor: string } | undefined;
+  if (analyze) {
+    page.transformed = await analyze({ html: page.html, url: page.response.url, status: page.response.status });
+    signals = page.transformed.signals ?? pageSignals(page.html);
+    template = page.transformed.blocked;
+  } else {
+    signals = pageSignals(page.html);
+    template = blockedPageTemplate({ status: page.response.status, signals, html: page.html });
+  }
   if (template) return { kind: 'blocked', error: blockedPageError(page.response.url, template, page.response.engine) };
   const reason = profile.rendersScripts ? undefined : scriptRenderedReason(signals);
   return reason ? { kind: 'script-rendered', reason } : { kind: 'ok' };
@@ -82,9 +107,9 @@ export async function fetchWithEngines(
   clock: Clock,
   target: URL,
   options: ScrapeOptions,
-  signal?: AbortSignal,
-  proxyUrl?: string,
+  extras: FetchExtras = {},
 ): Promise<FetchedPage> {
+  const { signal, proxyUrl, analyze } = extras;
   const available: Array<EngineProfile & { fetcher: Fetcher }> = [{ ...engineProfiles.http, fetcher: engines.fetcher }];
   if (engines.browser) available.push({ ...engineProfiles.browser, fetcher: engines.browser });
   const able = chooseEngines(options, available);
@@ -106,7 +131,7 @@ export async function fetchWithEngines(
       if (kept || (!isLast && canFallBack(error))) continue;
       throw error;
     }
-    const verdict = judge(page, engine);
+    const verdict = await judge(page, engine, analyze);
     if (verdict.kind === 'ok' || (verdict.kind === 'script-rendered' && isLast)) return page;
     kept = { page, verdict };
   }

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { blockedPageTemplate } from './blocked-page.js';
-import { pageSignals } from './page-signals.js';
+import { parseHtml } from '../html/parse-html.js';
+import { pageSignals, pageSignalsOf } from './page-signals.js';
 import { scriptRenderedReason } from './script-rendered.js';
 
 /**
@@ -68,5 +69,11 @@ describe('pageSignals', () => {
       appRoots: ['#root'],
       emptyAppRoots: ['#root'],
     });
+  });
+});
+
+describe('pageSignalsOf (from the parsed tree, in the transform)', () => {
+  it('gives the same signals as the streaming pass on every fixture', () => {
+    for (const { html } of fixtures) expect(pageSignalsOf(parseHtml(html))).toEqual(pageSignals(html));
   });
 });

@@ -1,3 +1,4 @@
+import { isTag, isText, type ChildNode, type Document } from 'domhandler';
 import { Parser } from 'htmlparser2';
 
 /**
@@ -38,7 +39,44 @@ interface OpenRoot {
   hasContent: boolean;
 }
 
+/** The same three events the streaming parser and a walk of a parsed tree produce. */
+interface SignalEvents {
+  onopentag(name: string, attributes: Record<string, string>): void;
+  ontext(text: string): void;
+  onclosetag(name: string): void;
+  finish(): PageSignals;
+}
+
+/** Signals of an HTML string, in one streaming pass (no tree is built). */
 export function pageSignals(html: string): PageSignals {
+  const collector = signalCollector();
+  const parser = new Parser(collector, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+  parser.end(html);
+  return collector.finish();
+}
+
+/**
+ * Signals of a page already parsed by `parseHtml` (same parser, same options), before anything
+ * changed the tree: what transformHtml computes in the worker thread, so the main thread does not
+ * parse the page a second time.
+ */
+export function pageSignalsOf(document: Document): PageSignals {
+  const collector = signalCollector();
+  const visit = (nodes: ChildNode[]) => {
+    for (const node of nodes) {
+      if (isText(node)) collector.ontext(node.data);
+      else if (isTag(node)) {
+        collector.onopentag(node.name, node.attribs);
+        visit(node.children);
+        collector.onclosetag(node.name);
+      }
+    }
+  };
+  visit(document.children);
+  return collector.finish();
+}
+
+function signalCollector(): SignalEvents {
   const signals: PageSignals = { title: '', textLength: 0, text: '', inlineScriptBytes: 0, externalScripts: 0, noscriptText: '', appRoots: [], emptyAppRoots: [] };
   const stack: string[] = [];
   const roots: OpenRoot[] = [];
@@ -55,8 +93,7 @@ export function pageSignals(html: string): PageSignals {
   let noscript = '';
   let title = '';
 
-  const parser = new Parser(
-    {
+  return {
       onopentag(name, attributes) {
         if (rootsWaiting > 0) markRootsFilled();
         const rootName = appRootTags.has(name) ? name : attributes.id && appRootIds.has(attributes.id) ? `#${attributes.id}` : undefined;
@@ -112,14 +149,13 @@ export function pageSignals(html: string): PageSignals {
         }
         stack.pop();
       },
-    },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.end(html);
-  for (const root of roots) if (!root.hasContent) signals.emptyAppRoots.push(root.name);
-  signals.text = sample.trim();
-  signals.textLength = signals.text.length === 0 ? 0 : signals.textLength;
-  signals.title = title.replace(/\s+/g, ' ').trim();
-  signals.noscriptText = noscript.replace(/\s+/g, ' ').trim();
-  return signals;
+      finish() {
+        for (const root of roots) if (!root.hasContent) signals.emptyAppRoots.push(root.name);
+        signals.text = sample.trim();
+        signals.textLength = signals.text.length === 0 ? 0 : signals.textLength;
+        signals.title = title.replace(/\s+/g, ' ').trim();
+        signals.noscriptText = noscript.replace(/\s+/g, ' ').trim();
+        return signals;
+      },
+  };
 }

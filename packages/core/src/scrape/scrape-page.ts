@@ -13,7 +13,8 @@ import { linkCapture, toBase64, type BlobLinks } from './capture-links.js';
 import { contentKindOf } from './content-kind.js';
 import { creditsForDocument } from './credits.js';
 import { stagesFor, type DocumentStage } from './document-stage.js';
-import { fetchWithEngines, type FetchedPage } from './fetch-with-engines.js';
+import { fetchWithEngines, type FetchExtras, type FetchedPage, type PageAnalyzer } from './fetch-with-engines.js';
+import type { HtmlTransformInput } from './transform-html.js';
 import { isRefusedThroughProxy, type ProxyPools, type ProxyTier } from './proxy-pools.js';
 
 /**
@@ -85,9 +86,35 @@ export async function scrapePageWithLinks(
     if (missing) throw new NotAvailableError(`\`formats: ${format.type}\` needs ${missing}, which is not available in this engine yet`);
   }
   const started = deps.clock.now();
-  const { page, proxyUsed } = await fetchThroughProxies(deps, target, options, context.signal);
+  const want = transformWants(deps, options, discoverLinks);
+  const analyze: PageAnalyzer = ({ html, url, status }) => deps.transformer.transform({ ...transformInputOf(html, url, options, want), want: { ...want, signals: true }, status });
+  const { page, proxyUsed } = await fetchThroughProxies(deps, target, options, { ...(context.signal ? { signal: context.signal } : {}), analyze });
   const remainingMs = options.timeout - (deps.clock.now() - started);
-  return buildDocument(deps, sourceUrl, page.response, page.html, options, context, remainingMs, discoverLinks, proxyUsed);
+  return buildDocument(deps, sourceUrl, page, options, context, remainingMs, want, proxyUsed);
+}
+
+/** What the transform makes: the formats asked for, markdown for the stages, links for a crawl. */
+function transformWants(deps: ScrapeDeps, options: ScrapeOptions, discoverLinks: boolean): HtmlTransformInput['want'] {
+  const wants = new Set(options.formats.map((format) => format.type));
+  const stagesNeedMarkdown = stagesFor(deps.stages, options).some((stage) => stage.needsMarkdown);
+  return {
+    markdown: wants.has('markdown') || stagesNeedMarkdown,
+    html: wants.has('html'),
+    links: wants.has('links') || discoverLinks,
+    images: wants.has('images'),
+  };
+}
+
+function transformInputOf(html: string, url: URL, options: ScrapeOptions, want: HtmlTransformInput['want']): HtmlTransformInput {
+  return {
+    html,
+    url: url.href,
+    onlyMainContent: options.onlyMainContent,
+    includeTags: options.includeTags,
+    excludeTags: options.excludeTags,
+    removeBase64Images: options.removeBase64Images,
+    want,
+  };
 }
 
 /** The engine waterfall through each proxy tier of the plan (proxy-pools.ts), until one is not refused. */
@@ -95,8 +122,9 @@ async function fetchThroughProxies(
   deps: ScrapeDeps,
   target: URL,
   options: ScrapeOptions,
-  signal: AbortSignal | undefined,
+  extras: Omit<FetchExtras, 'proxyUrl'>,
 ): Promise<{ page: FetchedPage; proxyUsed: ProxyTier }> {
+  const { signal } = extras;
   const engines = { fetcher: deps.fetcher, ...(deps.browser ? { browser: deps.browser } : {}) };
   const plan = deps.proxies.plan(options.proxy);
   const started = deps.clock.now();
@@ -104,7 +132,8 @@ async function fetchThroughProxies(
     const isLast = index === plan.length - 1;
     const timeout = options.timeout - (deps.clock.now() - started);
     try {
-      const page = await fetchWithEngines(engines, deps.clock, target, index === 0 ? options : { ...options, timeout }, signal, deps.proxies.next(tier));
+      const proxyUrl = deps.proxies.next(tier);
+      const page = await fetchWithEngines(engines, deps.clock, target, index === 0 ? options : { ...options, timeout }, { ...extras, ...(proxyUrl ? { proxyUrl } : {}) });
       if (isLast || !isRefusedThroughProxy(page.response)) return { page, proxyUsed: tier };
     } catch (error) {
       if (isLast || signal?.aborted || !isRefusedThroughProxy(error)) throw error;
@@ -116,19 +145,18 @@ async function fetchThroughProxies(
 async function buildDocument(
   deps: ScrapeDeps,
   sourceUrl: string,
-  response: FetchResponse,
-  html: string | undefined,
+  page: FetchedPage,
   options: ScrapeOptions,
   context: ScrapeContext,
   remainingMs: number,
-  discoverLinks: boolean,
+  want: HtmlTransformInput['want'],
   proxyUsed: ProxyTier,
 ): Promise<ScrapedPage> {
+  const { response, html } = page;
   const contentType = response.headers.get('content-type');
   const kind = contentKindOf(contentType, response.body);
   const wants = new Set(options.formats.map((format) => format.type));
   const stages = stagesFor(deps.stages, options);
-  const stagesNeedMarkdown = stages.some((stage) => stage.needsMarkdown);
   let markdown: string | undefined;
   const document: Omit<ScrapeDocument, 'metadata'> = {};
   let pageMetadata: Record<string, unknown> = {};
@@ -141,20 +169,8 @@ async function buildDocument(
     case 'html': {
       const text = html ?? decodeBody(response.body, contentType).text;
       pageHtml = text;
-      const output = await deps.transformer.transform({
-        html: text,
-        url: response.url.href,
-        onlyMainContent: options.onlyMainContent,
-        includeTags: options.includeTags,
-        excludeTags: options.excludeTags,
-        removeBase64Images: options.removeBase64Images,
-        want: {
-          markdown: wants.has('markdown') || stagesNeedMarkdown,
-          html: wants.has('html'),
-          links: wants.has('links') || discoverLinks,
-          images: wants.has('images'),
-        },
-      });
+      // The waterfall already transformed the page it judged (the same html); otherwise do it now.
+      const output = page.html !== undefined && page.transformed ? page.transformed : await deps.transformer.transform(transformInputOf(text, response.url, options, want));
       links = output.links ?? [];
       pageMetadata = output.metadata;
       markdown = output.markdown;

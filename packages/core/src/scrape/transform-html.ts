@@ -6,6 +6,8 @@ import { baseUrlOf, keepOnly, removeMatching, removeNonContent, resolveUrls } fr
 import { extractMetadata, type PageMetadata } from '../html/metadata.js';
 import { parseHtml } from '../html/parse-html.js';
 import { htmlToMarkdown } from '../markdown/index.js';
+import { blockedPageTemplate } from './blocked-page.js';
+import { pageSignalsOf, type PageSignals } from './page-signals.js';
 
 /**
  * HTML to formats, from one parse of the page. Pure and synchronous, with plain-data input and
@@ -23,7 +25,9 @@ export interface HtmlTransformInput {
   includeTags: string[];
   excludeTags: string[];
   removeBase64Images: boolean;
-  want: { markdown: boolean; html: boolean; links: boolean; images: boolean };
+  want: { markdown: boolean; html: boolean; links: boolean; images: boolean; signals?: boolean };
+  /** The HTTP status of the page, for the blocked-page templates (with `want.signals`). */
+  status?: number;
 }
 
 export interface HtmlTransformOutput {
@@ -34,6 +38,9 @@ export interface HtmlTransformOutput {
   metadata: PageMetadata;
   /** True when onlyMainContent found too little and the whole page was used instead. */
   usedWholePage: boolean;
+  /** With `want.signals`: what the engine waterfall judges the page by (script-rendered, blocked). */
+  signals?: PageSignals;
+  blocked?: { name: string; vendor: string };
 }
 
 export function transformHtml(input: HtmlTransformInput): HtmlTransformOutput {
@@ -41,6 +48,11 @@ export function transformHtml(input: HtmlTransformInput): HtmlTransformOutput {
   const metadata = extractMetadata(document, input.url);
   const baseUrl = baseUrlOf(document, input.url);
   const output: HtmlTransformOutput = { metadata, usedWholePage: !input.onlyMainContent };
+  if (input.want.signals) {
+    output.signals = pageSignalsOf(document);
+    const blocked = blockedPageTemplate({ status: input.status ?? 200, signals: output.signals, html: input.html });
+    if (blocked) output.blocked = blocked;
+  }
   if (input.want.links) output.links = extractLinks(document, input.url);
   if (!input.want.markdown && !input.want.html && !input.want.images) return output;
 
