@@ -126,6 +126,22 @@ describe('team isolation', () => {
     expect((await owner.page(`/dashboard/jobs/${jobA}/pages/0`)).status).toBe(200);
   });
 
+  it("shows an llms.txt job's result, escaped, to its team only", async () => {
+    const started = await api('/v1/llmstxt', keyA, { url: `${site.url}/docs/`, maxUrls: 2 });
+    expect(started.status).toBe(200);
+    await waitFor(async () => (await api(`/v1/llmstxt/${started.body.id}`, keyA)).body.status === 'completed', { message: 'llms.txt job' });
+    const owner = new DashboardClient(quarry.url);
+    await owner.signIn(keyA);
+    const page = await owner.page(`/dashboard/jobs/${started.body.id}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<h2>Result</h2>');
+    expect(page.text).toContain('llmstxt');
+    expect(page.text).not.toMatch(/<pre[^>]*>[^<]*<script/i);
+    const other = new DashboardClient(quarry.url);
+    await other.signIn(keyB);
+    expect((await other.page(`/dashboard/jobs/${started.body.id}`)).status).toBe(404);
+  });
+
   it("cannot see or revoke another team's keys", async () => {
     const keysOfA = await quarry.services.ledger.listKeys('team-a');
     const client = new DashboardClient(quarry.url);

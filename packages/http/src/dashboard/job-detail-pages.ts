@@ -2,6 +2,7 @@ import { NotFoundError, terminalJobStatuses, type JobRecord } from '@quarry/core
 import type { FastifyInstance } from 'fastify';
 import type { DashboardAuth } from './dashboard-auth.js';
 import { metadataList, renderMarkdown } from './document-view.js';
+import { agentResultSection } from './agent-result.js';
 import { html, type Html } from './html.js';
 import { csrfField, formatTime, notice, renderPage, scrollTable } from './layout.js';
 import { kindLabel, statusBadge, teamJob } from './jobs-pages.js';
@@ -26,7 +27,8 @@ export function jobDetailPages(scope: FastifyInstance, auth: DashboardAuth): voi
   scope.get('/jobs/:id', auth.page('team', 'crawlStatus', async (request, reply, context) => {
     const job = await jobOf(request, context.session.teamId);
     const skip = Math.max(0, Math.floor(Number((request.query as { skip?: string }).skip ?? 0)) || 0);
-    const [progress, documents, errors, robotsBlocked] = await Promise.all([
+    const [result, progress, documents, errors, robotsBlocked] = await Promise.all([
+      agentResultSection(services.jobStore, job),
       services.jobStore.progress(job.id),
       services.jobStore.listDocuments(job.id, skip, pageSize),
       services.jobStore.listErrors(job.id),
@@ -53,6 +55,7 @@ export function jobDetailPages(scope: FastifyInstance, auth: DashboardAuth): voi
   <progress id="job-progress" max="${Math.max(progress.total, 1)}" value="${progress.completed}">${progress.completed} of ${progress.total}</progress>
   ${isRunning ? html`<p class="actions"><a class="button danger" href="/dashboard/jobs/${job.id}/cancel">Cancel job…</a></p>` : ''}
 </section>
+${result}
 <h2>Pages</h2>
 ${
   documents.length === 0
