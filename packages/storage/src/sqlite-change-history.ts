@@ -13,7 +13,7 @@ export class SqliteChangeHistory implements ChangeHistory {
       latest: db.prepare<[string, string, string], HistoryRow>(
         `SELECT * FROM change_history WHERE team_id = ? AND tag = ? AND url_key = ? ORDER BY scraped_at DESC, rowid DESC LIMIT 1`,
       ),
-      record: db.prepare<[string, string, string, string, string, string, number, number, string, string | null]>(
+      record: db.prepare<SnapshotParams>(
         `INSERT INTO change_history (team_id, tag, url_key, job_id, url, site, scraped_at, status_code, markdown, fields)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (team_id, tag, url_key, job_id) DO UPDATE SET url = excluded.url, site = excluded.site,
@@ -33,18 +33,7 @@ export class SqliteChangeHistory implements ChangeHistory {
   }
 
   async record(snapshot: PageSnapshot): Promise<void> {
-    this.statements.record.run(
-      snapshot.teamId,
-      snapshot.tag ?? '',
-      snapshot.urlKey,
-      snapshot.jobId ?? '',
-      snapshot.url,
-      snapshot.site,
-      snapshot.scrapedAt,
-      snapshot.statusCode,
-      snapshot.markdown,
-      snapshot.fields ? JSON.stringify(snapshot.fields) : null,
-    );
+    this.statements.record.run(...snapshotParams(snapshot));
   }
 
   async previousJobUrls(teamId: string, tag: string | null, site: string, exceptJobId: string): Promise<string[]> {
@@ -67,6 +56,24 @@ export interface HistoryRow {
 }
 
 /** A row of either backend as a snapshot (PostgreSQL's BIGINT arrives as a string). */
+/** A snapshot as the record statement's parameters, in column order (both stores). */
+export type SnapshotParams = [string, string, string, string, string, string, number, number, string, string | null];
+
+export function snapshotParams(snapshot: PageSnapshot): SnapshotParams {
+  return [
+    snapshot.teamId,
+    snapshot.tag ?? '',
+    snapshot.urlKey,
+    snapshot.jobId ?? '',
+    snapshot.url,
+    snapshot.site,
+    snapshot.scrapedAt,
+    snapshot.statusCode,
+    snapshot.markdown,
+    snapshot.fields ? JSON.stringify(snapshot.fields) : null,
+  ];
+}
+
 export function snapshotOf(row: HistoryRow): PageSnapshot {
   return {
     teamId: row.team_id,

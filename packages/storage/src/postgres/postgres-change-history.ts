@@ -1,5 +1,5 @@
 import type { ChangeHistory, PageSnapshot } from '@quarry/core';
-import { snapshotOf, type HistoryRow } from '../sqlite-change-history.js';
+import { snapshotOf, snapshotParams, type HistoryRow } from '../sqlite-change-history.js';
 import type { PostgresDatabase } from './postgres-database.js';
 
 /**
@@ -23,18 +23,7 @@ export class PostgresChangeHistory implements ChangeHistory {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
        ON CONFLICT (team_id, tag, url_key, job_id) DO UPDATE SET url = excluded.url, site = excluded.site,
          scraped_at = excluded.scraped_at, status_code = excluded.status_code, markdown = excluded.markdown, fields = excluded.fields`,
-      [
-        snapshot.teamId,
-        snapshot.tag ?? '',
-        snapshot.urlKey,
-        snapshot.jobId ?? '',
-        snapshot.url,
-        snapshot.site,
-        snapshot.scrapedAt,
-        snapshot.statusCode,
-        snapshot.markdown,
-        snapshot.fields ? JSON.stringify(snapshot.fields) : null,
-      ],
+      snapshotParams(snapshot),
     );
   }
 
