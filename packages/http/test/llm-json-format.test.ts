@@ -95,6 +95,7 @@ describe('json format with a model (OpenAI-compatible double)', () => {
     const extract = await post(quarry.url, '/v1/scrape', { url: `${site.url}/toaster`, formats: ['markdown', 'extract'], extract: { schema } });
     expect(extract.body.data).toMatchObject({ extract: { name: 'Acme Toaster', price: 25 }, markdown: expect.stringContaining('Acme Toaster') });
     expect(extract.body.data.json).toBeUndefined();
+    expect(extract.body.data.llm_extraction).toEqual(extract.body.data.extract);
   });
 
   it('a prompt without a schema gets an object of what the page states', async () => {

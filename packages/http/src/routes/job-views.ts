@@ -4,6 +4,7 @@ import { pageQuery } from '../server/body.js';
 import { publicOrigin, type ApiVersion } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
 import { statusPage } from '../server/status-page.js';
+import { presentDocument } from './present-document.js';
 
 /** Reads shared by crawl and batch routes: a job of the caller's team, its status page, errors. */
 
@@ -19,10 +20,11 @@ export async function ownJob(services: Services, request: FastifyRequest, kinds:
 export async function jobStatus(services: Services, request: FastifyRequest, version: ApiVersion, kinds: JobKind[], route: string) {
   const job = await ownJob(services, request, kinds);
   const query = pageQuery(request.query);
-  return statusPage(services.jobStore, job, query, (skip, limit) => {
+  const page = await statusPage(services.jobStore, job, query, (skip, limit) => {
     const params = new URLSearchParams({ skip: String(skip), ...(limit !== undefined ? { limit: String(limit) } : {}) });
     return `${publicOrigin(request)}/${version}/${route}/${job.id}?${params}`;
   });
+  return { ...page, data: page.data.map((document) => presentDocument(document, version)) };
 }
 
 export async function jobErrors(services: Services, request: FastifyRequest, kinds: JobKind[]) {
