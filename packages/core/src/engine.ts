@@ -21,6 +21,7 @@ import { scrapePageWithLinks, type ScrapeContext, type ScrapeDeps, type ScrapedP
 import type { BlobLinks } from './scrape/capture-links.js';
 import type { DocumentStage } from './scrape/document-stage.js';
 import { ProxyPools, type ProxyPoolConfig } from './scrape/proxy-pools.js';
+import type { LlmProvider } from './ports/llm-provider.js';
 import { parseTargetUrl } from './scrape/target-url.js';
 import { withDocumentCache, type ScrapeRun } from './cache/cached-scrape.js';
 import { siteOf } from './cache/cache-key.js';
@@ -50,6 +51,8 @@ export interface EngineDeps {
   robotsUserAgent?: string;
   /** Where screenshots and action PDFs go (the server's BlobStore and its URLs); data URLs when absent. */
   blobs?: BlobLinks;
+  /** The LLM provider, for changeTracking's json mode (the json and summary formats come as stages). */
+  llm?: LlmProvider;
   /** The operator's proxy pools for `proxy: basic | enhanced | auto` (direct connections when absent). */
   proxies?: ProxyPoolConfig;
   /** Steps that add json, summary and changeTracking (from the LLM and index compositions). */
@@ -104,7 +107,7 @@ export function createEngine(deps: EngineDeps): Engine {
     clock,
     ids,
     proxies: new ProxyPools(deps.proxies),
-    stages: [...(deps.stages ?? []), ...(deps.changeHistory ? [changeTrackingStage({ history: deps.changeHistory, clock })] : [])],
+    stages: [...(deps.stages ?? []), ...(deps.changeHistory ? [changeTrackingStage({ history: deps.changeHistory, clock, ...(deps.llm ? { provider: deps.llm } : {}) })] : [])],
     missingProviders: {
       json: 'an LLM provider (configure OPENAI_BASE_URL / OPENAI_API_KEY / MODEL_NAME, OLLAMA_BASE_URL or ANTHROPIC_API_KEY)',
       summary: 'an LLM provider (configure OPENAI_BASE_URL / OPENAI_API_KEY / MODEL_NAME, OLLAMA_BASE_URL or ANTHROPIC_API_KEY)',

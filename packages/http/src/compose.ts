@@ -40,5 +40,6 @@ export function buildEngine(
   const isInline = threads === 1 || (threads === 0 && availableParallelism() === 1);
   const transformer = isInline ? undefined : new WorkerPoolTransformer(threads === 0 ? {} : { workers: threads });
   const { browser, ...browserParts } = buildBrowserParts(config, allowedPrivateHosts(config));
-  return createEngine({ fetcher, ...browserParts, ...(browser ? { browser: wrapFetcher(browser) } : {}), ...(transformer ? { transformer } : {}), ...stores, stages: llmStages(buildLlmProvider(config)), proxies: proxyPoolsOf(config) });
+  const llm = buildLlmProvider(config);
+  return createEngine({ fetcher, ...browserParts, ...(browser ? { browser: wrapFetcher(browser) } : {}), ...(transformer ? { transformer } : {}), ...stores, stages: llmStages(llm), ...(llm ? { llm } : {}), proxies: proxyPoolsOf(config) });
 }

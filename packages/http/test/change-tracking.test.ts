@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOpenAiDouble, type LlmDouble } from '@quarry/core/testing';
 import Firecrawl from '@mendable/firecrawl-js';
 import { startQuarry, type TestQuarry } from './support/quarry-server.js';
 import { articlePage, startMutableSite, type MutableSite } from './support/mutable-site.js';
@@ -153,5 +154,43 @@ describe('changeTracking', () => {
     expect(await track(keys[0]!)).toBe('new');
     expect(await track(keys[0]!)).toBe('same');
     expect(await track(keys[1]!)).toBe('new');
+  });
+});
+
+describe('changeTracking json mode with an LLM provider', () => {
+  let openai: LlmDouble;
+  let withModel: TestQuarry;
+
+  beforeAll(async () => {
+    openai = await startOpenAiDouble({ apiKey: 'sk-double' });
+    withModel = await startQuarry({ OPENAI_BASE_URL: openai.url, OPENAI_API_KEY: 'sk-double', MODEL_NAME: 'double-1' });
+  });
+  afterAll(async () => {
+    await withModel?.close();
+    await openai?.close();
+  });
+
+  it('compares the fields the model extracts, and charges its tokens', async () => {
+    const plan = (price: string) => articlePage('Plan', [`Plan: Basic`, `Price: ${price}`, 'Nothing in the structured data.']);
+    site.set('/plan', plan('10'));
+    const format = { type: 'changeTracking', modes: ['json'], schema: { type: 'object', properties: { plan: { type: 'string' }, price: { type: 'number' } } } };
+    const post = async () => {
+      const response = await fetch(`${withModel.url}/v2/scrape`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `${site.url}/plan`, formats: ['markdown', format], maxAge: 0 }),
+      });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { data: any }).data;
+    };
+    const first = await post();
+    expect(first.changeTracking.changeStatus).toBe('new');
+    expect(first.warning).toBeUndefined();
+    expect(first.metadata.tokensUsed).toBeGreaterThan(0);
+    site.set('/plan', plan('12'));
+    const changed = await post();
+    expect(changed.changeTracking).toMatchObject({ changeStatus: 'changed', json: { price: { previous: 10, current: 12 } } });
+    expect(Object.keys(changed.changeTracking.json)).toEqual(['price']);
+    expect(openai.requests.length).toBeGreaterThanOrEqual(2);
   });
 });

@@ -5,8 +5,11 @@ import type { ChangeHistory, PageSnapshot } from '../ports/change-history.js';
 import type { Clock } from '../ports/clock.js';
 import type { DocumentStage, DocumentStageInput } from '../scrape/document-stage.js';
 import { gitDiff, type GitDiff } from './git-diff.js';
+import { extractJson } from '../llm/extract-json.js';
 import { fillSchemaFromStructuredData } from '../llm/fill-from-structured-data.js';
+import { addTokens, addWarnings } from '../llm/json-stage.js';
 import { readStructuredData } from '../llm/structured-data.js';
+import type { LlmProvider } from '../ports/llm-provider.js';
 
 /**
  * The changeTracking format: compares a page with the previous scrape of the same URL by the same
@@ -20,6 +23,9 @@ import { readStructuredData } from '../llm/structured-data.js';
  *
  * `visibility` is `hidden` for pages a crawl did not reach but its previous crawl did (the crawl
  * scrapes them again at its end and says so in the context), else `visible`.
+ *
+ * json mode compares fields extracted by the LLM provider (schema and/or prompt, its tokens added
+ * to the document) when one is configured, else the schema's fields the page's structured data fills.
  */
 export type ChangeStatus = 'new' | 'same' | 'changed' | 'removed';
 
@@ -33,7 +39,7 @@ export interface ChangeTrackingResult {
 
 const goneStatuses = new Set([404, 410]);
 
-export function changeTrackingStage(deps: { history: ChangeHistory; clock: Clock }): DocumentStage {
+export function changeTrackingStage(deps: { history: ChangeHistory; clock: Clock; provider?: LlmProvider }): DocumentStage {
   return {
     formats: ['changeTracking'],
     needsMarkdown: true,
@@ -46,11 +52,11 @@ export function changeTrackingStage(deps: { history: ChangeHistory; clock: Clock
       const urlKey = cacheUrlKey(url);
       const previous = await deps.history.latest(teamId, tag, urlKey);
       const markdown = input.markdown ?? '';
-      const filled = format.modes.includes('json') ? fillFields(format, input) : undefined;
+      const filled = format.modes.includes('json') ? await fillFields(format, input, deps.provider) : undefined;
       const result = compare(format, previous, { markdown, statusCode: input.document.metadata.statusCode, fields: filled?.fields });
       result.visibility = input.context.visibility ?? 'visible';
       input.document.changeTracking = result as unknown as Record<string, unknown>;
-      if (filled) addWarning(input, jsonModeWarning(format, filled));
+      if (filled) addWarning(input, filled.byModel ? undefined : jsonModeWarning(format, filled));
       await deps.history.record({
         teamId,
         tag,
@@ -107,13 +113,28 @@ function squash(text: string): string {
 interface FilledFields {
   fields: Record<string, unknown>;
   missing: string[];
+  /** Extracted by the LLM provider (no structured-data warning then). */
+  byModel?: boolean;
 }
 
 /**
  * Without an LLM, json mode compares the schema's fields that the page's structured data fills
  * (JSON-LD, microdata, RDFa, OpenGraph, meta tags: core/src/llm/fill-from-structured-data.ts).
  */
-function fillFields(format: FormatOf<'changeTracking'>, input: DocumentStageInput): FilledFields {
+async function fillFields(format: FormatOf<'changeTracking'>, input: DocumentStageInput, provider: LlmProvider | undefined): Promise<FilledFields> {
+  if (provider && (format.schema || format.prompt)) {
+    const result = await extractJson(provider, {
+      ...(format.schema ? { schema: format.schema } : {}),
+      ...(format.prompt ? { prompt: format.prompt } : {}),
+      content: input.markdown ?? '',
+      url: input.document.metadata.url,
+      ...(input.context.signal ? { signal: input.context.signal } : {}),
+    });
+    addTokens(input.document, result.usage);
+    addWarnings(input.document, result.warnings);
+    const fields = result.value && typeof result.value === 'object' && !Array.isArray(result.value) ? (result.value as Record<string, unknown>) : {};
+    return { fields, missing: [], byModel: true };
+  }
   if (!format.schema) return { fields: {}, missing: [] };
   const fill = fillSchemaFromStructuredData(format.schema, readStructuredData(input.rawHtml ?? '', input.document.metadata.url));
   return { fields: fill.value, missing: fill.missing };
