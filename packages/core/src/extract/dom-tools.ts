@@ -90,9 +90,40 @@ export function detach(node: AnyNode): void {
   if (node.parent) removeElement(node);
 }
 
+/**
+ * Detaches many nodes at once: one pass over each parent's children. Detaching one by one costs a
+ * search and a splice of the parent's children each (domutils `removeElement`), quadratic when a
+ * parent has thousands of children (a 40,000-row list took 4 s).
+ */
+export function detachAll(nodes: readonly AnyNode[]): void {
+  const byParent = new Map<ParentNode, Set<AnyNode>>();
+  for (const node of nodes) {
+    if (!node.parent) continue;
+    let doomed = byParent.get(node.parent);
+    if (!doomed) byParent.set(node.parent, (doomed = new Set()));
+    doomed.add(node);
+  }
+  for (const [parent, doomed] of byParent) {
+    if (doomed.size === 1) {
+      removeElement(doomed.values().next().value!);
+      continue;
+    }
+    parent.children = parent.children.filter((child) => !doomed.has(child));
+    parent.children.forEach((child, index) => {
+      child.prev = parent.children[index - 1] ?? null;
+      child.next = parent.children[index + 1] ?? null;
+    });
+    for (const node of doomed) {
+      node.parent = null;
+      node.prev = null;
+      node.next = null;
+    }
+  }
+}
+
 /** Detaches `nodes` and links them as the children of `parent`. */
 function adopt<T extends Document | Element>(parent: T, nodes: AnyNode[]): T {
-  for (const node of nodes) detach(node);
+  detachAll(nodes);
   parent.children = nodes;
   nodes.forEach((node, index) => {
     node.parent = parent;

@@ -1,6 +1,7 @@
 import { selectAll, compile } from 'css-select';
 import { Document, type AnyNode, type Element, type ParentNode } from 'domhandler';
-import { getAttributeValue, removeElement } from 'domutils';
+import { getAttributeValue } from 'domutils';
+import { detachAll } from '../extract/dom-tools.js';
 import { ValidationError } from '../errors.js';
 
 /**
@@ -39,7 +40,7 @@ export function keepOnly(document: Document, selectors: string[]): Document {
 
 /** Removes every element matching any selector, in place. */
 export function removeMatching(root: ParentNode, selectors: string[]): void {
-  for (const selector of selectors) for (const element of selectElements(selector, root)) removeElement(element);
+  for (const selector of selectors) detachAll(selectElements(selector, root));
 }
 
 /** Removes scripts, styles, head and other non-content elements, and comments, in place. */
@@ -56,7 +57,7 @@ export function removeNonContent(root: ParentNode): void {
     }
   };
   visit(root.children);
-  for (const node of doomed) removeElement(node);
+  detachAll(doomed);
 }
 
 /** The base URL links resolve against: `<base href>` when present, else the page URL. */
