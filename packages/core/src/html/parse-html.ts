@@ -1,7 +1,64 @@
 import { parseDocument } from 'htmlparser2';
-import type { Document } from 'domhandler';
+import { hasChildren, type ChildNode, type Document, type ParentNode } from 'domhandler';
+
+/**
+ * Elements nested deeper than this are flattened into their ancestor at this depth, as browsers do
+ * (Chromium's HTML parser stops nesting at 512). Broken pages with thousands of unclosed `<div>`s
+ * would otherwise overflow the stack of every recursive walk (metadata, cleaning, markdown).
+ */
+export const maxTreeDepth = 512;
 
 /** Parses HTML once into a domhandler tree; every format of a page is derived from this tree. */
 export function parseHtml(html: string): Document {
-  return parseDocument(html, { decodeEntities: true, lowerCaseAttributeNames: true, lowerCaseTags: true, withStartIndices: true });
+  return limitDepth(parseDocument(html, { decodeEntities: true, lowerCaseAttributeNames: true, lowerCaseTags: true, withStartIndices: true }));
+}
+
+/** Flattens every subtree that starts at `maxDepth` (see `flatten`). */
+export function limitDepth<T extends ParentNode>(root: T, maxDepth = maxTreeDepth): T {
+  const stack: Array<{ node: ParentNode; depth: number }> = [{ node: root, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    for (const child of node.children) {
+      if (!hasChildren(child) || child.children.length === 0) continue;
+      if (depth + 1 >= maxDepth) flatten(child);
+      else stack.push({ node: child, depth: depth + 1 });
+    }
+  }
+  return root;
+}
+
+/**
+ * Rebuilds a too-deep subtree as a list: elements whose own subtree is at most `keptHeight` deep
+ * stay whole (a paragraph, a list item, a small table), deeper ones are unwrapped into their
+ * children, in document order. Iterative: the point is not to recurse.
+ */
+function flatten(element: ParentNode, keptHeight = 32): void {
+  const order: ChildNode[] = [];
+  const walk = [...element.children];
+  while (walk.length > 0) {
+    const node = walk.pop()!;
+    order.push(node);
+    if (hasChildren(node)) for (const child of node.children) walk.push(child);
+  }
+  // Pre-order reversed: every node comes after its descendants, so their heights are known.
+  const heights = new Map<ChildNode, number>();
+  for (let index = order.length - 1; index >= 0; index--) {
+    const node = order[index]!;
+    let height = 0;
+    if (hasChildren(node)) for (const child of node.children) height = Math.max(height, (heights.get(child) ?? 0) + 1);
+    heights.set(node, height);
+  }
+  const flat: ChildNode[] = [];
+  const pending = [...element.children].reverse();
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    if (!hasChildren(node) || heights.get(node)! <= keptHeight) flat.push(node);
+    else for (let index = node.children.length - 1; index >= 0; index--) pending.push(node.children[index]!);
+  }
+  element.children = flat;
+  flat.forEach((node, index) => {
+    node.parent = element;
+    node.prev = flat[index - 1] ?? null;
+    node.next = flat[index + 1] ?? null;
+  });
 }

@@ -1,5 +1,6 @@
 import { isTag, type AnyNode, type Element } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
+import { limitDepth } from '../html/parse-html.js';
 import { ELEMENT_RULES } from './element-rules.js';
 import { MarkdownConverter } from './markdown-converter.js';
 import { createUrlResolver, parseBaseUrl } from './url-resolver.js';
@@ -30,7 +31,7 @@ const DEFAULT_REMOVE_BASE64_IMAGES = true;
  */
 export function htmlToMarkdown(input: string | AnyNode | AnyNode[], options: MarkdownOptions = {}): string {
   const nodes: readonly AnyNode[] =
-    typeof input === 'string' ? [parseDocument(input, { decodeEntities: true })] : Array.isArray(input) ? input : [input];
+    typeof input === 'string' ? [limitDepth(parseDocument(input, { decodeEntities: true }))] : Array.isArray(input) ? input : [input];
   const base = parseBaseUrl(options.baseUrl, nodes[0] === undefined ? undefined : findBaseHref(nodes[0]));
   const converter = new MarkdownConverter({
     rules: ELEMENT_RULES,
