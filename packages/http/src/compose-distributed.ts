@@ -114,7 +114,8 @@ export async function composeDistributed(config: ServerConfig, role: QuarryRole 
     metrics.observe(api.jobs, apiQueue.queue);
     const outbox = webhookOutbox(clock, ids);
     const events = chargingPageTokens(work.ledger, (event: JobEvent) => metrics.recordEvent(event));
-    const worker = pageWorkerOf(engine, { jobs: work.jobs, queue, events, outbox, leaseMs: config.QUARRY_LEASE_MS, search, llm: buildLlmProvider(config) });
+    const llm = buildLlmProvider(config);
+    const worker = pageWorkerOf(engine, { jobs: work.jobs, queue, events, outbox, leaseMs: config.QUARRY_LEASE_MS, search, ...(llm ? { llm } : {}) });
     const runnerOptions = runnerOptionsOf(config);
     const slots = new RedisSlotLimiter(workQueue.redis, config.QUARRY_REDIS_PREFIX, clock);
     const runnerDeps = { jobs: work.jobs, queue, worker, clock, events, outbox, slots };
@@ -133,6 +134,7 @@ export async function composeDistributed(config: ServerConfig, role: QuarryRole 
       rateLimiter,
       metrics,
       search,
+      ...(llm ? { llm } : {}),
       isKeylessAllowed: keylessPolicy(config, api.ledger),
     };
 

@@ -42,7 +42,8 @@ export async function composeServer(config: ServerConfig): Promise<ServerParts> 
   const outbox = webhookOutbox(clock, ids);
   const events = chargingPageTokens(storage.ledger, (event: JobEvent) => metrics.recordEvent(event));
   const search = searchProviderOf(config, storage.pageIndex, clock);
-  const worker = pageWorkerOf(engine, { jobs: storage.jobs, queue: storage.queue, events, outbox, leaseMs: config.QUARRY_LEASE_MS, search, llm: buildLlmProvider(config) });
+  const llm = buildLlmProvider(config);
+  const worker = pageWorkerOf(engine, { jobs: storage.jobs, queue: storage.queue, events, outbox, leaseMs: config.QUARRY_LEASE_MS, search, ...(llm ? { llm } : {}) });
   const runner = new JobRunner({ jobs: storage.jobs, queue: storage.queue, worker, clock, events, outbox }, runnerOptionsOf(config));
   const jobs = new JobService({ jobs: storage.jobs, queue: storage.queue, clock, ids, events, outbox, onCancel: (jobId) => runner.abortJob(jobId) });
   const rateLimiter = new MemoryRateLimiter(clock, parseRateLimits(config.QUARRY_RATE_LIMITS));
@@ -58,6 +59,7 @@ export async function composeServer(config: ServerConfig): Promise<ServerParts> 
     rateLimiter,
     metrics,
     search,
+    ...(llm ? { llm } : {}),
     isKeylessAllowed: keylessPolicy(config, storage.ledger),
   };
   // The embedded default is one process: leases left by a previous run (killed mid-crawl) are

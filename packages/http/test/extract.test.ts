@@ -173,12 +173,18 @@ describe('extract without a model', () => {
     expect(body.warning).toContain('No LLM provider is configured');
   });
 
-  it('fails a prompt-only job with how to configure a provider', async () => {
-    const started = await post(plain, '/v2/extract', { urls: [`${shop.url}/products/kettle`], prompt: 'The price' }).then((response) => response.json());
-    const body = await finished(plain, 'v2', started.id);
-    expect(body).toMatchObject({ success: false, status: 'failed' });
-    expect(body.error).toContain('needs an LLM provider');
-    expect(body.error).toContain('OPENAI_BASE_URL');
+  it('refuses a prompt-only extract, and deep research, with how to configure a provider', async () => {
+    for (const [path, body] of [
+      ['/v2/extract', { urls: [`${shop.url}/products/kettle`], prompt: 'The price' }],
+      ['/v1/deep-research', { query: 'kettles' }],
+    ] as const) {
+      const response = await post(plain, path, body);
+      expect(response.status).toBe(501);
+      const answer = (await response.json()) as { success: boolean; error: string };
+      expect(answer.success).toBe(false);
+      expect(answer.error).toContain('needs an LLM provider');
+      expect(answer.error).toContain('OPENAI_BASE_URL');
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { deepResearchView, parseDeepResearchRequest, type DeepResearchJobRequest, type ResearchState } from '@quarry/core';
+import { deepResearchView, NotConfiguredError, parseDeepResearchRequest, providerHelp, type DeepResearchJobRequest, type ResearchState } from '@quarry/core';
 import { bodyObject } from '../server/body.js';
 import type { Services } from '../server/services.js';
 import { agentStatusFields, ownAgentJob } from './agent-views.js';
@@ -14,6 +14,7 @@ import { requireCredits } from './scrape-routes.js';
 export function deepResearchRoutes(app: FastifyInstance, services: Services) {
   app.post('/v1/deep-research', { config: { kind: 'crawl' } }, async (request) => {
     const options = parseDeepResearchRequest(bodyObject(request.body));
+    if (!services.llm) throw new NotConfiguredError(`Deep research needs an LLM provider, and none is configured. ${providerHelp}`);
     await requireCredits(services, request.caller.teamId, 1);
     const jobRequest: DeepResearchJobRequest = { version: 'v1', options };
     const job = await services.jobs.startAgentJob({ kind: 'deep_research', teamId: request.caller.teamId, url: options.query, request: jobRequest });

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { extractView, parseExtractRequest, type ExtractJobRequest, type ExtractState } from '@quarry/core';
+import { extractView, NotConfiguredError, parseExtractRequest, providerHelp, type ExtractJobRequest, type ExtractState } from '@quarry/core';
 import { bodyObject } from '../server/body.js';
 import type { ApiVersion } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
@@ -16,6 +16,11 @@ import { checkWebhook } from './webhook-check.js';
 export function extractRoutes(app: FastifyInstance, services: Services, version: ApiVersion) {
   app.post(`/${version}/extract`, { config: { kind: 'extract' } }, async (request) => {
     const parsed = parseExtractRequest(version, bodyObject(request.body));
+    if (!services.llm && !parsed.options.schema) {
+      throw new NotConfiguredError(
+        `Extract with only a prompt needs an LLM provider, and none is configured. ${providerHelp} Without one, give a schema: its fields are filled from each page's structured data.`,
+      );
+    }
     checkWebhook(services, parsed.webhook);
     await requireCredits(services, request.caller.teamId, 1);
     const jobRequest: ExtractJobRequest = { version, options: parsed.options, ...(parsed.webhook ? { webhook: parsed.webhook } : {}) };

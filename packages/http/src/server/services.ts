@@ -1,5 +1,5 @@
 import type { Engine, JobRunner, JobService, JobStore, Queue, SearchProvider, ServerConfig } from '@quarry/core';
-import type { Ledger } from '@quarry/core';
+import type { Ledger, LlmProvider } from '@quarry/core';
 import type { ServerMetrics } from './metrics.js';
 import type { RateLimiter } from './rate-limiter.js';
 
@@ -14,6 +14,8 @@ export interface Services {
   ledger: Ledger;
   rateLimiter: RateLimiter;
   metrics: ServerMetrics;
+  /** The LLM provider, when one is configured (deep research and prompt-only extract need it). */
+  llm?: LlmProvider;
   /** What answers /search (the embedded index unless a provider is configured). */
   search: SearchProvider;
   /** Whether a request without a valid key is allowed (no keys exist and auth is auto, or auth is off). */
