@@ -214,6 +214,20 @@ describe('cross-site requests', () => {
 });
 
 describe('revocation and rate limits', () => {
+  it('ends a session for good on sign-out: a copy of its cookie signs nobody in', async () => {
+    const client = new DashboardClient(quarry.url);
+    await client.signIn(keyA);
+    const stolen = new DashboardClient(quarry.url);
+    for (const [name, value] of client.cookies) stolen.cookies.set(name, value);
+    expect((await stolen.page('/dashboard/keys')).status).toBe(200);
+    const signedOut = await client.post('/dashboard/logout', { _csrf: await client.csrf() });
+    expect(signedOut.headers.get('location')).toBe('/dashboard/login');
+    expect((await stolen.page('/dashboard/keys')).response.headers.get('location')).toBe('/dashboard/login');
+    // Signing in again gives a new session that works.
+    await client.signIn(keyA);
+    expect((await client.page('/dashboard/keys')).status).toBe(200);
+  });
+
   it('ends a session on the request after its key is revoked', async () => {
     const { key, id } = await quarry.services.ledger.createKey('team-b', 'short-lived');
     const client = new DashboardClient(quarry.url);

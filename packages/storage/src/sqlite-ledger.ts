@@ -155,6 +155,10 @@ export class SqliteLedger implements Ledger {
     return this.statements.setting.get(name)!.value;
   }
 
+  async getSetting(name: string): Promise<string | undefined> {
+    return this.statements.setting.get(name)?.value;
+  }
+
   async getWebhookSecret(teamId: string): Promise<string | undefined> {
     const row = this.db.prepare<[string], { webhook_secret: string | null }>('SELECT webhook_secret FROM teams WHERE id = ?').get(teamId);
     return row?.webhook_secret ?? undefined;

@@ -152,4 +152,6 @@ export interface Ledger {
    * value is never replaced through this method.
    */
   claimSetting(name: string, value: string): Promise<string>;
+  /** A stored setting, or undefined when none was claimed under `name`. */
+  getSetting(name: string): Promise<string | undefined>;
 }

@@ -70,6 +70,11 @@ export class DashboardAuth {
     return this.state.admin.matches(secret) ? { role: 'admin', ...base, admin: this.state.admin.fingerprint } : undefined;
   }
 
+  /** Ends the session for good: a copy of its cookie kept elsewhere no longer signs anyone in. */
+  async signOut(session: DashboardSession): Promise<void> {
+    await this.services.ledger.claimSetting(signedOutSetting(session.id), new Date(this.now()).toISOString());
+  }
+
   seal(session: DashboardSession): string {
     return this.state.signer.seal(session);
   }
@@ -78,10 +83,14 @@ export class DashboardAuth {
     return this.state.signer.csrfToken(session);
   }
 
-  /** The request's session if it is signed, unexpired and still backed by a live key or the current admin token. */
+  /**
+   * The request's session if it is signed, unexpired, not signed out, and still backed by a live
+   * key or the current admin token.
+   */
   async sessionOf(request: FastifyRequest): Promise<DashboardSession | undefined> {
     const session = this.state.signer.open(readCookie(request, sessionCookie), this.now());
     if (!session) return undefined;
+    if ((await this.services.ledger.getSetting(signedOutSetting(session.id))) !== undefined) return undefined;
     if (session.role === 'admin') return session.admin === this.state.admin.fingerprint ? session : undefined;
     const keys = await this.services.ledger.listKeys(session.teamId);
     return keys.some((key) => key.id === session.keyId && key.revokedAt === undefined) ? session : undefined;
@@ -116,4 +125,9 @@ export class DashboardAuth {
 
 function wantsJson(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('application/json');
+}
+
+/** The ledger setting that marks a session as signed out (sessions are not stored otherwise). */
+function signedOutSetting(sessionId: string): string {
+  return `dashboard-signed-out:${sessionId}`;
 }

@@ -41,7 +41,10 @@ export function signInPages(scope: FastifyInstance, auth: DashboardAuth): void {
   scope.post('/logout', async (request: FastifyRequest, reply: FastifyReply) => {
     requireSameOrigin(request);
     const session = await auth.sessionOf(request);
-    if (session) requireCsrfToken(request, auth.csrfOf(session));
+    if (session) {
+      requireCsrfToken(request, auth.csrfOf(session));
+      await auth.signOut(session);
+    }
     clearCookie(request, reply, sessionCookie);
     return reply.redirect('/dashboard/login', 303);
   });

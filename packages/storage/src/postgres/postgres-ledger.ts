@@ -167,6 +167,11 @@ export class PostgresLedger implements Ledger {
     return row!.value;
   }
 
+  async getSetting(name: string): Promise<string | undefined> {
+    const [row] = await this.db.query<{ value: string }>('SELECT value FROM settings WHERE name = $1', [name]);
+    return row?.value;
+  }
+
   async getWebhookSecret(teamId: string): Promise<string | undefined> {
     const rows = await this.db.query<{ webhook_secret: string | null }>('SELECT webhook_secret FROM teams WHERE id = $1', [teamId]);
     return rows[0]?.webhook_secret ?? undefined;

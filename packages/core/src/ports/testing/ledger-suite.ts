@@ -152,6 +152,8 @@ export function describeLedger(name: string, make: (clock: ManualClock) => Ledge
         expect(await ledger.claimSetting('admin-token', 'first')).toBe('first');
         expect(await ledger.claimSetting('admin-token', 'second')).toBe('first');
         expect(await ledger.claimSetting('other', 'x')).toBe('x');
+        expect(await ledger.getSetting('admin-token')).toBe('first');
+        expect(await ledger.getSetting('never-claimed')).toBeUndefined();
       });
 
       it('lets exactly one of concurrent claims win', async () => {
