@@ -75,7 +75,7 @@ export class JobRunner {
   async settle(jobId: string): Promise<void> {
     const job = await this.deps.jobs.getJob(jobId);
     if (!job || job.status !== 'scraping') return;
-    if (job.kind === 'crawl' && !job.kickoffDone) return;
+    if (!job.kickoffDone) return; // a crawl's kickoff or a batch's items are still being stored
     if (isAgentJob(job)) return; // agent jobs finish with their last step
 
     const progress = await this.deps.jobs.progress(jobId);

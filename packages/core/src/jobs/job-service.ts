@@ -73,15 +73,17 @@ export class JobService {
       ...(input.maxConcurrency !== undefined ? { maxConcurrency: input.maxConcurrency } : {}),
       ...(input.webhook ? { webhook: input.webhook } : {}),
     };
+    // kickoffDone stays false until every item is stored: a settle in between (another process's
+    // reconciler) would otherwise find nothing pending and complete the batch with no pages.
     const job = this.newJob('batch_scrape', input.teamId, input.urls[0] ?? '', request as unknown as Record<string, unknown>, input.id);
-    job.kickoffDone = true;
     const started: JobEvent = { type: 'started', job };
     await this.deps.jobs.createJob(job, this.deps.outbox?.(started));
     await this.deps.events(started);
     const entries = input.urls.map((url, index) => ({ url, key: String(index).padStart(6, '0'), discoveryDepth: 0 }));
     const added = await this.deps.jobs.addItems(job.id, entries, entries.length);
+    await this.deps.jobs.updateJob(job.id, { kickoffDone: true });
     await this.deps.queue.enqueue(added.map((entry) => messageFor(job.id, entry)));
-    return job;
+    return { ...job, kickoffDone: true };
   }
 
   /**

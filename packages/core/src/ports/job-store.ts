@@ -32,7 +32,7 @@ export interface JobRecord {
   request: Record<string, unknown>;
   createdAt: number;
   expiresAt: number;
-  /** True once a crawl's kickoff (start URL, robots, sitemaps) has been fully enqueued. */
+  /** True once a crawl's kickoff (start URL, robots, sitemaps) or a batch's items have been fully stored; a job is never settled before. */
   kickoffDone: boolean;
   error?: string;
 }
