@@ -91,7 +91,7 @@ export interface Engine {
   /** Closes the fetchers and the transformer. */
   close(): Promise<void>;
   /** The parts, for the server and workers that drive jobs through durable stores. */
-  readonly parts: { fetcher: Fetcher; transformer: HtmlTransformer; clock: Clock; ids: Ids; robotsTokens: string[]; changeHistory?: ChangeHistory };
+  readonly parts: { fetcher: Fetcher; transformer: HtmlTransformer; clock: Clock; ids: Ids; robotsTokens: string[]; changeHistory?: ChangeHistory; llm?: LlmProvider };
 }
 
 export function createEngine(deps: EngineDeps): Engine {
@@ -193,7 +193,7 @@ export function createEngine(deps: EngineDeps): Engine {
     close: async () => {
       await Promise.all([deps.fetcher.close?.(), deps.browser?.close?.(), deps.transformer?.close?.()]);
     },
-    parts: { fetcher: deps.fetcher, transformer, clock, ids, robotsTokens, ...(deps.changeHistory ? { changeHistory: deps.changeHistory } : {}) },
+    parts: { fetcher: deps.fetcher, transformer, clock, ids, robotsTokens, ...(deps.changeHistory ? { changeHistory: deps.changeHistory } : {}), ...(deps.llm ? { llm: deps.llm } : {}) },
   };
 }
 

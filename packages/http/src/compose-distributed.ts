@@ -22,7 +22,7 @@ import {
 import { allowedPrivateHosts, buildEngine } from './compose.js';
 import { searchProviderOf } from './compose-search.js';
 import { keylessPolicy, pageWorkerOf, runnerOptionsOf, webhookSecretOf } from './compose-work.js';
-import { buildLlmProvider, chargingPageTokens } from './compose-llm.js';
+import { chargingPageTokens } from './compose-llm.js';
 import type { ServerParts } from './compose-server.js';
 import { ServerMetrics } from './server/metrics.js';
 import { parseRateLimits } from './server/rate-limiter.js';
@@ -114,7 +114,7 @@ export async function composeDistributed(config: ServerConfig, role: QuarryRole 
     metrics.observe(api.jobs, apiQueue.queue);
     const outbox = webhookOutbox(clock, ids);
     const events = chargingPageTokens(work.ledger, (event: JobEvent) => metrics.recordEvent(event));
-    const llm = buildLlmProvider(config);
+    const { llm } = engine.parts; // the engine's provider: one per process
     const worker = pageWorkerOf(engine, { jobs: work.jobs, queue, events, outbox, leaseMs: config.QUARRY_LEASE_MS, search, ...(llm ? { llm } : {}) });
     const runnerOptions = runnerOptionsOf(config);
     const slots = new RedisSlotLimiter(workQueue.redis, config.QUARRY_REDIS_PREFIX, clock);

@@ -13,7 +13,7 @@ import {
 import { allowedPrivateHosts, buildEngine } from './compose.js';
 import { searchProviderOf } from './compose-search.js';
 import { keylessPolicy, pageWorkerOf, runnerOptionsOf, webhookSecretOf } from './compose-work.js';
-import { buildLlmProvider, chargingPageTokens } from './compose-llm.js';
+import { chargingPageTokens } from './compose-llm.js';
 import { ServerMetrics } from './server/metrics.js';
 import { MemoryRateLimiter, parseRateLimits } from './server/rate-limiter.js';
 import type { Services } from './server/services.js';
@@ -42,7 +42,7 @@ export async function composeServer(config: ServerConfig): Promise<ServerParts> 
   const outbox = webhookOutbox(clock, ids);
   const events = chargingPageTokens(storage.ledger, (event: JobEvent) => metrics.recordEvent(event));
   const search = searchProviderOf(config, storage.pageIndex, clock);
-  const llm = buildLlmProvider(config);
+  const { llm } = engine.parts; // the engine's provider: one per process
   const worker = pageWorkerOf(engine, { jobs: storage.jobs, queue: storage.queue, events, outbox, leaseMs: config.QUARRY_LEASE_MS, search, ...(llm ? { llm } : {}) });
   const runner = new JobRunner({ jobs: storage.jobs, queue: storage.queue, worker, clock, events, outbox }, runnerOptionsOf(config));
   const jobs = new JobService({ jobs: storage.jobs, queue: storage.queue, clock, ids, events, outbox, onCancel: (jobId) => runner.abortJob(jobId) });
