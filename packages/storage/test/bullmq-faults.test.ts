@@ -66,6 +66,20 @@ describe.runIf(available)('BullmqQueue across processes', () => {
     expect(again[0]?.attempts).toBe(1);
   });
 
+  it('gives an orphan back within two lease lengths when leases are shorter than the orphan check', async () => {
+    const queue = process(); // orphanCheckMs 10 s, leases of 2 s
+    await queue.enqueue([queueMessage('a'), queueMessage('b')]);
+    const dying = new Worker(defaultBullmqQueueOptions.name, null, { connection: redis, prefix, autorun: false, skipStalledCheck: true, skipLockRenewal: true });
+    expect(await dying.getNextJob('0', { block: false })).toBeDefined();
+    await dying.close();
+    const [held] = await queue.lease(5, 2_000);
+    await queue.ack(held!);
+    clock.advance(2_000); // first sighting
+    expect(await queue.lease(5, 2_000)).toEqual([]);
+    clock.advance(2_000); // second sighting, a lease length later: given back
+    expect(await queue.lease(5, 2_000)).toHaveLength(1);
+  });
+
   it('tells when Redis lost its data, once', async () => {
     const queue = process();
     expect(await queue.isIntact()).toBe(false); // never marked: a fresh Redis looks like a lost one

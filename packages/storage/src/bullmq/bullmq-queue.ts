@@ -14,8 +14,10 @@ export interface BullmqQueueOptions {
   /** How often `waitForWork` looks for work added by other processes (ms). */
   pollIntervalMs: number;
   /**
-   * How often BullMQ's active list is checked for messages no lease accounts for (a process died
-   * between taking a message and recording its lease); one seen twice this far apart is given back.
+   * At most this long between checks of BullMQ's active list for messages no lease accounts for (a
+   * process died between taking a message and recording its lease); one seen unaccounted for this
+   * long is given back. Checks also run at least once per lease length, so an orphan waits about
+   * as long as a lease of a killed worker would (1-2 leases), not a fixed minute.
    */
   orphanCheckMs: number;
 }
@@ -52,7 +54,7 @@ export class BullmqQueue implements Queue {
   private readonly wakeups: Wakeups;
   /** True after work was added through this object and no lease has since found the queue empty. */
   private mayHaveWork = false;
-  private nextOrphanCheckAt: number;
+  private lastOrphanCheckAt: number;
   private suspects = new Map<string, number>();
 
   constructor(
@@ -76,7 +78,7 @@ export class BullmqQueue implements Queue {
       marker: `${base}:intact`,
       job: (jobId: string) => `${base}:job:${jobId}`,
     };
-    this.nextOrphanCheckAt = clock.now() + options.orphanCheckMs;
+    this.lastOrphanCheckAt = clock.now();
   }
 
   enqueue(messages: QueueMessage[]): Promise<void> {
@@ -111,7 +113,7 @@ export class BullmqQueue implements Queue {
 
   private async leaseNow(max: number, leaseMs: number): Promise<LeasedMessage[]> {
     if (max <= 0) return [];
-    await this.returnDue();
+    await this.returnDue(Math.max(1, Math.min(this.options.orphanCheckMs, leaseMs)));
     const taken: Array<{ id: string; message: QueueMessage; token: string }> = [];
     while (taken.length < max) {
       const job = (await this.taker.getNextJob('0', { block: false })) as Job<MessageData> | undefined;
@@ -231,20 +233,23 @@ export class BullmqQueue implements Queue {
     await this.bull.close();
   }
 
-  /** Moves ended leases and ended delays back to wait, and now and then gives back orphans. */
-  private async returnDue(): Promise<void> {
+  /**
+   * Moves ended leases and ended delays back to wait, and every `orphanPeriodMs` gives back
+   * orphans that stayed unaccounted for that long.
+   */
+  private async returnDue(orphanPeriodMs: number): Promise<void> {
     const now = this.clock.now();
     const due = await takeDue.run<string[]>(this.redis, [this.keys.leased, this.keys.delayed, this.keys.tokens, this.keys.attempts], [now, 1_000]);
     if (due.length > 0) await this.moveToWait(due);
-    if (now >= this.nextOrphanCheckAt) {
-      this.nextOrphanCheckAt = now + this.options.orphanCheckMs;
-      await this.giveBackOrphans(now);
+    if (now - this.lastOrphanCheckAt >= orphanPeriodMs) {
+      this.lastOrphanCheckAt = now;
+      await this.giveBackOrphans(now, orphanPeriodMs);
     }
   }
 
-  private async giveBackOrphans(now: number): Promise<void> {
+  private async giveBackOrphans(now: number, periodMs: number): Promise<void> {
     const found = new Set(await findUnaccounted.run<string[]>(this.redis, [this.bull.toKey('active'), this.keys.leased, this.keys.delayed], []));
-    const orphans = [...found].filter((id) => (this.suspects.get(id) ?? now) <= now - this.options.orphanCheckMs);
+    const orphans = [...found].filter((id) => (this.suspects.get(id) ?? now) <= now - periodMs);
     this.suspects = new Map([...found].filter((id) => !orphans.includes(id)).map((id) => [id, this.suspects.get(id) ?? now]));
     if (orphans.length === 0) return;
     const counting = this.redis.pipeline();
