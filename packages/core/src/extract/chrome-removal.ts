@@ -6,7 +6,10 @@
  * - layout names (tags, roles, weak words like `header`, and `sidebar`, `widget`) spare an element
  *   that holds most of the page's prose, and `sidebar`/`widget`-like names also spare one that
  *   reads like an article (a page builder's "widget" holding the text);
- * - definitive names (cookie banners, share rows, comments, related lists) have no prose guard.
+ * - definitive names (cookie banners, share rows, comments, related lists) have no prose guard;
+ * - a class name never removes a heading, and layout names never remove a block of data (a code
+ *   block or table, or a wrapper around one) that is not a link list: generators dress headings
+ *   and code in class names of their own (`anchorWithStickyNavbar`, `nextra-code-block`).
  */
 import type { Element, ParentNode } from 'domhandler';
 import { isTag } from 'domhandler';
@@ -19,7 +22,7 @@ import {
   layoutChromeHintPattern,
   weakChromeHintPattern,
 } from './boilerplate-patterns.js';
-import { detach, hintText } from './dom-tools.js';
+import { detach, firstElement, headingTags, hintText } from './dom-tools.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
 export interface ChromeRemovalOptions {
@@ -61,7 +64,7 @@ export function chromeVerdict(element: Element, useClassHints: boolean): ChromeV
   }
   const role = element.attribs.role;
   if (role && chromeRoles.has(role) && !hasContentAncestor(element)) return { kind: 'layout', rule: `role:${role}` };
-  if (!useClassHints) return undefined;
+  if (!useClassHints || headingTags.has(name)) return undefined;
   const hints = hintText(element);
   if (!hints || articleBodyHintPattern.test(hints)) return undefined;
   if (element.attribs.itemprop?.toLowerCase() === 'articlebody') return undefined;
@@ -82,11 +85,23 @@ const articleProseMaximumLinkDensity = 0.25;
 /** ...and at least this much prose per image (a slideshow is images with captions). */
 const articleProsePerImage = 500;
 
+/** Link density below which a code block or table (or its wrapper) is data, not a menu. */
+const dataMaximumLinkDensity = 0.3;
+const dataTags: ReadonlySet<string> = new Set(['pre', 'table']);
+
+function holdsData(element: Element, stats: TextStats | undefined): boolean {
+  if (linkDensity(stats) >= dataMaximumLinkDensity) return false;
+  return dataTags.has(element.name) || firstElement(element, (child) => dataTags.has(child.name)) !== undefined;
+}
+
 function isSpared(element: Element, verdict: ChromeVerdict, options: ChromeRemovalOptions): boolean {
   if (verdict.kind === 'definitive') return false;
   const prose = options.prose.get(element) ?? 0;
   if (options.totalProse > 0 && prose / options.totalProse >= mostProseShare) return true;
   const stats = options.stats.get(element);
+  if (verdict.rule.startsWith('class:') || verdict.rule.startsWith('weak:')) {
+    if (holdsData(element, stats)) return true;
+  }
   return (
     verdict.kind === 'layout-class' &&
     prose >= articleProseMinimum &&

@@ -101,6 +101,19 @@ function isFragmentList(list: Element): boolean {
   return links.filter((link) => link.attribs.href?.startsWith('#')).length / links.length >= 0.8;
 }
 
+/** An in-page link (`#id`): a heading's permalink widget, never content of its own. */
+function isInPageLink(element: Element): boolean {
+  return element.name === 'a' && (element.attribs.href?.startsWith('#') ?? false);
+}
+
+/** A wrapper of one heading and its permalink widget (Starlight's `sl-heading-wrapper`). */
+function isHeadingWrapper(element: Element): boolean {
+  const blocks = element.children.filter(
+    (child) => (isTag(child) && !isInPageLink(child)) || (isText(child) && child.data.trim() !== ''),
+  );
+  return blocks.length === 1 && isTag(blocks[0]!) && headingTags.has(blocks[0].name);
+}
+
 interface Container {
   element: Element;
   stats: TextStats;
@@ -120,6 +133,7 @@ const clutterRules: readonly [string, (container: Container) => boolean, 'keep' 
   ['in-page outline', ({ element }) => listTags.has(element.name) && isFragmentList(element), 'remove'],
   ['link list', ({ element, density, weight }) => listTags.has(element.name) && (density > 0.6 || (weight < 0 && density > 0.3)), 'remove'],
   ['list', ({ element }) => listTags.has(element.name), 'keep'],
+  ['heading wrapper', ({ element }) => isHeadingWrapper(element), 'keep'],
   ['prose with many commas', ({ stats, density }) => stats.commas >= 10 && density < 0.5, 'keep'],
   ['mostly links', ({ density }) => density > 0.4, 'remove'],
   ['negative name with links', ({ density, weight }) => weight < 0 && density > 0.25, 'remove'],
@@ -185,7 +199,9 @@ function removeLinkRuns(container: Element): void {
     if (!linkRunTags.has(element.name) || !elementStats || elementStats.text === 0) return false;
     return elementStats.text <= linkOnlyMaximum && linkDensity(elementStats) >= linkOnlyDensity;
   };
-  const linkCount = (element: Element): number => descendantElements(element).filter((child) => child.name === 'a').length;
+  // In-page links (a heading's permalink `#id` widget) do not make a heading a list of links.
+  const linkCount = (element: Element): number =>
+    descendantElements(element).filter((child) => child.name === 'a' && !isInPageLink(child)).length;
   for (const parent of [container, ...descendantElements(container)]) {
     let run: Element[] = [];
     const flush = (): void => {

@@ -1,0 +1,126 @@
+/**
+ * Docs pages in a template: does onlyMainContent keep a documentation page's structure when the
+ * page sits inside a docs generator's chrome? Real markdown (node_modules READMEs and docs),
+ * rendered bare and inside six generators' templates, through Quarry's extractor and
+ * @mozilla/readability + turndown in the same run; per-feature recall against the bare rendering.
+ *
+ *   npx tsx benchmarks/docs-pages/run.ts [--pages N] [--pages-detail template]
+ */
+import { createHash } from 'node:crypto';
+import { aebScores, shingleCounts, type ShingleCounts } from '../main-content/metrics.js';
+import { loadQuarryMarkdown, quarryExtractor, readabilityExtractor, type Extractor } from '../main-content/extractors.js';
+import { loadSourcePages, type SourcePage } from './corpus.js';
+import { dress } from './dress.js';
+import { featureNames, featuresOfHtml, featuresOfMarkdown, multisetRecall, type Counts, type Features, type FeatureName } from './score.js';
+import { templates } from './templates.js';
+
+const args = process.argv.slice(2);
+const option = (name: string): string | undefined => {
+  const index = args.indexOf(name);
+  return index >= 0 ? args[index + 1] : undefined;
+};
+const pageLimit = Number(option('--pages') ?? 240);
+const detail = option('--pages-detail');
+const folds = 5;
+
+interface Tally {
+  features: Record<FeatureName, Counts>;
+  text: ShingleCounts[];
+}
+
+const emptyTally = (): Tally => ({
+  features: Object.fromEntries(featureNames.map((name) => [name, { expected: 0, found: 0 }])) as Record<FeatureName, Counts>,
+  text: [],
+});
+
+function addPage(tally: Tally, truth: Features, output: Features): Record<FeatureName, Counts> {
+  const page = {} as Record<FeatureName, Counts>;
+  for (const name of featureNames) {
+    const counts = multisetRecall(truth[name], output[name]);
+    page[name] = counts;
+    tally.features[name].expected += counts.expected;
+    tally.features[name].found += counts.found;
+  }
+  tally.text.push(shingleCounts(truth.text, output.text));
+  return page;
+}
+
+function scoresOf(tally: Tally): Record<FeatureName | 'text' | 'overall', number> {
+  const result = {} as Record<FeatureName | 'text' | 'overall', number>;
+  for (const name of featureNames) {
+    const { expected, found } = tally.features[name];
+    result[name] = expected > 0 ? found / expected : 1;
+  }
+  result.text = aebScores(tally.text).f1;
+  const parts = [...featureNames.map((name) => result[name]), result.text];
+  result.overall = parts.reduce((sum, value) => sum + value, 0) / parts.length;
+  return result;
+}
+
+function foldOf(project: string): number {
+  return createHash('sha256').update(project).digest()[0]! % folds;
+}
+
+const fixed = (value: number): string => value.toFixed(3);
+
+async function main(): Promise<void> {
+  const pages = loadSourcePages(pageLimit);
+  const projects = new Set(pages.map((page) => page.project));
+  const { toMarkdown, name } = await loadQuarryMarkdown();
+  const extractors: [string, Extractor][] = [
+    ['quarry', quarryExtractor(toMarkdown)],
+    ['readability', readabilityExtractor],
+  ];
+  const variants = ['bare', ...templates.map((template) => template.name)];
+  const tallies = new Map<string, Tally>();
+  const tally = (key: string): Tally => {
+    if (!tallies.has(key)) tallies.set(key, emptyTally());
+    return tallies.get(key)!;
+  };
+  const siblings = ['introduction', 'installation', 'getting-started', 'configuration', 'api-reference', 'examples', 'faq', 'changelog'];
+  const details: string[] = [];
+
+  pages.forEach((page: SourcePage, index) => {
+    const truth = featuresOfHtml(page.html);
+    const fold = foldOf(page.project);
+    for (const variant of variants) {
+      const template = templates.find((candidate) => candidate.name === variant);
+      const html = template ? dress(page.html, template, siblings).page : `<!doctype html><html><head><title>Doc</title></head><body>${page.html}</body></html>`;
+      const order = index % 2 === 0 ? extractors : [...extractors].reverse();
+      for (const [extractorName, extract] of order) {
+        const output = featuresOfMarkdown(extract(html, 'https://docs.example.com/guide/page').markdown);
+        const counts = addPage(tally(`${extractorName}|${variant}`), truth, output);
+        if (variant !== 'bare') {
+          addPage(tally(`${extractorName}|templates`), truth, output);
+          addPage(tally(`${extractorName}|fold${fold}`), truth, output);
+        }
+        if (detail === variant && extractorName === 'quarry') {
+          const lost = featureNames.filter((feature) => counts[feature].found < counts[feature].expected);
+          if (lost.length > 0) details.push(`${page.path}: ${lost.map((feature) => `${feature} ${counts[feature].found}/${counts[feature].expected}`).join(', ')}`);
+        }
+      }
+    }
+  });
+
+  console.log(`${pages.length} pages from ${projects.size} projects (node_modules READMEs and docs); Quarry markdown: ${name}`);
+  console.log('feature recall against the bare GFM rendering; text = aeb shingle F1; overall = mean of the seven\n');
+  const columns = [...featureNames, 'text', 'overall'] as const;
+  console.log(['template'.padEnd(16), 'extractor'.padEnd(12), ...columns.map((column) => column.padStart(9))].join(''));
+  for (const variant of [...variants, 'templates']) {
+    for (const [extractorName] of extractors) {
+      const scores = scoresOf(tally(`${extractorName}|${variant}`));
+      console.log([variant.padEnd(16), extractorName.padEnd(12), ...columns.map((column) => fixed(scores[column]).padStart(9))].join(''));
+    }
+  }
+  console.log('\nall templates, by fold of projects (overall / headings):');
+  for (const [extractorName] of extractors) {
+    const perFold = Array.from({ length: folds }, (_, fold) => scoresOf(tally(`${extractorName}|fold${fold}`)));
+    const overall = perFold.map((scores) => scores.overall);
+    const mean = overall.reduce((sum, value) => sum + value, 0) / folds;
+    const spread = Math.max(...overall) - Math.min(...overall);
+    console.log(`${extractorName.padEnd(12)} ${perFold.map((scores) => `${fixed(scores.overall)}/${fixed(scores.headings)}`).join('  ')}   mean ${fixed(mean)} spread ${fixed(spread)}`);
+  }
+  if (details.length > 0) console.log(`\npages of ${detail} where Quarry lost structure:\n${details.join('\n')}`);
+}
+
+await main();

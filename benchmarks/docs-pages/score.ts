@@ -1,0 +1,97 @@
+/**
+ * Structure kept: the features of a page's ground truth (its bare GFM rendering) found again in
+ * an extractor's markdown (rendered the same way). Each feature is a multiset of keys; a feature's
+ * score is the share of expected keys found (recall), summed over pages. Text is the aeb shingle
+ * F1 of the plain text, so chrome that leaks in costs precision.
+ */
+import { type Element, isTag, isText, type AnyNode } from 'domhandler';
+import { parseDocument } from 'htmlparser2';
+import { micromark } from 'micromark';
+import { gfm, gfmHtml } from 'micromark-extension-gfm';
+
+export const featureNames = ['headings', 'lists', 'tables', 'code', 'links', 'emphasis'] as const;
+export type FeatureName = (typeof featureNames)[number];
+export type Features = Record<FeatureName, Map<string, number>> & { text: string };
+
+const baseUrl = 'https://docs.example.com/guide/page';
+
+function normalize(text: string): string {
+  return text.replace(/[\u200b\u200c\u200d\ufeff]/g, '').replace(/\s+/g, ' ').replace(/\s*[¶#]$/, '').trim();
+}
+
+function textOf(node: AnyNode): string {
+  if (isText(node)) return node.data;
+  if (!isTag(node)) return '';
+  if (node.name === 'br') return ' ';
+  return node.children.map(textOf).join('');
+}
+
+function add(map: Map<string, number>, key: string): void {
+  if (key === '') return;
+  map.set(key, (map.get(key) ?? 0) + 1);
+}
+
+function resolve(href: string): string {
+  try {
+    return new URL(href, baseUrl).href;
+  } catch {
+    return href;
+  }
+}
+
+function entityDecode(text: string): string {
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+}
+
+/** Names generators give a block with no language: the same as none. */
+const plainLanguages: ReadonlySet<string> = new Set(['', 'text', 'txt', 'plaintext', 'plain', 'default', 'none']);
+
+function languageOf(code: Element | undefined): string {
+  return (/language-(\S+)/.exec(code?.attribs.class ?? '')?.[1] ?? '').toLowerCase();
+}
+
+/** Features of an HTML rendering (bare GFM or a markdown output rendered the same way). */
+export function featuresOfHtml(html: string): Features {
+  const features: Features = {
+    headings: new Map(), lists: new Map(), tables: new Map(), code: new Map(), links: new Map(), emphasis: new Map(), text: '',
+  };
+  const document = parseDocument(html, { decodeEntities: true });
+  const walk = (node: AnyNode): void => {
+    if (!isTag(node)) return;
+    const element = node as Element;
+    const name = element.name;
+    if (/^h[1-6]$/.test(name)) add(features.headings, `${name} ${normalize(textOf(element))}`);
+    else if (name === 'li') add(features.lists, normalize(textOf(element)).slice(0, 200));
+    else if (name === 'td' || name === 'th') add(features.tables, normalize(textOf(element)));
+    else if (name === 'pre') {
+      const code = element.children.find((child): child is Element => isTag(child) && child.name === 'code');
+      const language = plainLanguages.has(languageOf(code)) ? '' : languageOf(code);
+      add(features.code, `${language}\u0000${textOf(element).replace(/\n+$/, '')}`);
+    } else if (name === 'a' && element.attribs.href) add(features.links, `${normalize(textOf(element))} -> ${resolve(element.attribs.href)}`);
+    else if (name === 'em' || name === 'strong') add(features.emphasis, normalize(textOf(element)));
+    element.children.forEach(walk);
+  };
+  document.children.forEach(walk);
+  features.text = normalize(entityDecode(document.children.map(textOf).join(' ')));
+  return features;
+}
+
+export function featuresOfMarkdown(markdown: string): Features {
+  return featuresOfHtml(micromark(markdown, { extensions: [gfm()], htmlExtensions: [gfmHtml()], allowDangerousHtml: false }));
+}
+
+export interface Counts {
+  expected: number;
+  found: number;
+}
+
+/** How many of the expected keys (with multiplicity) the output has. */
+export function multisetRecall(expected: Map<string, number>, output: Map<string, number>): Counts {
+  let total = 0;
+  let found = 0;
+  for (const [key, count] of expected) {
+    total += count;
+    found += Math.min(count, output.get(key) ?? 0);
+  }
+  return { expected: total, found };
+}
