@@ -5,7 +5,11 @@
  *
  * Flags: `--corpus aeb|traf` (default both), `--dump <dir>` writes each page's markdown for both
  * extractors, `--pages` lists per-page scores (worst first) for Quarry.
+ *
+ * Folds: pages are split by site (hostname) into five folds; each fold's F1 is printed for both
+ * extractors with the mean and spread, so a change can be judged on sites it was not tuned on.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadAeb, loadTraf } from './corpus.js';
@@ -75,6 +79,29 @@ interface Row {
 }
 
 const rows: Row[] = [];
+const foldCount = 5;
+const foldLines: string[] = [];
+
+/** The fold of a page: a hash of its site, so no site is in two folds. */
+function foldOf(url: string): number {
+  let host = url;
+  try {
+    host = new URL(url).hostname.replace(/^www\./, '');
+  } catch {
+    // not a URL: the string itself
+  }
+  return createHash('sha256').update(host).digest()[0]! % foldCount;
+}
+
+/** One line per extractor: F1 per fold, mean and spread (max - min). */
+function foldRows<T>(corpus: string, name: string, urls: string[], counts: T[], score: (counts: T[]) => Scores): void {
+  const perFold = Array.from({ length: foldCount }, (_, fold) =>
+    score(counts.filter((_count, index) => foldOf(urls[index]!) === fold)).f1,
+  );
+  const mean = perFold.reduce((sum, value) => sum + value, 0) / foldCount;
+  const spread = Math.max(...perFold) - Math.min(...perFold);
+  foldLines.push(`${corpus.padEnd(7)} ${name.padEnd(12)} ${perFold.map(format).join('  ')}   mean ${format(mean)}  spread ${format(spread)}`);
+}
 const format = (value: number): string => value.toFixed(3);
 
 function timingRow(corpus: string, name: string, runs: PageRun[], scores: Scores): Row {
@@ -99,6 +126,7 @@ if (corpora.includes('aeb')) {
       shingleCounts(pages[index]!.articleBody, markdownToText(run.outputs[name]!.markdown)),
     );
     rows.push(timingRow('aeb', name, runs, aebScores(counts)));
+    foldRows('aeb', name, runs.map((run) => run.url), counts, aebScores);
     if (listPages && name === 'quarry') {
       const detail = counts.map((count, index) => ({
         id: runs[index]!.id.slice(0, 16),
@@ -120,6 +148,7 @@ if (corpora.includes('traf')) {
       snippetCounts(markdownToText(run.outputs[name]!.markdown), pages[index]!.with, pages[index]!.without),
     );
     rows.push(timingRow('traf', name, runs, trafScores(counts)));
+    foldRows('traf', name, runs.map((run) => run.url), counts, trafScores);
     if (listPages && name === 'quarry') {
       counts.forEach((count, index) => {
         if (count.fp + count.fn > 0) {
@@ -141,3 +170,5 @@ for (const row of rows) {
       (row.fallbacks !== undefined ? `   ${String(row.fallbacks).padStart(9)}` : ''),
   );
 }
+console.log(`\nF1 by fold of sites (folds 0-${foldCount - 1}, by a hash of the hostname):`);
+for (const line of foldLines) console.log(line);

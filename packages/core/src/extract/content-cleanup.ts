@@ -95,12 +95,6 @@ function topHeadingLevel(element: Element): number {
   return levels.length > 0 ? Math.min(...levels) : 0;
 }
 
-function isFragmentList(list: Element): boolean {
-  const links = descendantElements(list).filter((element) => element.name === 'a');
-  if (links.length < 3) return false;
-  return links.filter((link) => link.attribs.href?.startsWith('#')).length / links.length >= 0.8;
-}
-
 /** An in-page link (`#id`): a heading's permalink widget, never content of its own. */
 function isInPageLink(element: Element): boolean {
   return element.name === 'a' && (element.attribs.href?.startsWith('#') ?? false);
@@ -124,14 +118,14 @@ interface Container {
 
 /**
  * What to do with a container left inside the content, first matching rule wins (no match: keep).
- * Lists are kept unless they are outlines or mostly links; other containers go when links
- * dominate them, or when their name is negative and links are many.
+ * Lists are content (a documentation page's table of contents, its lists of API links) unless
+ * their name is negative and links are many; other containers go when links dominate them, or
+ * when their name is negative and links are many.
  */
 const clutterRules: readonly [string, (container: Container) => boolean, 'keep' | 'remove'][] = [
   ['empty', ({ stats }) => stats.text === 0 && stats.media === 0, 'remove'],
   ['media without text', ({ stats }) => stats.text === 0, 'keep'],
-  ['in-page outline', ({ element }) => listTags.has(element.name) && isFragmentList(element), 'remove'],
-  ['link list', ({ element, density, weight }) => listTags.has(element.name) && (density > 0.6 || (weight < 0 && density > 0.3)), 'remove'],
+  ['link list', ({ element, density, weight }) => listTags.has(element.name) && weight < 0 && density > 0.3, 'remove'],
   ['list', ({ element }) => listTags.has(element.name), 'keep'],
   ['heading wrapper', ({ element }) => isHeadingWrapper(element), 'keep'],
   ['prose with many commas', ({ stats, density }) => stats.commas >= 10 && density < 0.5, 'keep'],
