@@ -20,20 +20,24 @@
  * Workers start when the first pages arrive, one more only while every started one is busy, and
  * never at import time. An idle pool does not keep the process alive. A page that throws rejects
  * its own promise with a plain Error and the worker carries on; a worker that crashes is replaced on
- * demand and the tasks it held reject, except when it ran out of memory: those pages are converted
- * on the calling thread, whose heap is the process's.
+ * demand and the tasks it held reject.
+ *
+ * Hostile pages are bounded here, never moved to the calling thread (whose heap and event loop are
+ * the whole server's): a page that outgrows the worker's heap, or is still converting after
+ * `deadlineMs`, fails with a `TargetError` of kind `too-large`; its worker is terminated and
+ * replaced, and the other page it held goes back to the queue.
  *
  * Workers run with a small heap (`defaultWorkerLimits`: 8 MB young generation, 128 MB old): a docs
  * page needs a few MB, and V8 grows an unbounded worker heap with the garbage rate, not the need.
  * Measured on the 5,000-page crawl (benchmarks/crawl-throughput): peak RSS 304 -> 278 MB at the same
- * CPU per page. A page too big for that heap takes the out-of-memory path above.
+ * CPU per page.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
-import { transformHtml, type HtmlTransformer, type HtmlTransformInput, type HtmlTransformOutput } from '@quarry/core';
+import { TargetError, transformHtml, type HtmlTransformer, type HtmlTransformInput, type HtmlTransformOutput } from '@quarry/core';
 
 export interface WorkerPoolTransformerOptions {
   /** Worker threads at most. Default: one per CPU core but one (`os.availableParallelism() - 1`), at least 1. */
@@ -43,8 +47,10 @@ export interface WorkerPoolTransformerOptions {
    * per event-loop turn (so its I/O callbacks run in between). Default false (see above).
    */
   useCallingThread?: boolean;
-  /** Heap limits of each worker (default `defaultWorkerLimits`); a page that exceeds them is converted on the calling thread. */
+  /** Heap limits of each worker (default `defaultWorkerLimits`); a page that exceeds them fails as too large. */
   resourceLimits?: ResourceLimits;
+  /** Longest a page may take to convert (ms, default `defaultTransformDeadlineMs`); past it the page fails as too large. */
+  deadlineMs?: number;
   /** The worker script. Default: the built `transform-worker.js` beside this module (see `workerScript`). */
   workerUrl?: URL;
 }
@@ -66,6 +72,8 @@ interface Task {
   input: HtmlTransformInput;
   resolve: (output: HtmlTransformOutput) => void;
   reject: (error: Error) => void;
+  /** Set while the task is posted to a worker. */
+  timer?: NodeJS.Timeout;
 }
 
 interface PoolWorker {
@@ -84,10 +92,14 @@ const depth = 2;
 
 export const defaultWorkerLimits: ResourceLimits = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 128 };
 
+/** A 40 KB page converts in ~5 ms and a 5 MB one in well under a second; a page still going after this is hostile. */
+export const defaultTransformDeadlineMs = 20_000;
+
 export class WorkerPoolTransformer implements HtmlTransformer {
   private readonly maxWorkers: number;
   private readonly useCallingThread: boolean;
   private readonly resourceLimits: ResourceLimits;
+  private readonly deadlineMs: number;
   private readonly workerUrl: URL | undefined;
   private readonly workers: PoolWorker[] = [];
   private waiting: Task[] = [];
@@ -103,6 +115,8 @@ export class WorkerPoolTransformer implements HtmlTransformer {
     this.maxWorkers = workers;
     this.useCallingThread = options.useCallingThread ?? false;
     this.resourceLimits = options.resourceLimits ?? defaultWorkerLimits;
+    this.deadlineMs = options.deadlineMs ?? defaultTransformDeadlineMs;
+    if (!(this.deadlineMs > 0)) throw new RangeError(`\`deadlineMs\` must be a positive number; got ${this.deadlineMs}`);
     this.workerUrl = options.workerUrl;
   }
 
@@ -133,7 +147,10 @@ export class WorkerPoolTransformer implements HtmlTransformer {
     const workers = this.workers.splice(0);
     for (const slot of workers) {
       slot.isGone = true;
-      for (const task of slot.tasks.values()) task.reject(closed);
+      for (const task of slot.tasks.values()) {
+        clearTimeout(task.timer);
+        task.reject(closed);
+      }
       slot.tasks.clear();
     }
     await Promise.all(workers.map((slot) => slot.worker.terminate()));
@@ -150,6 +167,8 @@ export class WorkerPoolTransformer implements HtmlTransformer {
       const task = this.waiting.shift()!;
       if (slot.tasks.size === 0) slot.worker.ref();
       slot.tasks.set(task.id, task);
+      task.timer = setTimeout(() => this.expire(slot, task), this.deadlineMs);
+      task.timer.unref();
       slot.worker.postMessage({ id: task.id, input: task.input } satisfies WorkerRequest);
     }
     if (this.waiting.length > 0 && this.useCallingThread && !this.isInlineScheduled) {
@@ -172,13 +191,23 @@ export class WorkerPoolTransformer implements HtmlTransformer {
     this.dispatch();
   }
 
-  /** Converts one page on the calling thread (a page too big for a worker's heap). */
-  private convertHere(task: Task): void {
-    try {
-      task.resolve(transformHtml(task.input));
-    } catch (error) {
-      task.reject(error instanceof Error ? error : new Error(String(error)));
-    }
+  /**
+   * A page passed its deadline: it fails as too large, its worker is terminated (the only way to
+   * stop a running conversion) and replaced on demand, and the worker's other page goes back to
+   * the front of the queue.
+   */
+  private expire(slot: PoolWorker, task: Task): void {
+    if (slot.isGone || !slot.tasks.has(task.id)) return;
+    slot.isGone = true;
+    this.workers.splice(this.workers.indexOf(slot), 1);
+    slot.tasks.delete(task.id);
+    task.reject(tooLarge(`converting it took longer than ${this.deadlineMs} ms`));
+    const others = [...slot.tasks.values()];
+    for (const other of others) clearTimeout(other.timer);
+    slot.tasks.clear();
+    this.waiting.unshift(...others);
+    void slot.worker.terminate();
+    this.dispatch();
   }
 
   private pickWorker(): PoolWorker | undefined {
@@ -205,6 +234,7 @@ export class WorkerPoolTransformer implements HtmlTransformer {
     }
     const task = slot.tasks.get(reply.id);
     if (!task) return;
+    clearTimeout(task.timer);
     slot.tasks.delete(reply.id);
     if (slot.tasks.size === 0) slot.worker.unref();
     if ('output' in reply) task.resolve(reply.output);
@@ -221,19 +251,32 @@ export class WorkerPoolTransformer implements HtmlTransformer {
     if (slot.isGone) return;
     slot.isGone = true;
     this.workers.splice(this.workers.indexOf(slot), 1);
-    const error = new Error(`The HTML transform worker ${slot.isReady ? 'crashed' : 'failed to start'}: ${cause.message}`, { cause });
     const outOfMemory = (cause as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
-    for (const task of slot.tasks.values()) {
-      if (outOfMemory) setImmediate(() => this.convertHere(task));
-      else task.reject(error);
-    }
+    // A worker that ran out of memory was converting, even if its `ready` has not been read yet.
+    if (outOfMemory) slot.isReady = true;
+    const error = new Error(`The HTML transform worker ${slot.isReady ? 'crashed' : 'failed to start'}: ${cause.message}`, { cause });
+    const heapMb = (this.resourceLimits.maxOldGenerationSizeMb ?? 0) + (this.resourceLimits.maxYoungGenerationSizeMb ?? 0);
+    // Out of memory: the page being converted (the first posted) is too large; the one waiting behind it goes back to the queue.
+    const [running, ...behind] = [...slot.tasks.values()];
+    for (const task of slot.tasks.values()) clearTimeout(task.timer);
     slot.tasks.clear();
+    if (outOfMemory && running) {
+      running.reject(tooLarge(`converting it needs more than the transform worker's ${heapMb} MB heap`));
+      if (slot.isReady) this.waiting.unshift(...behind);
+      else for (const task of behind) task.reject(error);
+    } else {
+      for (const task of [running, ...behind]) task?.reject(error);
+    }
     if (!slot.isReady) {
       for (const task of this.waiting) task.reject(error);
       this.waiting = [];
     }
     this.dispatch();
   }
+}
+
+function tooLarge(why: string): TargetError {
+  return new TargetError('too-large', `The page is too large to convert: ${why}.`, { details: { limit: 'transform' } });
 }
 
 function rebuildError(remote: { name: string; message: string; stack?: string }): Error {

@@ -118,14 +118,37 @@ describe('WorkerPoolTransformer', () => {
     await expect(transformer.transform(input(''))).rejects.toThrow(/failed to start/);
   });
 
-  it('converts a page that outgrows the worker heap on the calling thread, and carries on', async () => {
-    const transformer = pool({ workers: 1, resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 12 } });
-    const big = `<html><head><title>Big</title></head><body>${'<div><p>x <a href="/a">y</a></p></div>'.repeat(20_000)}</body></html>`;
-    const output = await transformer.transform(input(big));
-    expect(output.metadata.title).toBe('Big');
-    expect(output.markdown?.length).toBeGreaterThan(20_000);
-    expect(transformer.size).toBe(0); // the worker ran out of memory and left; the calling thread did the page
+  it('fails a page that outgrows the worker heap as too large, never on the calling thread, and carries on', async () => {
+    const transformer = pool({ workers: 1, resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 48 } });
+    const big = `<html><head><title>Big</title></head><body>${'<div><p>x <a href="/a">y</a></p></div>'.repeat(150_000)}</body></html>`;
+    const [failed, queued] = await Promise.allSettled([transformer.transform(input(big)), transformer.transform(input(article('Behind', 2)))]);
+    expect(failed.status).toBe('rejected');
+    expect((failed as PromiseRejectedResult).reason).toMatchObject({ code: 'target_failed', kind: 'too-large' });
+    expect((failed as PromiseRejectedResult).reason.message).toMatch(/too large to convert.*52 MB heap/);
+    // The page queued behind it on the same worker is converted by the replacement.
+    expect(queued.status === 'fulfilled' ? queued.value.metadata.title : String(queued.reason)).toBe('Behind');
     expect((await transformer.transform(input(article('Fine', 2)))).metadata.title).toBe('Fine');
+  }, 60_000);
+
+  it('fails a page still converting after the deadline, terminates its worker and carries on', async () => {
+    const transformer = pool({ workers: 1, workerUrl: scriptedWorker, deadlineMs: 200 });
+    const [held, behind] = await Promise.allSettled([transformer.transform(input('', { url: 'hold-forever' })), transformer.transform(input('', { url: 'next' }))]);
+    expect(held.status).toBe('rejected');
+    expect((held as PromiseRejectedResult).reason).toMatchObject({ kind: 'too-large' });
+    expect((held as PromiseRejectedResult).reason.message).toMatch(/longer than 200 ms/);
+    expect(behind.status === 'fulfilled' && behind.value.markdown).toBe('next');
+    expect(transformer.size).toBe(0); // the stuck worker was terminated...
+    expect((await transformer.transform(input('', { url: 'after' }))).markdown).toBe('after');
+    expect(transformer.size).toBe(1); // ...and replaced on demand
+  });
+
+  it('converts a page of a million unclosed inline tags within the deadline or fails it, never hanging', async () => {
+    const transformer = pool({ workers: 1, deadlineMs: 3_000 });
+    const hostile = `<html><body>${'<b>x'.repeat(1_000_000)}</body></html>`;
+    const started = Date.now();
+    await expect(transformer.transform(input(hostile))).rejects.toMatchObject({ kind: 'too-large' });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect((await transformer.transform(input(article('After', 2)))).metadata.title).toBe('After');
   }, 60_000);
 
   it('close rejects unanswered pages, terminates the workers and refuses new pages', async () => {

@@ -1,6 +1,5 @@
 import { proxyPoolsOf } from './compose-proxies.js';
-import { availableParallelism } from 'node:os';
-import { GotFetcher, WorkerPoolTransformer } from '@quarry/adapters';
+import { defaultWorkerLimits, GotFetcher, WorkerPoolTransformer } from '@quarry/adapters';
 import { createEngine, parseServerConfig, type Engine, type EngineDeps, type Fetcher, type ServerConfig } from '@quarry/core';
 import { buildBrowserParts } from './compose-browser.js';
 import { buildLlmProvider, llmStages } from './compose-llm.js';
@@ -23,7 +22,8 @@ export function allowedPrivateHosts(config: ServerConfig): string[] {
  * The engine of this process. `QUARRY_TRANSFORM_THREADS` says where HTML becomes markdown: 1 is on
  * the main thread; N is on N worker threads (started with the first pages, closed with the
  * engine); 0 is one thread per CPU core: the main thread, which fetches and runs the frontier, and
- * a worker for each other core (at least one).
+ * a worker for each other core (at least one, also on a single core). Workers bound each page by
+ * `QUARRY_TRANSFORM_DEADLINE_MS` and `QUARRY_TRANSFORM_HEAP_MB`.
  */
 export function buildEngine(
   config: ServerConfig,
@@ -36,9 +36,17 @@ export function buildEngine(
       maxBytes: config.QUARRY_MAX_BODY_BYTES,
     }),
   );
+  // Pages convert on worker threads, bounded in time and heap, so no page can stall the server;
+  // only an explicit QUARRY_TRANSFORM_THREADS=1 converts on the main thread.
   const threads = config.QUARRY_TRANSFORM_THREADS;
-  const isInline = threads === 1 || (threads === 0 && availableParallelism() === 1);
-  const transformer = isInline ? undefined : new WorkerPoolTransformer(threads === 0 ? {} : { workers: threads });
+  const transformer =
+    threads === 1
+      ? undefined
+      : new WorkerPoolTransformer({
+          ...(threads === 0 ? {} : { workers: threads }),
+          deadlineMs: config.QUARRY_TRANSFORM_DEADLINE_MS,
+          resourceLimits: { ...defaultWorkerLimits, maxOldGenerationSizeMb: config.QUARRY_TRANSFORM_HEAP_MB },
+        });
   const { browser, ...browserParts } = buildBrowserParts(config, allowedPrivateHosts(config));
   const llm = buildLlmProvider(config);
   return createEngine({ fetcher, ...browserParts, ...(browser ? { browser: wrapFetcher(browser) } : {}), ...(transformer ? { transformer } : {}), ...stores, stages: llmStages(llm), ...(llm ? { llm } : {}), proxies: proxyPoolsOf(config) });

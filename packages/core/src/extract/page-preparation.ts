@@ -29,7 +29,7 @@ export function stripNonContent(root: ParentNode): void {
     const node = stack.pop()!;
     if (isTag(node)) {
       if (nonContentTags.has(node.name) || isHidden(node)) detach(node);
-      else stack.push(...node.children);
+      else for (const child of node.children) stack.push(child);
     } else if (node.type !== 'text') {
       detach(node); // comments, doctype, CDATA, processing instructions
     }

@@ -46,7 +46,19 @@ export const serverConfigSchema = Type.Object(
       minimum: 0,
       maximum: 64,
       default: 0,
-      description: 'Worker threads that turn HTML into markdown. 0: one per CPU core but one (the main thread fetches and runs the frontier); 1: on the main thread; N: N workers.',
+      description: 'Worker threads that turn HTML into markdown. 0: one per CPU core but one, at least one (the main thread fetches and runs the frontier); 1: on the main thread (no deadline or heap bound: for trusted pages only); N: N workers.',
+    }),
+    QUARRY_TRANSFORM_DEADLINE_MS: Type.Integer({
+      minimum: 100,
+      maximum: 600_000,
+      default: 20_000,
+      description: 'Longest one page may take to turn into markdown on a worker thread; past it the page fails as too large and the worker is replaced.',
+    }),
+    QUARRY_TRANSFORM_HEAP_MB: Type.Integer({
+      minimum: 16,
+      maximum: 16_384,
+      default: 128,
+      description: 'Heap (old generation, MB) of each transform worker thread; a page that needs more fails as too large.',
     }),
     QUARRY_MAX_BODY_BYTES: Type.Integer({
       minimum: 1024,

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startQuarry, type TestQuarry } from './support/quarry-server.js';
+import { articlePage, startMutableSite, type MutableSite } from './support/mutable-site.js';
+
+/**
+ * Pages built to take a server down, scraped through the API on the embedded default: each is
+ * answered (a clear error or a document), and the server keeps answering /health within a second
+ * while and after it works. Conversion runs on a worker thread bounded by a deadline and a heap.
+ */
+let site: MutableSite;
+let quarry: TestQuarry;
+
+beforeAll(async () => {
+  site = await startMutableSite({
+    '/unclosed-inline': `<html><head><title>Bold</title></head><body>${'<b>x'.repeat(1_000_000)}</body></html>`,
+    '/fine': articlePage('Still fine', ['A normal page scraped after the hostile ones.']),
+  });
+  quarry = await startQuarry({ QUARRY_TRANSFORM_DEADLINE_MS: '3000' });
+});
+
+afterAll(async () => {
+  await quarry?.close();
+  await site?.close();
+});
+
+async function scrape(url: string) {
+  const response = await fetch(`${quarry.url}/v1/scrape`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ url, formats: ['markdown'] }),
+  });
+  return { status: response.status, body: (await response.json()) as { success: boolean; error?: string; data?: { markdown?: string } } };
+}
+
+/** Milliseconds /health takes to answer. */
+async function healthLatency(): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(`${quarry.url}/health`, { signal: AbortSignal.timeout(5_000) });
+  expect(response.status).toBe(200);
+  return performance.now() - started;
+}
+
+describe('hostile pages', () => {
+  it('a million unclosed inline tags: the scrape fails as too large, /health keeps answering', async () => {
+    const scraping = scrape(`${site.url}/unclosed-inline`);
+    const latencies: number[] = [];
+    let settled = false;
+    void scraping.finally(() => (settled = true));
+    while (!settled) {
+      latencies.push(await healthLatency());
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const { status, body } = await scraping;
+    expect(status).toBeGreaterThanOrEqual(400);
+    expect(body.success).toBe(false);
+    expect(body.error).toMatch(/too large to convert/);
+    expect(latencies.length).toBeGreaterThan(0);
+    expect(Math.max(...latencies)).toBeLessThan(1_000);
+    expect(await healthLatency()).toBeLessThan(1_000);
+  }, 60_000);
+
+  it('a normal page afterwards is converted as usual', async () => {
+    const { status, body } = await scrape(`${site.url}/fine`);
+    expect(status).toBe(200);
+    expect(body.data?.markdown).toContain('A normal page scraped after the hostile ones.');
+  });
+});
