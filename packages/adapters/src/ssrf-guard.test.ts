@@ -51,10 +51,17 @@ describe('SsrfGuard.checkUrl', () => {
   });
 
   it('lets host names through (they are checked when resolved) and allowed literals', () => {
-    expect(() => guard.checkUrl(new URL('http://localhost/'))).not.toThrow();
+    expect(() => guard.checkUrl(new URL('http://example.com/'))).not.toThrow();
+    expect(() => new SsrfGuard({ allowPrivateHosts: ['127.0.0.1'] }).checkUrl(new URL('http://a.localhost/'))).not.toThrow();
     expect(() => guard.checkUrl(new URL('https://8.8.8.8/'))).not.toThrow();
     expect(() => new SsrfGuard({ allowPrivateHosts: ['127.0.0.0/8'] }).checkUrl(new URL('http://127.1/'))).not.toThrow();
     expect(() => new SsrfGuard({ allowPrivateHosts: ['::1'] }).checkUrl(new URL('http://[::1]/'))).not.toThrow();
+  });
+
+  it('refuses localhost and every name under it as loopback without resolving them (RFC 6761)', () => {
+    for (const url of ['http://localhost/', 'http://a.localhost/', 'http://x.y.LOCALHOST./']) {
+      expect(() => guard.checkUrl(new URL(url)), url).toThrow(/it resolves to 127\.0\.0\.1, a loopback address/);
+    }
   });
 
   it('puts host, address and kind in the details', () => {

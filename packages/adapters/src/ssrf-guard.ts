@@ -50,6 +50,14 @@ function notFound(hostname: string): NodeJS.ErrnoException {
   return Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname });
 }
 
+/** RFC 6761: `localhost` and every name under it are loopback, whatever a resolver says. */
+function isLocalhostName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
+}
+
+const loopback = '127.0.0.1';
+
 export class SsrfGuard {
   readonly allowList: AllowList;
   private readonly resolveHost: Resolver;
@@ -75,6 +83,11 @@ export class SsrfGuard {
         details: { scheme: url.protocol },
       });
     }
+    if (isLocalhostName(url.hostname)) {
+      const addressClass = classifyAddress(loopback);
+      if (!this.isAllowed(url.hostname, addressClass)) throw refusal(url.hostname, `it resolves to ${describeAddress(addressClass)}`, addressClass);
+      return;
+    }
     if (!parseAddress(url.hostname)) return;
     const addressClass = classifyAddress(url.hostname);
     if (!this.isAllowed(url.hostname, addressClass)) {
@@ -91,7 +104,9 @@ export class SsrfGuard {
     const literal = parseAddress(hostname);
     const found = literal
       ? [{ address: literal.toString(), family: literal.kind() === 'ipv4' ? 4 : 6 }]
-      : await this.resolveHost(normalizeHostname(hostname));
+      : isLocalhostName(hostname)
+        ? [{ address: loopback, family: 4 }, { address: '::1', family: 6 }]
+        : await this.resolveHost(normalizeHostname(hostname));
     const candidates = found.filter((entry) => family === 0 || entry.family === family);
     if (candidates.length === 0) throw notFound(hostname);
     const classes = candidates.map((entry) => ({ entry, addressClass: classifyAddress(entry.address) }));

@@ -94,6 +94,20 @@ describe('SSRF guard in GotFetcher', () => {
       expect(error).toMatchObject({ kind: 'ssrf', message: expect.stringContaining('only http: and https: URLs can be fetched') });
     });
 
+    it.each(['http://a.localhost/', 'http://localhost./', 'http://deep.name.LOCALHOST:8080/x'])(
+      'refuses %s as loopback (RFC 6761) without asking DNS',
+      async (url) => {
+        const fetcher = make({ resolve: tableResolver({}) }); // a DNS lookup would fail with ENOTFOUND
+        await expect(get(fetcher, url)).rejects.toMatchObject({ kind: 'ssrf', message: expect.stringContaining('it resolves to 127.0.0.1, a loopback address') });
+      },
+    );
+
+    it('reaches *.localhost when loopback is allowed', async () => {
+      const fetcher = make({ allowPrivateHosts: ['127.0.0.1'], resolve: tableResolver({}) });
+      const response = await get(fetcher, `http://site.localhost:${plain.port}/hello`);
+      expect(response.status).toBe(200);
+    });
+
     it('refuses a name that resolves to a private address (checked at connect time)', async () => {
       const fetcher = make({ resolve: tableResolver({ 'metadata.test': ['169.254.169.254'] }) });
       await expect(get(fetcher, 'http://metadata.test/latest/meta-data/')).rejects.toMatchObject({

@@ -71,9 +71,10 @@ function commonFields(defaults: { skipTlsVerification: boolean; proxy: (typeof p
       default: defaults.maxAge,
       description: 'Return a cached copy younger than this many milliseconds, if one exists.',
     }),
-    headers: Type.Record(Type.String(), Type.String(), {
+    headers: Type.Record(Type.String({ maxLength: 256 }), Type.String({ maxLength: 16_384 }), {
       default: {},
-      description: 'Extra request headers (cookies go in a Cookie header).',
+      maxProperties: 100,
+      description: 'Extra request headers (cookies go in a Cookie header); at most 100.',
     }),
     waitFor: Type.Integer({
       minimum: 0,

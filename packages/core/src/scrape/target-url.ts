@@ -1,5 +1,8 @@
 import { ValidationError } from '../errors.js';
 
+/** Longest URL accepted (browsers and CDNs refuse far shorter ones in practice). */
+export const maxUrlLength = 8_192;
+
 /**
  * Reads the URL a user asked for. A bare host gets `http://` (as Firecrawl does); only http and
  * https are accepted; the host must be a domain with a dot, `localhost`, or an IP literal.
@@ -10,6 +13,9 @@ export function parseTargetUrl(input: unknown, field = 'url'): URL {
     throw new ValidationError(`\`${field}\` must be a non-empty URL string; got ${input === undefined ? 'nothing' : JSON.stringify(input)}`, field);
   }
   const text = input.trim();
+  if (text.length > maxUrlLength) {
+    throw new ValidationError(`\`${field}\` must be at most ${maxUrlLength} characters; got ${text.length}`, field);
+  }
   const hasScheme = /^[a-z][a-z0-9+.-]*:/i.test(text) && !/^[^/:]+:\d+(\/|$)/.test(text);
   let url: URL;
   try {

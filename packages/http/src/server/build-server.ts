@@ -15,6 +15,7 @@ import { scrapeRoutes } from '../routes/scrape-routes.js';
 import { searchRoutes } from '../routes/search-routes.js';
 import { teamRoutes } from '../routes/team-routes.js';
 import type { EndpointKind } from './rate-limiter.js';
+import { maxParamLength, paramTooLong, parseJsonBody } from './request-limits.js';
 import type { Services } from './services.js';
 import './request-context.js';
 
@@ -34,7 +35,12 @@ export function buildServer(services: Services, options: { logger?: boolean | ob
     logger: options.logger ?? false,
     bodyLimit: 10 * 1024 * 1024,
     trustProxy: false,
-    routerOptions: { ignoreDuplicateSlashes: true },
+    routerOptions: { ignoreDuplicateSlashes: true, maxParamLength },
+    // The router's own refusals (an over-long id, a malformed URL) in the API's error body.
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
+      const http = toHttpError(error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? paramTooLong() : new ValidationError(`Invalid request URL: ${error.message}`, 'url'));
+      void reply.status(http.status).headers(http.headers).send(http.body);
+    },
   });
 
   app.decorateRequest('caller', null as never);
@@ -48,9 +54,9 @@ export function buildServer(services: Services, options: { logger?: boolean | ob
     const body = typeof text === 'string' ? text : text.toString('utf8');
     if (body.trim() === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(body));
+      done(null, parseJsonBody(body));
     } catch (error) {
-      done(new ValidationError(`The request body is not valid JSON: ${(error as Error).message}`, 'body'), undefined);
+      done(error as Error, undefined);
     }
   });
 
