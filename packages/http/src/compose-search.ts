@@ -6,15 +6,7 @@ import { IndexSearch, NotConfiguredError, type Clock, type PageIndex, type Searc
  * /search works with no outside service; SearXNG or Serper when configured.
  */
 export function searchProviderOf(config: ServerConfig, index: PageIndex, clock: Clock): SearchProvider {
-  const choice =
-    config.QUARRY_SEARCH_PROVIDER === 'auto'
-      ? config.SERPER_API_KEY
-        ? 'serper'
-        : config.SEARXNG_ENDPOINT
-          ? 'searxng'
-          : 'index'
-      : config.QUARRY_SEARCH_PROVIDER;
-  switch (choice) {
+  switch (searchChoice(config)) {
     case 'serper':
       if (!config.SERPER_API_KEY) throw new NotConfiguredError('QUARRY_SEARCH_PROVIDER=serper needs SERPER_API_KEY');
       return new SerperSearch({ apiKey: config.SERPER_API_KEY, endpoint: config.SERPER_ENDPOINT });
@@ -29,4 +21,18 @@ export function searchProviderOf(config: ServerConfig, index: PageIndex, clock: 
     default:
       return new IndexSearch(index, clock);
   }
+}
+
+/** Which provider answers /search (QUARRY_SEARCH_PROVIDER, with `auto` resolved). */
+export function searchChoice(config: ServerConfig): 'serper' | 'searxng' | 'index' {
+  if (config.QUARRY_SEARCH_PROVIDER !== 'auto') return config.QUARRY_SEARCH_PROVIDER;
+  return config.SERPER_API_KEY ? 'serper' : config.SEARXNG_ENDPOINT ? 'searxng' : 'index';
+}
+
+/** The search provider in words, for the startup log and `doctor`. */
+export function describeSearchProvider(config: ServerConfig): string {
+  const choice = searchChoice(config);
+  if (choice === 'serper') return `Serper (${config.SERPER_ENDPOINT})`;
+  if (choice === 'searxng') return `SearXNG (${config.SEARXNG_ENDPOINT ?? 'no endpoint'})`;
+  return 'built-in index (the pages this instance stored)';
 }

@@ -16,6 +16,7 @@ import { searchRoutes } from '../routes/search-routes.js';
 import { teamRoutes } from '../routes/team-routes.js';
 import type { EndpointKind } from './rate-limiter.js';
 import { maxParamLength, paramTooLong, parseJsonBody } from './request-limits.js';
+import { isUnthrottledKeyless } from './loopback.js';
 import type { Services } from './services.js';
 import './request-context.js';
 
@@ -64,6 +65,7 @@ export function buildServer(services: Services, options: { logger?: boolean | ob
     const kind = request.routeOptions.config?.kind;
     if (!kind) return;
     request.caller = await authenticate(services, request);
+    if (request.caller.keyId === undefined && isUnthrottledKeyless(services.config)) return;
     const decision = await services.rateLimiter.consume(request.caller.teamId, kind);
     reply.header('x-ratelimit-limit', decision.limit);
     reply.header('x-ratelimit-remaining', decision.remaining);

@@ -1,8 +1,9 @@
-import { isIP } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { ServerConfig } from '@quarry/core';
 import { findChromium } from '@quarry/adapters';
+import { describeSearchProvider } from '../compose-search.js';
 import { buildServer } from './build-server.js';
+import { isLoopbackHost, isUnthrottledKeyless } from './loopback.js';
 import type { Services } from './services.js';
 
 /**
@@ -15,9 +16,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
-}
+export { isLoopbackHost } from './loopback.js';
 
 export async function startServer(services: Services, config: ServerConfig, options: { close: () => Promise<void>; logger?: object | boolean }): Promise<RunningServer> {
   const app = buildServer(services, { logger: options.logger ?? false });
@@ -36,7 +35,15 @@ export async function startServer(services: Services, config: ServerConfig, opti
   log.info(`Data: SQLite file, queue and blobs in ${config.QUARRY_DATA_DIR}`);
   const chromium = findChromium(config.QUARRY_CHROMIUM_PATH);
   log.info(`Engines: http (got-scraping); browser: ${chromium ? `Chromium at ${chromium}` : 'off (install chromium or set QUARRY_CHROMIUM_PATH)'}`);
-  log.info('LLM provider: none (json, extract and research answer a clear error); search provider: none');
+  log.info(
+    `LLM provider: ${services.llm ? services.llm.model : 'none (json, summary, prompt-only extract and research answer 501 saying how to configure one)'}; ` +
+      `search provider: ${describeSearchProvider(config)}`,
+  );
+  log.info(
+    isUnthrottledKeyless(config) && !hasKeys
+      ? 'Rate limits: none for keyless requests on loopback (set QUARRY_RATE_LIMITS to apply them); per team once keys exist'
+      : `Rate limits: per team and endpoint kind (${config.QUARRY_RATE_LIMITS || 'defaults'})`,
+  );
   log.info(
     config.QUARRY_AUTH === 'off'
       ? 'Auth: off (QUARRY_AUTH=off): every request is accepted'
