@@ -89,9 +89,9 @@ function commonFields(defaults: { skipTlsVerification: boolean; proxy: (typeof p
     }),
     timeout: Type.Integer({
       minimum: 1_000,
-      maximum: 300_000,
+      maximum: 600_000,
       default: 30_000,
-      description: 'Milliseconds allowed for the whole scrape.',
+      description: 'Milliseconds allowed for the whole scrape (long PDFs may need minutes; at most ten).',
     }),
     actions: Type.Array(actionSchema, { default: [], description: 'Browser actions run before the page is read.' }),
     location: Type.Optional(locationSchema),

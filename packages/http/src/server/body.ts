@@ -1,12 +1,20 @@
 import { ValidationError } from '@quarry/core';
 
-/** The request body as an object; anything else is a 400 naming the body. */
+/** Firecrawl's clients and tests send `__experimental_*` flags that come and go: accepted and ignored. */
+const experimentalKey = /^__experimental/;
+
+/**
+ * The request body as an object; anything else is a 400 naming the body. Top-level
+ * `__experimental_*` keys are dropped (Firecrawl accepts them; they change nothing here).
+ */
 export function bodyObject(body: unknown): Record<string, unknown> {
   if (body === undefined || body === null) return {};
   if (typeof body !== 'object' || Array.isArray(body)) {
     throw new ValidationError('The request body must be a JSON object', 'body');
   }
-  return body as Record<string, unknown>;
+  const record = body as Record<string, unknown>;
+  if (!Object.keys(record).some((key) => experimentalKey.test(key))) return record;
+  return Object.fromEntries(Object.entries(record).filter(([key]) => !experimentalKey.test(key)));
 }
 
 /** Splits off what SDKs add to every body (`origin`, `integration`) and the listed keys. */

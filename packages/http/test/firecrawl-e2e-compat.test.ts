@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startQuarry, type TestQuarry } from './support/quarry-server.js';
+import { articlePage, startMutableSite, type MutableSite } from './support/mutable-site.js';
+
+/** Behaviours Firecrawl's own end-to-end tests expect of the API. */
+let site: MutableSite;
+let quarry: TestQuarry;
+
+beforeAll(async () => {
+  site = await startMutableSite({ '/': articlePage('Compat', ['A page for the compatibility checks.']) });
+  quarry = await startQuarry();
+});
+
+afterAll(async () => {
+  await quarry?.close();
+  await site?.close();
+});
+
+async function post(path: string, body: unknown) {
+  const response = await fetch(`${quarry.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+describe('Firecrawl end-to-end behaviours', () => {
+  it.each(['v1', 'v2'])('%s: unknown __experimental_* flags are accepted and ignored', async (version) => {
+    const answer = await post(`/${version}/scrape`, { url: `${site.url}/`, __experimental_cache: true, __experimental_omceDomain: 'x' });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(JSON.stringify(answer.body)).toContain('A page for the compatibility checks.');
+    const crawl = await post(`/${version}/crawl`, { url: `${site.url}/`, limit: 1, __experimental_streamSteps: true });
+    expect(crawl.status, JSON.stringify(crawl.body)).toBe(200);
+  });
+
+  it('accepts a scrape timeout of 450000 (long PDFs), refuses one past ten minutes naming the field', async () => {
+    const answer = await post('/v1/scrape', { url: `${site.url}/`, timeout: 450_000 });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const tooLong = await post('/v2/scrape', { url: `${site.url}/`, timeout: 700_000 });
+    expect(tooLong.status).toBe(400);
+    expect(String(tooLong.body.error)).toMatch(/`timeout` must be <= 600000; got/);
+  });
+});
