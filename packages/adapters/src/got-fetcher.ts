@@ -142,6 +142,20 @@ export class GotFetcher implements Fetcher {
   }
 
   /**
+   * Refuses (TargetError 'ssrf') a URL whose host the guard would not connect to: a private
+   * literal, `*.localhost`, or a name that resolves only to refused addresses. A name that does not
+   * resolve passes: that is the page's error, reported when it is fetched.
+   */
+  async checkTarget(url: URL): Promise<void> {
+    this.guard.checkUrl(url);
+    try {
+      await this.guard.resolve(url.hostname);
+    } catch (error) {
+      if (error instanceof TargetError) throw error;
+    }
+  }
+
+  /**
    * GETs `request.url`, following redirects (each hop checked by the SSRF guard). Any HTTP
    * status is a response. Throws TargetError (ssrf, dns, connection, tls, redirect, too-large),
    * TimeoutError past `timeoutMs`, ValidationError for unusable headers, and the signal's reason

@@ -88,6 +88,11 @@ export interface Engine {
   crawl(url: string, options?: CrawlOptionsInput, run?: CrawlRunOptions): AsyncGenerator<CrawlEvent, void, undefined>;
   /** The URLs of a site: sitemap plus a breadth-first walk, ranked by `search` when given. */
   map(url: string, options?: MapOptionsInput, context?: { signal?: AbortSignal }): Promise<MapLink[]>;
+  /**
+   * Throws TargetError('ssrf') when the fetcher would refuse `url`'s host (a private address the
+   * operator did not allow), so jobs can be refused at submit; ValidationError for a bad URL.
+   */
+  checkTarget(url: string): Promise<void>;
   /** Closes the fetchers and the transformer. */
   close(): Promise<void>;
   /** The parts, for the server and workers that drive jobs through durable stores. */
@@ -135,6 +140,10 @@ export function createEngine(deps: EngineDeps): Engine {
         }
       : {}),
   };
+
+  async function checkTarget(url: string): Promise<void> {
+    await deps.fetcher.checkTarget?.(parseTargetUrl(url));
+  }
 
   async function* crawl(url: string, options: CrawlOptionsInput = {}, run: CrawlRunOptions = {}): AsyncGenerator<CrawlEvent, void, undefined> {
     const crawlOptions = parseCrawlOptions(url, options);
@@ -189,7 +198,12 @@ export function createEngine(deps: EngineDeps): Engine {
     scrapeParsed,
     scrapeWithLinks,
     crawl,
-    map: async (url, options, context) => mapSite(mapDeps, url, parseMapOptions(url, options), context),
+    map: async (url, options, context) => {
+      const parsed = parseMapOptions(url, options);
+      await checkTarget(url); // a refused start URL is an error, not a map of one link
+      return mapSite(mapDeps, url, parsed, context);
+    },
+    checkTarget,
     close: async () => {
       await Promise.all([deps.fetcher.close?.(), deps.browser?.close?.(), deps.transformer?.close?.()]);
     },

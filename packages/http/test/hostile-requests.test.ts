@@ -78,6 +78,25 @@ describe('hostile requests', () => {
     }
   });
 
+  it.each([
+    ['v1', 'crawl', 'http://10.0.0.1/'],
+    ['v2', 'crawl', 'http://a.localhost/docs/'],
+    ['v1', 'map', 'http://192.168.1.1/'],
+    ['v2', 'map', 'http://[::1]/'],
+  ])('%s /%s of a private address the operator did not allow is refused at submit (%s)', async (version, endpoint, url) => {
+    const strict = await startQuarry({ QUARRY_ALLOW_PRIVATE_HOSTS: '' });
+    try {
+      const response = await fetch(`${strict.url}/${version}/${endpoint}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url }) });
+      const body = (await response.json()) as { success: boolean; error: string; id?: string; links?: unknown };
+      expect(response.status).toBe(403);
+      expect(body).toMatchObject({ success: false, error: expect.stringMatching(/^Refused to connect to /) });
+      expect(body.id).toBeUndefined();
+      expect(body.links).toBeUndefined();
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('still answers /health', async () => {
     expect((await fetch(`${quarry.url}/health`)).status).toBe(200);
   });

@@ -100,6 +100,14 @@ export interface FetchResponse {
 export interface Fetcher {
   readonly name: string;
   fetch(request: FetchRequest): Promise<FetchResponse>;
+  /**
+   * Whether this fetcher would connect to `url`'s host at all, asked before a job is accepted
+   * (a crawl or map of a private address is refused at submit, as a scrape is). Throws
+   * TargetError('ssrf') when it would refuse; resolves otherwise, also when the name does not
+   * resolve (that is the page's error, found when it is fetched). Optional: fetchers without a
+   * guard accept everything.
+   */
+  checkTarget?(url: URL): Promise<void>;
   /** Releases sockets, browsers and pools. Idempotent. */
   close?(): Promise<void>;
 }

@@ -15,6 +15,7 @@ export function crawlRoutes(app: FastifyInstance, services: Services, version: A
   app.post(`/${version}/crawl`, { config: { kind: 'crawl' } }, async (request) => {
     const parsed = parseCrawlRequest(version, bodyObject(request.body));
     checkWebhook(services, parsed.webhook);
+    await services.engine.checkTarget(parsed.url);
     const remaining = await requireCredits(services, request.caller.teamId, 1);
     const options = remaining === null ? parsed.options : { ...parsed.options, limit: Math.min(parsed.options.limit, remaining) };
     const job = await services.jobs.startCrawl({

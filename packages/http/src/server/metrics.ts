@@ -71,6 +71,7 @@ export class ServerMetrics {
         }
       },
       ...(fetcher.close ? { close: () => fetcher.close!() } : {}),
+      ...(fetcher.checkTarget ? { checkTarget: (url: URL) => fetcher.checkTarget!(url) } : {}),
     };
   }
 }
