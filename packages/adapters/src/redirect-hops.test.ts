@@ -25,15 +25,24 @@ describe('hopHeaders', () => {
   const first = new URL('https://www.example.com/start');
   const caller = { Cookie: 'session=1', Authorization: 'Bearer t', 'X-Custom': 'yes' };
 
-  it('keeps credentials on the same site (www and subdomains included)', () => {
-    for (const hop of ['https://www.example.com/next', 'https://example.com/', 'https://login.example.com/']) {
+  it('keeps credentials on the same origin', () => {
+    for (const hop of ['https://www.example.com/next', 'https://www.example.com:443/other?x=1']) {
       expect(hopHeaders(caller, first, new URL(hop), new HopCookies())).toEqual({ cookie: 'session=1', authorization: 'Bearer t', 'x-custom': 'yes' });
     }
   });
 
-  it('drops cookie and authorization when a redirect leaves the site', () => {
-    expect(hopHeaders(caller, first, new URL('https://tracker.test/'), new HopCookies())).toEqual({ 'x-custom': 'yes' });
-    expect(hopHeaders(caller, first, new URL('https://notexample.com/'), new HopCookies())).toEqual({ 'x-custom': 'yes' });
+  it('drops cookie, authorization and proxy-authorization on every hop to another origin', () => {
+    const withProxy = { ...caller, 'Proxy-Authorization': 'Basic eA==' };
+    for (const hop of [
+      'https://tracker.test/',
+      'https://notexample.com/',
+      'https://example.com/', // another host, even without www
+      'https://login.www.example.com/', // a subdomain
+      'https://www.example.com:8443/', // another port
+      'http://www.example.com/', // https -> http on the same host
+    ]) {
+      expect(hopHeaders(withProxy, first, new URL(hop), new HopCookies()), hop).toEqual({ 'x-custom': 'yes' });
+    }
   });
 
   it('drops connection-level headers the client owns', () => {

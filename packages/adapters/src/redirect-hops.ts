@@ -11,7 +11,7 @@ const connectionHeaders: ReadonlySet<string> = new Set([
   'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'content-length', 'host',
 ]);
 
-/** Headers that carry the caller's credentials: sent only to the first URL's site. */
+/** Headers that carry the caller's credentials: sent only to the first URL's origin. */
 const credentialHeaders: ReadonlySet<string> = new Set(['cookie', 'authorization', 'proxy-authorization']);
 
 /**
@@ -27,15 +27,13 @@ export function redirectTarget(status: number, location: string | undefined, cur
   }
 }
 
-/** The first URL's host without `www.`: hops under it keep the caller's credentials. */
-function siteOf(url: URL): string {
-  return url.hostname.toLowerCase().replace(/^www\./, '');
-}
-
-function isSameSite(first: URL, hop: URL): boolean {
-  const site = siteOf(first);
-  const host = hop.hostname.toLowerCase();
-  return host === site || host.endsWith(`.${site}`);
+/**
+ * Whether a hop is on the first URL's origin (scheme, host and port), where the caller's
+ * credentials may go. Any other origin loses them, a subdomain, another port and https -> http
+ * included, as browsers (Fetch: Authorization on cross-origin redirects) and curl do.
+ */
+function isSameOrigin(first: URL, hop: URL): boolean {
+  return first.origin === hop.origin;
 }
 
 /** Cookies set by the hops of one fetch, sent back to the host that set them (host-only). */
@@ -67,7 +65,7 @@ export class HopCookies {
 
 /**
  * The request headers of a hop: the caller's headers (names lowercased, connection-level ones
- * dropped), without credentials when the hop left the first URL's site, plus cookies earlier hops
+ * dropped), without credentials when the hop left the first URL's origin, plus cookies earlier hops
  * set for this host.
  */
 export function hopHeaders(
@@ -76,7 +74,7 @@ export function hopHeaders(
   hop: URL,
   cookies: HopCookies,
 ): Record<string, string> {
-  const keepsCredentials = isSameSite(first, hop);
+  const keepsCredentials = isSameOrigin(first, hop);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(callerHeaders)) {
     const key = name.toLowerCase();

@@ -48,6 +48,11 @@ const site: Record<string, Handler> = {
     response.writeHead(302, { location: `http://localhost:${port}/echo` });
     response.end();
   },
+  '/to-port': (request, response) => {
+    const target = new URL(request.url ?? '/', 'http://x').searchParams.get('target') ?? '';
+    response.writeHead(302, { location: target });
+    response.end();
+  },
   '/two-hops': (_request, response) => {
     response.writeHead(302, { location: '/one-hop' });
     response.end();
@@ -69,18 +74,19 @@ describe('GotFetcher', () => {
   let plain: LocalServer;
   let tls1: LocalServer;
   let tls2: LocalServer;
+  let plainOther: LocalServer;
   const fetcher = new GotFetcher({ allowPrivateHosts: ['127.0.0.1'] });
   const fetchFrom = (url: string, options: Partial<FetchRequest> = {}, using = fetcher) =>
     using.fetch({ url: new URL(url), timeoutMs: 10_000, ...options });
 
   beforeAll(async () => {
     const certificate = await selfSignedCertificate();
-    [plain, tls1, tls2] = await Promise.all([startHttp(route), startHttps(route, certificate), startHttp2(route, certificate)]);
+    [plain, tls1, tls2, plainOther] = await Promise.all([startHttp(route), startHttps(route, certificate), startHttp2(route, certificate), startHttp(route)]);
   });
 
   afterAll(async () => {
     await fetcher.close();
-    await Promise.all([plain?.close(), tls1?.close(), tls2?.close()]);
+    await Promise.all([plain?.close(), tls1?.close(), tls2?.close(), plainOther?.close()]);
   });
 
   describe('charsets (bytes from the fetcher, decoded by decodeBody)', () => {
@@ -139,6 +145,20 @@ describe('GotFetcher', () => {
       expect(received['cookie']).toBeUndefined();
       expect(received['authorization']).toBeUndefined();
       await allowsLocalhost.close();
+    });
+
+    it.each([
+      ['http -> http, same host, another port', () => `${plain.origin}/to-port?target=${encodeURIComponent(`${plainOther.origin}/echo`)}`],
+      ['https -> http, same host', () => `${tls1.origin}/to-port?target=${encodeURIComponent(`${plainOther.origin}/echo`)}`],
+    ])("drops cookie, authorization and proxy-authorization on a redirect to another origin (%s)", async (_name, start) => {
+      const headers = { cookie: 'secret=1', authorization: 'Bearer t', 'proxy-authorization': 'Basic eA==', 'x-kept': 'yes' };
+      const response = await fetchFrom(start(), { headers, skipTlsVerification: true });
+      const received = JSON.parse(textOf(response.body)) as Record<string, string>;
+      expect(response.url.origin).toBe(plainOther.origin);
+      expect(received).toMatchObject({ 'x-kept': 'yes' });
+      expect(received['cookie']).toBeUndefined();
+      expect(received['authorization']).toBeUndefined();
+      expect(received['proxy-authorization']).toBeUndefined();
     });
 
     it('honours maxRedirects', async () => {

@@ -25,7 +25,8 @@ export async function contextOptionsFor(request: FetchRequest, userAgent?: strin
   let headerAgent: string | undefined;
   for (const [name, value] of Object.entries(request.headers ?? {})) {
     const lower = name.toLowerCase();
-    if (lower === 'cookie') continue;
+    // Credentials go only to the target's origin (see credentialHeadersOf), never to every host of the page.
+    if (lower === 'cookie' || credentialHeaderNames.has(lower)) continue;
     if (lower === 'user-agent') headerAgent = value;
     else headers[lower] = value;
   }
@@ -52,6 +53,21 @@ export async function contextOptionsFor(request: FetchRequest, userAgent?: strin
 export function acceptLanguageFor(request: FetchRequest): string {
   const own = Object.entries(request.headers ?? {}).find(([name]) => name.toLowerCase() === 'accept-language')?.[1];
   return own ?? request.location?.acceptLanguage ?? defaultLocale.acceptLanguage;
+}
+
+const credentialHeaderNames: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization']);
+
+/**
+ * The caller's Authorization and Proxy-Authorization headers: the fetcher's route adds them to
+ * requests for the target's origin only (scheme, host and port), so neither a third-party resource
+ * of the page nor another origin reached by a link or redirect sees them.
+ */
+export function credentialHeadersOf(request: FetchRequest): Record<string, string> {
+  const found: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers ?? {})) {
+    if (credentialHeaderNames.has(name.toLowerCase())) found[name.toLowerCase()] = value;
+  }
+  return found;
 }
 
 /** `cookie: a=1; b=2` -> cookies for the target URL's origin. */

@@ -20,7 +20,7 @@ import { AdBlocker } from './ad-blocker.js';
 import { brandingProbeSource } from './branding-probe.js';
 import { BrowserPool, type BrowserPoolOptions } from './browser-pool.js';
 import { toCoreError } from './browser-error.js';
-import { acceptLanguageFor, contextOptionsFor, cookiesFor } from './context-options.js';
+import { acceptLanguageFor, contextOptionsFor, cookiesFor, credentialHeadersOf } from './context-options.js';
 import { GuardedProxy } from './guarded-proxy.js';
 import { NetworkQuiet } from './network-quiet.js';
 
@@ -168,7 +168,14 @@ export class PlaywrightFetcher implements Fetcher {
     }
   }
 
-  private async route(route: Route, request: FetchRequest, acceptLanguage: string, refusals: TargetError[], blocker: AdBlocker | undefined): Promise<void> {
+  private async route(
+    route: Route,
+    request: FetchRequest,
+    added: { acceptLanguage: string; credentials: Record<string, string> },
+    refusals: TargetError[],
+    blocker: AdBlocker | undefined,
+  ): Promise<void> {
+    const { acceptLanguage, credentials } = added;
     const details = route.request();
     let url: URL;
     try {
@@ -189,8 +196,12 @@ export class PlaywrightFetcher implements Fetcher {
       if (decision.action === 'fulfill') return route.fulfill({ body: decision.body, contentType: decision.contentType });
     }
     const headers = details.headers();
-    if (headers['accept-language'] !== undefined && headers['accept-language'] !== acceptLanguage) {
-      return route.continue({ headers: { ...headers, 'accept-language': acceptLanguage } });
+    const isTargetOrigin = url.origin === request.url.origin && Object.keys(credentials).length > 0;
+    const fixesLanguage = headers['accept-language'] !== undefined && headers['accept-language'] !== acceptLanguage;
+    if (isTargetOrigin || fixesLanguage) {
+      return route.continue({
+        headers: { ...headers, ...(fixesLanguage ? { 'accept-language': acceptLanguage } : {}), ...(isTargetOrigin ? credentials : {}) },
+      });
     }
     return route.continue();
   }
@@ -203,7 +214,8 @@ export class PlaywrightFetcher implements Fetcher {
   private async render(context: BrowserContext, request: FetchRequest, remainingMs: () => number, refusals: TargetError[], started: number, blocker: AdBlocker | undefined): Promise<FetchResponse> {
     context.setDefaultTimeout(remainingMs());
     const acceptLanguage = acceptLanguageFor(request);
-    await context.route('**/*', (route) => this.route(route, request, acceptLanguage, refusals, blocker).catch(() => undefined));
+    const credentials = credentialHeadersOf(request);
+    await context.route('**/*', (route) => this.route(route, request, { acceptLanguage, credentials }, refusals, blocker).catch(() => undefined));
     const cookies = cookiesFor(request.url, request.headers);
     if (cookies.length > 0) await context.addCookies(cookies);
     const page = await context.newPage();

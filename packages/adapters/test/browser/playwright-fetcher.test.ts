@@ -156,3 +156,39 @@ describe.skipIf(skipWithoutChromium)('PlaywrightFetcher', () => {
     await expect(fetcher.fetch({ url: new URL('http://127.0.0.1:9/'), timeoutMs: 10_000 })).rejects.toMatchObject({ name: 'TargetError', kind: 'connection' });
   });
 });
+
+describe.skipIf(skipWithoutChromium)('PlaywrightFetcher credentials', () => {
+  let target: TestServer;
+  let other: TestServer;
+  const seen: Array<{ server: string; path: string; authorization: string | null }> = [];
+  const record = (server: string) => async (request: import('node:http').IncomingMessage, response: import('node:http').ServerResponse) => {
+    seen.push({ server, path: request.url ?? '', authorization: request.headers.authorization ?? null });
+    response.writeHead(200, { 'content-type': request.url?.endsWith('.js') ? 'application/javascript' : 'text/html' });
+    response.end(request.url?.endsWith('.js') ? '' : page('<p>ok</p>'));
+  };
+
+  beforeAll(async () => {
+    other = await startTestServer({ '/tracker.js': record('other'), '/landing': record('other') });
+    target = await startTestServer({
+      '/page': async (request, response) => {
+        seen.push({ server: 'target', path: '/page', authorization: request.headers.authorization ?? null });
+        response.writeHead(200, { 'content-type': 'text/html' });
+        response.end(page(`<p>page</p><script src="${other.url}/tracker.js"></script><script src="/own.js"></script>`));
+      },
+      '/own.js': record('target'),
+    });
+  });
+
+  afterAll(async () => {
+    await other?.close();
+    await target?.close();
+  });
+
+  it('sends Authorization to the target origin only, not to another port of the same host', async () => {
+    seen.length = 0;
+    await fetcher.fetch({ url: new URL('/page', target.url), timeoutMs: 15_000, headers: { authorization: 'Bearer secret' } });
+    expect(seen).toContainEqual({ server: 'target', path: '/page', authorization: 'Bearer secret' });
+    expect(seen).toContainEqual({ server: 'target', path: '/own.js', authorization: 'Bearer secret' });
+    expect(seen.filter((entry) => entry.server === 'other')).toEqual([{ server: 'other', path: '/tracker.js', authorization: null }]);
+  });
+});
