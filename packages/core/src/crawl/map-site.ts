@@ -68,9 +68,12 @@ export async function mapSite(deps: MapDeps, url: string, options: MapOptions, c
     return link;
   };
 
+  // sitemap "only": exactly the sitemap's URLs (the start URL too when the sitemap lists it), nothing
+  // the walk or the index found.
+  const isSitemapOnly = options.sitemap === 'only';
   const work = (async () => {
-    add(start.href);
-    if (options.useIndex && deps.knownLinks) for (const { url: known, ...details } of await deps.knownLinks(start)) add(known, details);
+    if (!isSitemapOnly) add(start.href);
+    if (!isSitemapOnly && options.useIndex && deps.knownLinks) for (const { url: known, ...details } of await deps.knownLinks(start)) add(known, details);
     if (options.sitemap !== 'skip') {
       const robots = await new RobotsCache(deps.fetcher, deps.clock, deps.robotsTokens, 5_000).rulesFor(start);
       const sitemapUrls = await discoverSitemapUrls({
@@ -82,7 +85,7 @@ export async function mapSite(deps: MapDeps, url: string, options: MapOptions, c
       });
       for (const entry of sitemapUrls) add(entry);
     }
-    if (options.sitemap !== 'only') {
+    if (!isSitemapOnly) {
       await walkSite(deps, start, options, { add, links, deadline: discoveryDeadline, signal: controller.signal });
     }
   })();
@@ -96,14 +99,15 @@ export async function mapSite(deps: MapDeps, url: string, options: MapOptions, c
   }
   void deadline;
   let result = [...links.values()];
-  if (options.sitemap === 'only') result = result.slice(1); // the start URL is not a sitemap entry
   if (options.search) {
     // Pages the index knows to contain the words come first, in its order; then the rest by URL words.
     const known = options.useIndex && deps.searchKnown ? await deps.searchKnown(start, options.search, options.limit) : [];
     const first = new Map<string, MapLink>();
     for (const link of known) {
       const normalized = normalizeForMap(link.url, options);
-      if (normalized && inScope(normalized) && !first.has(normalized)) first.set(normalized, { ...links.get(normalized), ...link, url: normalized });
+      if (!normalized || !inScope(normalized) || first.has(normalized)) continue;
+      if (isSitemapOnly && !links.has(normalized)) continue;
+      first.set(normalized, { ...links.get(normalized), ...link, url: normalized });
     }
     result = [...first.values(), ...rankBySearch(result.filter((link) => !first.has(link.url)), options.search)];
   }
