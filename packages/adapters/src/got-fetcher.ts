@@ -71,10 +71,11 @@ function tooLarge(url: URL, limit: number): TargetError {
 
 /**
  * Reads a (decompressed) body, aborting the download once it passes `limit` bytes; a declared
- * Content-Length above the limit fails before reading anything.
+ * Content-Length above the limit fails before reading anything. With `truncate`, the first `limit`
+ * bytes are returned instead of failing.
  */
-async function readBody(stream: GotRequest, response: GotResponse, url: URL, limit: number): Promise<Uint8Array> {
-  if (Number(response.headers['content-length'] ?? 0) > limit) {
+async function readBody(stream: GotRequest, response: GotResponse, url: URL, limit: number, truncate = false): Promise<Uint8Array> {
+  if (!truncate && Number(response.headers['content-length'] ?? 0) > limit) {
     stream.destroy();
     throw tooLarge(url, limit);
   }
@@ -84,7 +85,9 @@ async function readBody(stream: GotRequest, response: GotResponse, url: URL, lim
     size += chunk.length;
     if (size > limit) {
       stream.destroy();
-      throw tooLarge(url, limit);
+      if (!truncate) throw tooLarge(url, limit);
+      chunks.push(chunk.subarray(0, chunk.length - (size - limit)));
+      break;
     }
     chunks.push(chunk);
   }
@@ -247,7 +250,10 @@ export class GotFetcher implements Fetcher {
       stream.destroy();
       return { kind: 'redirect', location, headers: response.headers };
     }
-    const body = await readBody(stream, response, url, request.maxBytes ?? this.maxBytes);
+    const body =
+      request.truncateBytes !== undefined
+        ? await readBody(stream, response, url, request.truncateBytes, true)
+        : await readBody(stream, response, url, request.maxBytes ?? this.maxBytes);
     return { kind: 'final', hop: { url, status: response.statusCode, headers: response.headers, body } };
   }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startQuarry, type TestQuarry } from './support/quarry-server.js';
+import { startTestServer, waitFor, type TestServer } from '@quarry/core/testing';
 import { articlePage, startMutableSite, type MutableSite } from './support/mutable-site.js';
 
 /**
@@ -63,5 +64,41 @@ describe('hostile pages', () => {
     const { status, body } = await scrape(`${site.url}/fine`);
     expect(status).toBe(200);
     expect(body.data?.markdown).toContain('A normal page scraped after the hostile ones.');
+  });
+});
+
+describe('robots.txt that cannot be read', () => {
+  let failing: TestServer;
+  const requested: string[] = [];
+
+  beforeAll(async () => {
+    failing = await startTestServer((_request, response, url) => {
+      requested.push(url.pathname);
+      if (url.pathname === '/robots.txt') {
+        response.writeHead(503, { 'retry-after': '1' });
+        response.end('maintenance');
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end(articlePage('Should not be fetched', ['RFC 9309 says disallow all.']));
+    });
+  });
+
+  afterAll(async () => {
+    await failing?.close();
+  });
+
+  it('a 503 robots.txt: the crawl fetches nothing else (no sitemap, no start page) and fails saying why', async () => {
+    const response = await fetch(`${quarry.url}/v1/crawl`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${failing.url}/docs/`, limit: 5 }) });
+    const { id } = (await response.json()) as { id: string };
+    const status = await waitFor(async () => {
+      const answer = (await (await fetch(`${quarry.url}/v1/crawl/${id}`)).json()) as { status: string; error?: string };
+      return answer.status === 'scraping' ? undefined : answer;
+    }, { timeoutMs: 20_000, message: 'crawl end' });
+    expect(status.status).toBe('failed');
+    expect(status.error).toMatch(/robots\.txt of http:\/\/127\.0\.0\.1:\d+ could not be read/);
+    expect(requested.filter((path) => path !== '/robots.txt')).toEqual([]);
+    const errors = (await (await fetch(`${quarry.url}/v1/crawl/${id}/errors`)).json()) as { robotsBlocked: string[] };
+    expect(errors.robotsBlocked).toEqual([`${failing.url}/docs/`]);
   });
 });

@@ -15,6 +15,11 @@ beforeAll(async () => {
       return;
     }
     if (url.pathname === '/real-robots') return void response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /secret\n');
+    if (url.pathname === '/huge-robots') {
+      // 5 MB: comments, the rule at ~100 KB, then more comments (RFC 9309: parse at least 500 KiB).
+      const filler = (bytes: number) => '# filler line of a very long robots.txt file\n'.repeat(Math.ceil(bytes / 46));
+      return void response.writeHead(200, { 'content-type': 'text/plain' }).end(`User-agent: *\n${filler(100_000)}Disallow: /secret\n${filler(5_000_000)}`);
+    }
     response.writeHead(404).end();
   });
 });
@@ -39,6 +44,13 @@ describe('robots.txt fetching', () => {
     expect((await five.rulesFor(new URL(`${site.url}/`))).isAllowed(`${site.url}/secret`)).toBe(false);
     const six = new RobotsCache(fetcherAnswering(() => '/hop/6/6'), systemClock, ['QuarryBot']);
     expect((await six.rulesFor(new URL(`${site.url}/`))).isAllowed(`${site.url}/secret`)).toBe(true);
+  });
+
+  it('honours a rule 100 KB into a 5 MB robots.txt (reads the first 500 KiB, not the whole file)', async () => {
+    const huge = new RobotsCache(fetcherAnswering(() => '/huge-robots'), systemClock, ['QuarryBot']);
+    const rules = await huge.rulesFor(new URL(`${site.url}/`));
+    expect(rules.isAllowed(`${site.url}/secret`)).toBe(false);
+    expect(rules.isAllowed(`${site.url}/open`)).toBe(true);
   });
 
   it('allows all on 4xx and disallows all on 5xx or an unreachable host', async () => {

@@ -45,12 +45,12 @@ export class RobotsCache {
       const response = await this.fetcher.fetch({
         url: new URL('/robots.txt', origin),
         timeoutMs: this.timeoutMs,
-        maxBytes: maxRobotsBytes * 4,
+        truncateBytes: maxRobotsBytes, // the first 500 KiB of a file of any size (RFC 9309 §2.5)
         maxRedirects: robotsMaxRedirects,
       });
       return robotsRulesFromStatus(response.status) ?? parseRobotsTxt(response.body, tokens);
     } catch (error) {
-      // Too large or too many redirects: the file is unavailable (4xx-like), so everything is allowed.
+      // Too many redirects: the file is unavailable (4xx-like), so everything is allowed.
       if (error instanceof QuarryError && error.code === 'target_failed' && (error.details?.kind === 'too-large' || error.details?.kind === 'redirect')) {
         return robotsRulesFromStatus(404)!;
       }

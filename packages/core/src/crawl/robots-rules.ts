@@ -13,6 +13,11 @@ export interface RobotsRules {
   crawlDelaySeconds: number | undefined;
   /** Absolute http(s) `Sitemap:` URLs, wherever they stand in the file, deduplicated, in order. */
   sitemaps: string[];
+  /**
+   * True when robots.txt could not be read (5xx, 429, unreachable): RFC 9309 §2.3.1.4 says assume
+   * complete disallow, so a crawl fetches nothing of the origin, its start page and sitemaps included.
+   */
+  isUnavailable?: boolean;
 }
 
 /** RFC 9309 §2.5: crawlers must parse at least 500 KiB; the rest is ignored. */
@@ -95,7 +100,12 @@ export function robotsRulesFromStatus(status: number): RobotsRules | null {
 }
 
 function fixedRules(allowed: boolean): RobotsRules {
-  return { isAllowed: (url) => allowed || pathOf(url) === '/robots.txt', crawlDelaySeconds: undefined, sitemaps: [] };
+  return {
+    isAllowed: (url) => allowed || pathOf(url) === '/robots.txt',
+    crawlDelaySeconds: undefined,
+    sitemaps: [],
+    ...(allowed ? {} : { isUnavailable: true }),
+  };
 }
 
 function parseRecords(body: string): { groups: Group[]; sitemaps: string[] } {

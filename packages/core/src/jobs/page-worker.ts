@@ -8,7 +8,7 @@ import { RobotsCache } from '../crawl/robots-cache.js';
 import { discoverSitemapUrls } from '../crawl/sitemap-discovery.js';
 import { dedupKey } from '../crawl/url-normalize.js';
 import type { RobotsRules } from '../crawl/robots-rules.js';
-import { asQuarryError, type ErrorJson } from '../errors.js';
+import { TargetError, asQuarryError, type ErrorJson } from '../errors.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import type { Fetcher } from '../ports/fetcher.js';
 import type { FrontierEntry, JobRecord, JobStore } from '../ports/job-store.js';
@@ -120,6 +120,14 @@ export class PageWorker {
     const { rules, request } = context;
     const options = request.options;
     const start = rules.startUrl;
+    if (context.robots?.isUnavailable) {
+      // RFC 9309 §2.3.1.4: robots.txt answered 5xx/429 or could not be reached: fetch nothing else.
+      await this.deps.jobs.addRobotsBlocked(job.id, [start.href]);
+      throw new TargetError(
+        'robots',
+        `robots.txt of ${start.origin} could not be read (a server error, 429 or no answer), which RFC 9309 says means disallow all: nothing was crawled. Set ignoreRobotsTxt to crawl anyway.`,
+      );
+    }
     // The start page is always fetched (its include/exclude verdict is applied after it is scraped).
     await this.enqueue(job, [{ url: start.href, key: dedupKey(start, rules.keyOptions), discoveryDepth: 0 }]);
     if (options.sitemap !== 'skip') {

@@ -24,6 +24,11 @@ export interface FetchRequest {
   mobile?: boolean;
   /** Bytes allowed in the body; beyond it the fetcher throws TargetError('too-large'). */
   maxBytes?: number;
+  /**
+   * Read at most this many bytes of the body and return them, stopping the download (robots.txt:
+   * RFC 9309 parses the first 500 KiB of a file of any size). Takes precedence over `maxBytes`.
+   */
+  truncateBytes?: number;
   /** Redirects followed at most for this request (robots.txt: 5, RFC 9309); the fetcher's own limit otherwise. */
   maxRedirects?: number;
   signal?: AbortSignal;
