@@ -102,3 +102,46 @@ describe('robots.txt that cannot be read', () => {
     expect(errors.robotsBlocked).toEqual([`${failing.url}/docs/`]);
   });
 });
+
+describe('transient server errors', () => {
+  let flaky: TestServer;
+  const calls = new Map<string, number>();
+
+  beforeAll(async () => {
+    flaky = await startTestServer((_request, response, url) => {
+      const count = (calls.get(url.pathname) ?? 0) + 1;
+      calls.set(url.pathname, count);
+      if (url.pathname === '/busy-twice' && count <= 2) {
+        response.writeHead(503, { 'retry-after': '1' });
+        response.end();
+        return;
+      }
+      if (url.pathname === '/always-down') {
+        response.writeHead(503);
+        response.end();
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end(articlePage('Back again', ['The page after two busy answers.']));
+    });
+  });
+
+  afterAll(async () => {
+    await flaky?.close();
+  });
+
+  it('a 503 with Retry-After: 1, twice, then 200: the scrape waits and answers the page', async () => {
+    const { status, body } = await scrape(`${flaky.url}/busy-twice`);
+    expect(status).toBe(200);
+    expect(body.data?.markdown).toContain('The page after two busy answers.');
+    expect(calls.get('/busy-twice')).toBe(3);
+  });
+
+  it('an empty 503 to the end is a failed scrape naming the status, not an empty success', async () => {
+    const { status, body } = await scrape(`${flaky.url}/always-down`);
+    expect(status).toBeGreaterThanOrEqual(400);
+    expect(body.success).toBe(false);
+    expect(body.error).toMatch(/answered 503/);
+    expect(calls.get('/always-down')).toBeGreaterThanOrEqual(3); // two retries (and the browser engine, when there is one)
+  });
+});

@@ -96,6 +96,41 @@ async function judge(page: FetchedPage, profile: EngineProfile, analyze: PageAna
   return reason ? { kind: 'script-rendered', reason } : { kind: 'ok' };
 }
 
+/** Statuses that say "try again shortly": retried within the scrape's timeout. */
+const transientStatuses: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+/** Retries of one engine's fetch after a transient status. */
+const maxTransientRetries = 2;
+/** A Retry-After longer than this (seconds) is not waited for: the status is the answer. */
+const maxRetryAfterSeconds = 10;
+/** The wait when a transient status names none. */
+const defaultRetryDelayMs = 500;
+
+/** Milliseconds a Retry-After header asks for (seconds or an HTTP date), undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null, now: number): number | undefined {
+  if (!header) return undefined;
+  const trimmed = header.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/**
+ * One engine's fetch, retried after a 429/502/503/504 whose Retry-After is short (or absent) while
+ * the scrape's time allows: a site that answers "busy, try in a second" twice and then the page
+ * gives the page.
+ */
+async function fetchRetryingTransient(fetcher: Fetcher, request: FetchRequest, clock: Clock, deadline: number): Promise<FetchResponse> {
+  for (let attempt = 0; ; attempt++) {
+    const response = await fetcher.fetch({ ...request, timeoutMs: Math.max(1, deadline - clock.now()) });
+    if (!transientStatuses.has(response.status) || attempt >= maxTransientRetries) return response;
+    const asked = retryAfterMs(response.headers.get('retry-after'), clock.now());
+    if (asked !== undefined && asked > maxRetryAfterSeconds * 1000) return response;
+    const wait = asked ?? defaultRetryDelayMs * (attempt + 1);
+    if (clock.now() + wait >= deadline - 100) return response;
+    await clock.sleep(wait, request.signal);
+  }
+}
+
 function withHtml(response: FetchResponse): FetchedPage {
   const contentType = response.headers.get('content-type');
   if (contentKindOf(contentType, response.body) !== 'html') return { response };
@@ -117,6 +152,8 @@ export async function fetchWithEngines(
   const started = clock.now();
   let kept: { page: FetchedPage; verdict: Verdict } | undefined;
   let lastError: unknown;
+  /** A server error an engine answered: it says more than a later engine's failure to load the same page. */
+  let serverFailure: TargetError | undefined;
 
   for (const [index, engine] of able.entries()) {
     const isLast = index === able.length - 1;
@@ -124,18 +161,39 @@ export async function fetchWithEngines(
     if (remainingMs <= 0) break;
     let page: FetchedPage;
     try {
-      page = withHtml(await engine.fetcher.fetch({ url: target, timeoutMs: remainingMs, ...fields, ...(signal ? { signal } : {}) }));
+      const request: FetchRequest = { url: target, timeoutMs: remainingMs, ...fields, ...(signal ? { signal } : {}) };
+      page = withHtml(await fetchRetryingTransient(engine.fetcher, request, clock, started + options.timeout));
     } catch (error) {
       if (signal?.aborted) throw error;
       lastError = error;
       if (kept || (!isLast && canFallBack(error))) continue;
-      throw error;
+      throw serverFailure ?? error;
     }
     const verdict = await judge(page, engine, analyze);
+    if (verdict.kind === 'ok' && page.response.status >= 500 && isEmptyPage(page)) {
+      // A server error with nothing to read that outlived the retries is a failed page, not an
+      // empty success. One that sends an error page is a document with its status (as Firecrawl).
+      serverFailure = serverError(page.response);
+      lastError = serverFailure;
+      if (kept || !isLast) continue;
+      throw serverFailure;
+    }
     if (verdict.kind === 'ok' || (verdict.kind === 'script-rendered' && isLast)) return page;
     kept = { page, verdict };
   }
   if (kept?.verdict.kind === 'blocked') throw kept.verdict.error;
   if (kept) return kept.page;
-  throw lastError ?? new TimeoutError(`The scrape ran out of its ${options.timeout} ms timeout`, { details: { timeoutMs: options.timeout } });
+  throw serverFailure ?? lastError ?? new TimeoutError(`The scrape ran out of its ${options.timeout} ms timeout`, { details: { timeoutMs: options.timeout } });
+}
+
+function isEmptyPage(page: FetchedPage): boolean {
+  if (page.response.body.byteLength === 0) return true;
+  const text = page.html ?? new TextDecoder().decode(page.response.body.subarray(0, 4096));
+  return text.replace(/<(script|style)[\s\S]*?<\/\1>|<[^>]*>/gi, '').trim() === '';
+}
+
+function serverError(response: FetchResponse): TargetError {
+  return new TargetError('http-status', `${response.url.host} answered ${response.status}: the server failed to produce the page`, {
+    details: { host: response.url.host, statusCode: response.status },
+  });
 }
