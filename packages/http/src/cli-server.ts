@@ -103,11 +103,15 @@ export function keysCommands(program: Command) {
     });
   keys
     .command('revoke')
-    .description('Revoke a key by id; it stops working at once.')
-    .argument('<keyId>', 'the key id (see keys list)')
-    .action(async (keyId: string) => {
+    .description('Revoke a key by id, or by the key itself (fc-...); it stops working at once.')
+    .argument('<key>', 'the key id (see keys list) or the key (shown once, at creation)')
+    .action(async (given: string) => {
       await withStorage(async (storage) => {
-        if (!(await storage.ledger.revokeKey(keyId))) throw new ValidationError(`No active key with id ${keyId}`, 'keyId');
+        // The secret itself is often all an operator kept: find its id without printing it.
+        const keyId = given.startsWith('fc-') ? (await storage.ledger.authenticate(given))?.keyId : given;
+        if (!keyId || !(await storage.ledger.revokeKey(keyId))) {
+          throw new ValidationError(given.startsWith('fc-') ? 'No active key matches the key given' : `No active key with id ${given}`, 'key');
+        }
         process.stdout.write(`Revoked ${keyId}\n`);
       });
     });

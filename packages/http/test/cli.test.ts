@@ -106,6 +106,13 @@ describe('quarry keys and teams', () => {
     expect((await quarry(['keys', 'revoke', id])).stdout).toBe(`Revoked ${id}\n`);
     expect((await quarry(['keys', 'list', '--team', 'acme'])).stdout).toContain('revoked');
     expect((await quarry(['teams', 'credit', 'acme'])).stdout).toBe('acme\t50\n');
+    // Revoking by the key itself (often all an operator has): its id is printed, never the secret.
+    const second = (await quarry(['keys', 'create', '--team', 'acme', '--name', 'second'])).stdout.trim().split('\n').at(-1)!;
+    const revoked = await quarry(['keys', 'revoke', second]);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toMatch(/^Revoked \S+\n$/);
+    expect(revoked.stdout).not.toContain(second);
+    expect((await quarry(['keys', 'revoke', second])).code).not.toBe(0); // no longer active
     expect((await quarry(['teams', 'credit', 'acme', '75'])).stdout).toBe('acme\t75\n');
   });
 
