@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ScrapeDocument } from '../document.js';
-import { describePage, firstParagraph, shorten } from './page-description.js';
+import { describePage, firstParagraph, plainText, shorten } from './page-description.js';
 
 const page = (markdown: string, metadata: Record<string, unknown> = {}): ScrapeDocument => ({
   markdown,
@@ -17,6 +17,11 @@ describe('describePage', () => {
     const markdown = '# Title\n\n- a list\n\n```js\nconst x = 1;\n```\n\n| a | b |\n\nThis is **the** first [real](https://x) paragraph of `prose`.\n\nSecond one.';
     expect(describePage(page(markdown))).toBe('This is the first real paragraph of prose.');
     expect(firstParagraph('# Only a heading')).toBeUndefined();
+  });
+
+  it('keeps escaped characters and underscores inside words (file and function names)', () => {
+    expect(plainText('Source code: Lib/json/\\_\\_init\\_\\_.py and __main__ and snake_case_name')).toBe('Source code: Lib/json/__init__.py and main and snake_case_name');
+    expect(plainText('An *emphasised* word, a _second_ one, and \\*stars\\*.')).toBe('An emphasised word, a second one, and *stars*.');
   });
 
   it('keeps descriptions to one short line, cut after a sentence or at a word', () => {

@@ -28,15 +28,23 @@ export function firstParagraph(markdown: string): string | undefined {
   return undefined;
 }
 
-/** Inline markdown reduced to its text: `[a](b)` -> a, `**a**` -> a, `` `a` `` -> a. */
+/**
+ * Inline markdown reduced to its text: `[a](b)` -> a, `**a**` -> a, `` `a` `` -> a. Escaped
+ * characters (`\_`) are set aside first, so `Lib/json/\_\_init\_\_.py` stays a file name, and
+ * `_` inside a word (`snake_case`) is never emphasis, as in CommonMark.
+ */
 export function plainText(markdown: string): string {
+  const escaped: string[] = [];
   return markdown
+    .replace(/\\([\\`*_{}[\]()#+\-.!|])/g, (_match, character: string) => `\u0000${escaped.push(character) - 1}\u0000`)
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/(\*\*|__)(.+?)\1/g, '$2')
-    .replace(/(\*|_)(\S.*?)\1/g, '$2')
+    .replace(/\*\*(.+?)\*\*/g, '$1')
+    .replace(/(?<![\p{L}\p{N}])__(.+?)__(?![\p{L}\p{N}])/gu, '$1')
+    .replace(/\*(\S.*?)\*/g, '$1')
+    .replace(/(?<![\p{L}\p{N}])_(\S.*?)_(?![\p{L}\p{N}])/gu, '$1')
     .replace(/`([^`]*)`/g, '$1')
-    .replace(/\\([\\`*_{}[\]()#+\-.!|])/g, '$1');
+    .replace(/\u0000(\d+)\u0000/g, (_match, index: string) => escaped[Number(index)] ?? '');
 }
 
 /** At most `maxLength` characters, cut after a sentence when one ends late enough, else at a word with an ellipsis. */
