@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { UsageRecord } from '@quarry/core';
 import type { ApiVersion } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
 
@@ -27,6 +28,15 @@ export function teamRoutes(app: FastifyInstance, services: Services, version: Ap
   app.get(`/${version}/team/credit-usage`, { config: { kind: 'crawlStatus' } }, usage('credits'));
   app.get(`/${version}/team/token-usage`, { config: { kind: 'extractStatus' } }, usage('tokens'));
 
+  // Usage by billing period (calendar months, UTC), per API key when `byApiKey=true`.
+  const historical = (kind: 'credits' | 'tokens') => async (request: { caller: { teamId: string }; query: unknown }) => {
+    const byApiKey = String((request.query as Record<string, unknown> | undefined)?.byApiKey ?? '') === 'true';
+    const records = await services.ledger.listUsage(request.caller.teamId, { kind });
+    return { success: true, periods: usagePeriods(records, kind, byApiKey, Date.now()) };
+  };
+  app.get(`/${version}/team/credit-usage/historical`, { config: { kind: 'crawlStatus' } }, historical('credits'));
+  app.get(`/${version}/team/token-usage/historical`, { config: { kind: 'extractStatus' } }, historical('tokens'));
+
   app.get(`/${version}/concurrency-check`, { config: { kind: 'crawlStatus' } }, async () => {
     const depth = await services.queue.depth();
     const limit = services.config.QUARRY_TEAM_CONCURRENCY || services.config.QUARRY_WORKER_CONCURRENCY;
@@ -44,4 +54,42 @@ export function teamRoutes(app: FastifyInstance, services: Services, version: Ap
       mostRecentSuccess: null,
     };
   });
+}
+
+export interface UsagePeriod {
+  startDate: string;
+  endDate: string;
+  apiKey?: string | null;
+  creditsUsed?: number;
+  tokensUsed?: number;
+}
+
+/**
+ * Usage records added up per calendar month (UTC), oldest first, and per API key id when asked
+ * (usage without a key, e.g. keyless or dashboard work, under `apiKey: null`). With no usage at all,
+ * the current month with 0, so clients always see the period they are in.
+ */
+export function usagePeriods(records: UsageRecord[], kind: 'credits' | 'tokens', byApiKey: boolean, now: number): UsagePeriod[] {
+  const field = kind === 'credits' ? 'creditsUsed' : 'tokensUsed';
+  const monthOf = (at: number) => {
+    const date = new Date(at);
+    return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
+  };
+  const totals = new Map<string, { start: number; apiKey: string | null; amount: number }>();
+  for (const record of records) {
+    const start = monthOf(record.at);
+    const apiKey = byApiKey ? (record.apiKeyId ?? null) : null;
+    const key = `${start} ${apiKey ?? ''}`;
+    const total = totals.get(key) ?? { start, apiKey, amount: 0 };
+    total.amount += record.amount;
+    totals.set(key, total);
+  }
+  if (totals.size === 0) totals.set('now', { start: monthOf(now), apiKey: null, amount: 0 });
+  return [...totals.values()]
+    .sort((a, b) => a.start - b.start || String(a.apiKey).localeCompare(String(b.apiKey)))
+    .map(({ start, apiKey, amount }) => {
+      const begin = new Date(start);
+      const end = new Date(Date.UTC(begin.getUTCFullYear(), begin.getUTCMonth() + 1, 1) - 1);
+      return { startDate: begin.toISOString(), endDate: end.toISOString(), ...(byApiKey ? { apiKey } : {}), [field]: amount };
+    });
 }
