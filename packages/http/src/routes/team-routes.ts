@@ -37,10 +37,15 @@ export function teamRoutes(app: FastifyInstance, services: Services, version: Ap
   app.get(`/${version}/team/credit-usage/historical`, { config: { kind: 'crawlStatus' } }, historical('credits'));
   app.get(`/${version}/team/token-usage/historical`, { config: { kind: 'extractStatus' } }, historical('tokens'));
 
-  app.get(`/${version}/concurrency-check`, { config: { kind: 'crawlStatus' } }, async () => {
-    const depth = await services.queue.depth();
+  // The calling team's own work only: pages of its running crawls and batches that are queued or
+  // in flight, up to its concurrency limit (never the queue as a whole, which holds other teams' work).
+  app.get(`/${version}/concurrency-check`, { config: { kind: 'crawlStatus' } }, async (request) => {
+    const teamId = request.caller.teamId;
     const limit = services.config.QUARRY_TEAM_CONCURRENCY || services.config.QUARRY_WORKER_CONCURRENCY;
-    return { success: true, concurrency: depth.active, maxConcurrency: limit };
+    const jobs = [...(await services.jobStore.listActive('crawl', teamId)), ...(await services.jobStore.listActive('batch_scrape', teamId))];
+    let pending = 0;
+    for (const job of jobs) pending += (await services.jobStore.progress(job.id)).pending;
+    return { success: true, concurrency: Math.min(pending, limit), maxConcurrency: limit };
   });
 
   app.get(`/${version}/team/queue-status`, { config: { kind: 'crawlStatus' } }, async () => {
