@@ -56,6 +56,12 @@ export interface FieldIssue {
   field: string;
   /** What was expected and what arrived, in words. */
   message: string;
+  /**
+   * The kind of problem in the words Firecrawl's clients know (zod's issue codes): `invalid_type`,
+   * `too_small`, `too_big`, `unrecognized_keys`, `invalid_enum_value`, `invalid_string`; `custom`
+   * when absent.
+   */
+  code?: string;
 }
 
 /** Bad input. The message names the field, the expectation and what arrived. */

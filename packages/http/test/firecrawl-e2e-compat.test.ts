@@ -37,4 +37,16 @@ describe('Firecrawl end-to-end behaviours', () => {
     expect(tooLong.status).toBe(400);
     expect(String(tooLong.body.error)).toMatch(/`timeout` must be <= 600000; got/);
   });
+
+  it.each([
+    ['waitFor over half the timeout', { waitFor: 20_000, timeout: 30_000 }, { code: 'custom', path: ['waitFor'] }, /`waitFor` must not exceed half of timeout/],
+    ['parsers not an array', { parsers: 'pdf' }, { code: 'invalid_type', path: ['parsers'] }, /`parsers` must be an array/],
+    ['parsers in the old object form', { parsers: { pdf: true } }, { code: 'invalid_type', path: ['parsers'] }, /`parsers` must be an array; got an object/],
+    ['systemPrompt inside a v2 json format', { formats: [{ type: 'json', prompt: 'x', systemPrompt: 'y' }] }, { code: 'unrecognized_keys', path: ['formats', 0, 'systemPrompt'] }, /`formats\[0\]\.systemPrompt` is not a known option/],
+  ])('a validation error (%s): 400, the specific message in error, details as Firecrawl\'s list of {code, message, path}', async (_name, options, issue, message) => {
+    const answer = await post('/v2/scrape', { url: `${site.url}/`, ...options });
+    expect(answer.status).toBe(400);
+    expect(String(answer.body.error)).toMatch(message);
+    expect(answer.body.details).toEqual([{ ...issue, message: expect.stringMatching(message) }]);
+  });
 });

@@ -50,7 +50,35 @@ export function describeErrors(errors: ErrorObject[], prefix = ''): FieldIssue[]
   return collapseUnionIssues(issues);
 }
 
+/** ajv keyword -> the issue code Firecrawl's clients know (zod's). */
+const issueCodes: Record<string, string> = {
+  type: 'invalid_type',
+  required: 'invalid_type',
+  minimum: 'too_small',
+  exclusiveMinimum: 'too_small',
+  minLength: 'too_small',
+  minItems: 'too_small',
+  minProperties: 'too_small',
+  maximum: 'too_big',
+  exclusiveMaximum: 'too_big',
+  maxLength: 'too_big',
+  maxItems: 'too_big',
+  maxProperties: 'too_big',
+  additionalProperties: 'unrecognized_keys',
+  enum: 'invalid_enum_value',
+  const: 'invalid_enum_value',
+  discriminator: 'invalid_union_discriminator',
+  pattern: 'invalid_string',
+  format: 'invalid_string',
+};
+
 function describeError(error: ErrorObject, field: string): FieldIssue {
+  const issue = describeErrorText(error, field);
+  const code = issueCodes[error.keyword];
+  return code ? { ...issue, code } : issue;
+}
+
+function describeErrorText(error: ErrorObject, field: string): FieldIssue {
   const name = field || 'body';
   const got = describeValue(error.data);
   const params = error.params as Record<string, unknown>;

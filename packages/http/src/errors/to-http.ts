@@ -1,4 +1,4 @@
-import { asQuarryError, type ErrorCode, type QuarryError } from '@quarry/core';
+import { asQuarryError, type ErrorCode, type FieldIssue, type QuarryError } from '@quarry/core';
 
 /**
  * The one place where errors become HTTP: a status per error code (a new code without a status
@@ -34,6 +34,25 @@ export interface HttpError {
   body: { success: false; error: string; code?: string; details?: unknown };
 }
 
+/** A field path as Firecrawl's clients read it: `scrapeOptions.formats[0].type` -> ['scrapeOptions', 'formats', 0, 'type']. */
+export function pathOf(field: string): Array<string | number> {
+  if (field === '') return [];
+  return field
+    .split(/\.|(?=\[)/)
+    .filter((part) => part !== '')
+    .map((part) => (/^\[\d+\]$/.test(part) ? Number(part.slice(1, -1)) : part.replace(/^\[|\]$/g, '')));
+}
+
+/**
+ * Details shown to clients. Validation issues take Firecrawl's shape, a list of `{code, message,
+ * path}` (the SDKs hand `details` to the caller); everything else as the error carries it.
+ */
+function detailsOf(error: QuarryError): unknown {
+  const issues = error.details?.issues as FieldIssue[] | undefined;
+  if (error.code !== 'invalid_request' || !Array.isArray(issues)) return error.details;
+  return issues.map((issue) => ({ code: issue.code ?? 'custom', message: issue.message, path: pathOf(issue.field) }));
+}
+
 export function toHttpError(error: unknown): HttpError {
   const quarryError: QuarryError = asQuarryError(error);
   const kind = quarryError.details?.kind;
@@ -55,7 +74,7 @@ export function toHttpError(error: unknown): HttpError {
       success: false,
       error: message,
       code: publicCode[quarryError.code] ?? quarryError.code.toUpperCase(),
-      ...(quarryError.details && status !== 500 && quarryError.code !== 'rate_limited' ? { details: quarryError.details } : {}),
+      ...(quarryError.details && status !== 500 && quarryError.code !== 'rate_limited' ? { details: detailsOf(quarryError) } : {}),
     },
   };
 }
