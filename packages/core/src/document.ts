@@ -19,7 +19,8 @@ export interface DocumentMetadata {
   /** PDF page count. */
   numPages?: number;
   creditsUsed: number;
-  proxyUsed: 'basic' | 'enhanced';
+  /** The pool the page came through; v1 answers show `enhanced` by its v1 name, `stealth`. */
+  proxyUsed: 'basic' | 'enhanced' | 'stealth';
   cacheState?: 'hit' | 'miss';
   cachedAt?: string;
   /** Which engine produced the page (`http`, `browser`, `pdf`...). */

@@ -87,7 +87,21 @@ describe('proxy pools', () => {
     const v2 = await scrape(quarry, 'v2', { url: `${site.url}/guarded`, proxy: 'enhanced' });
     expect(v2.body.data!.metadata).toMatchObject({ statusCode: 200, proxyUsed: 'enhanced', creditsUsed: 5 });
     const v1 = await scrape(quarry, 'v1', { url: `${site.url}/guarded`, proxy: 'stealth' });
-    expect(v1.body.data!.metadata).toMatchObject({ statusCode: 200, proxyUsed: 'enhanced' });
+    expect(v1.body.data!.metadata).toMatchObject({ statusCode: 200, proxyUsed: 'stealth' });
+  });
+
+  it('a stealth scrape is never answered from the cache, and a later basic scrape may use its result', async () => {
+    const url = `${site.url}/guarded?cache-check`;
+    const first = await scrape(quarry, 'v2', { url, proxy: 'enhanced' });
+    expect(first.body.data!.metadata).toMatchObject({ statusCode: 200 });
+    expect(first.body.data!.metadata.cacheState).not.toBe('hit');
+    const again = await scrape(quarry, 'v1', { url, proxy: 'stealth', maxAge: 3_600_000 });
+    expect(again.body.data!.metadata).toMatchObject({ statusCode: 200, proxyUsed: 'stealth' });
+    expect(again.body.data!.metadata.cacheState).not.toBe('hit');
+    // Through the basic pool the site answers 403: a 200 here is the stored stealth result.
+    const basicScrape = await scrape(quarry, 'v2', { url, proxy: 'basic' });
+    expect(basicScrape.body.data!.metadata).toMatchObject({ statusCode: 200, cacheState: 'hit' });
+    expect(basicScrape.body.data!.markdown).toContain('Guarded content');
   });
 
   it('a server without an enhanced pool says how to configure one, and auto stays basic', async () => {

@@ -29,6 +29,8 @@ describe('cacheKeyOf', () => {
     expect(cacheKeyOf(url, v2())).toBe(cacheKeyOf(url, parseScrapeOptions('v1', {})));
     expect(cacheKeyOf(url, v2({ formats: ['markdown', 'html'] }))).toBe(cacheKeyOf(url, v2({ formats: ['html', 'markdown'] })));
     expect(cacheKeyOf(url, v2({ formats: ['markdown'] }))).toBe(cacheKeyOf(url, v2({ formats: ['markdown', { type: 'changeTracking' }] })));
+    // The page is the same through any proxy pool: a stealth scrape stores what basic ones may read.
+    expect(cacheKeyOf(url, v2())).toBe(cacheKeyOf(url, v2({ proxy: 'enhanced' })));
   });
 
   it('differs for every option that changes the page', () => {
@@ -45,7 +47,6 @@ describe('cacheKeyOf', () => {
       v2({ mobile: true }),
       v2({ location: { country: 'DE' } }),
       v2({ blockAds: false }),
-      v2({ proxy: 'enhanced' }),
       v2({ waitFor: 1_000 }),
       v2({ parsers: [] }),
     ];

@@ -36,7 +36,9 @@ export function siteOf(input: string): string {
 /**
  * The cache key of a scrape: a sha256 of the normalized URL and the output-shaping options. The
  * changeTracking format is left out (it is computed fresh, never read from the cache); so are the
- * options that never change the page (timeout, skipTlsVerification, storeInCache, maxAge).
+ * options that never change the page (timeout, skipTlsVerification, storeInCache, maxAge) and the
+ * proxy (the page is the same through any pool: an enhanced scrape is never read from the cache but
+ * stores what later basic scrapes may use).
  */
 export function cacheKeyOf(url: string, options: ScrapeOptions): string {
   const shape = {
@@ -50,8 +52,6 @@ export function cacheKeyOf(url: string, options: ScrapeOptions): string {
     location: options.location ? { country: options.location.country, languages: options.location.languages ?? [] } : null,
     removeBase64Images: options.removeBase64Images,
     blockAds: options.blockAds,
-    // basic and auto answer the same page unless a block forces the enhanced pool.
-    proxy: options.proxy === 'enhanced' ? 'enhanced' : 'basic',
     parsePdf: options.parsePdf,
     pdfMaxPages: options.pdfMaxPages ?? null,
   };

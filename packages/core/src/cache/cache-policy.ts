@@ -11,12 +11,15 @@ import type { ScrapeOptions } from '../options/scrape-options.js';
  * | actions, or custom headers (cookies, auth: private content)   | no   | no    |
  * | zero data retention                                           | no   | no    |
  * | changeTracking asked (it compares with a fresh page)          | no   | yes   |
+ * | the enhanced (stealth) proxy asked: the caller wants a fresh    | no   | yes   |
+ * | fetch through it; later basic scrapes may use its result       |      |       |
  * | the page answered an error status (>= 400)                    | -    | no    |
  */
 export function canReadCache(options: ScrapeOptions): boolean {
   return (
     options.maxAge > 0 &&
     isShareable(options) &&
+    options.proxy !== 'enhanced' &&
     !options.formats.some((format) => format.type === 'changeTracking')
   );
 }

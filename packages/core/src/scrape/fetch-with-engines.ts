@@ -102,7 +102,7 @@ const transientStatuses: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 const maxTransientRetries = 2;
 /** A Retry-After longer than this (seconds) is not waited for: the status is the answer. */
 const maxRetryAfterSeconds = 10;
-/** The wait when a transient status names none. */
+/** The wait when an empty transient answer names none. */
 const defaultRetryDelayMs = 500;
 
 /** Milliseconds a Retry-After header asks for (seconds or an HTTP date), undefined when absent or unreadable. */
@@ -115,8 +115,8 @@ export function retryAfterMs(header: string | null, now: number): number | undef
 }
 
 /**
- * One engine's fetch, retried after a 429/502/503/504 whose Retry-After is short (or absent) while
- * the scrape's time allows: a site that answers "busy, try in a second" twice and then the page
+ * One engine's fetch, retried after a 429/502/503/504 that asks for a short wait (Retry-After) or
+ * sends nothing at all, while the scrape's time allows: a site that answers "busy, try in a second" twice and then the page
  * gives the page.
  */
 async function fetchRetryingTransient(fetcher: Fetcher, request: FetchRequest, clock: Clock, deadline: number): Promise<FetchResponse> {
@@ -124,6 +124,8 @@ async function fetchRetryingTransient(fetcher: Fetcher, request: FetchRequest, c
     const response = await fetcher.fetch({ ...request, timeoutMs: Math.max(1, deadline - clock.now()) });
     if (!transientStatuses.has(response.status) || attempt >= maxTransientRetries) return response;
     const asked = retryAfterMs(response.headers.get('retry-after'), clock.now());
+    // A status with a page and no Retry-After (a bot challenge, an error page) is not "busy": judge it.
+    if (asked === undefined && response.body.byteLength > 0) return response;
     if (asked !== undefined && asked > maxRetryAfterSeconds * 1000) return response;
     const wait = asked ?? defaultRetryDelayMs * (attempt + 1);
     if (clock.now() + wait >= deadline - 100) return response;
