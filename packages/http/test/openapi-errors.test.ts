@@ -14,6 +14,10 @@ describe('OpenAPI error responses', () => {
     expect([...answered].sort()).toEqual([400, 401, 402, 403, 404, 408, 415, 429, 500, 501, 503]);
   });
 
+  it('ignores a kind that only names an inherited member of the table', () => {
+    expect(toHttpError(new QuarryError('target_failed', 'x', { details: { kind: 'constructor' } })).status).toBe(500);
+  });
+
   it.each(['v1', 'v2'] as const)('documents every one of them on each %s operation', (version) => {
     const document = openApiDocument(version) as { paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>> };
     const scrape = document.paths[`/${version}/scrape`]!.post!.responses;

@@ -76,7 +76,7 @@ export interface HttpError {
 export function toHttpError(error: unknown): HttpError {
   const quarryError: QuarryError = asQuarryError(error);
   const kind = quarryError.details?.kind;
-  const status = (typeof kind === 'string' ? statusOfKind[kind] : undefined) ?? statusOf[quarryError.code];
+  const status = (typeof kind === 'string' && Object.hasOwn(statusOfKind, kind) ? statusOfKind[kind] : undefined) ?? statusOf[quarryError.code];
   const headers: Record<string, string> = {};
   const retryAfter = quarryError.details?.retryAfterSeconds;
   if (typeof retryAfter === 'number') headers['retry-after'] = String(Math.ceil(retryAfter));
