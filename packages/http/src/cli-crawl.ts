@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import type { CrawlOptionsInput, MapOptionsInput, ScrapeDocument } from '@quarry/core';
-import { privateHostsOverride } from './cli.js';
+import { privateHostsOverride } from './cli-flags.js';
 import { CrawlProgress } from './cli-progress.js';
 import { buildEngine, loadConfig } from './compose.js';
 

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { createPostgresStorage, createSqliteStorage } from '@quarry/storage';
 import type { CrawlOptionsInput, DocumentCache, PageIndex } from '@quarry/core';
-import { privateHostsOverride } from './cli.js';
+import { privateHostsOverride } from './cli-flags.js';
 import { buildEngine, loadConfig } from './compose.js';
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Command } from 'commander';
 import { createPostgresStorage, createSqliteStorage } from '@quarry/storage';
 import { ValidationError, type Ledger } from '@quarry/core';
-import { privateHostsOverride } from './cli.js';
+import { privateHostsOverride } from './cli-flags.js';
 import { runWorker } from './cli-worker.js';
 import { loadConfig } from './compose.js';
 import { composeDistributed, isDistributed } from './compose-distributed.js';

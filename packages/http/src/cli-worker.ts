@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ValidationError, type ServerConfig } from '@quarry/core';
-import { privateHostsOverride } from './cli.js';
+import { privateHostsOverride } from './cli-flags.js';
 import { loadConfig } from './compose.js';
 import { composeDistributed, isDistributed } from './compose-distributed.js';
 

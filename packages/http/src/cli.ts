@@ -5,6 +5,7 @@ import { indexCommand } from './cli-index.js';
 import { keysCommands, serveCommand } from './cli-server.js';
 import { workerCommand } from './cli-worker.js';
 import { buildEngine, loadConfig } from './compose.js';
+import { privateHostsOverride } from './cli-flags.js';
 
 /**
  * The `quarry` command. Each subcommand parses its flags into API options, calls the engine and
@@ -68,13 +69,6 @@ interface ScrapeFlags {
   timeout?: number;
   json?: boolean;
   allowPrivateHosts?: string | boolean;
-}
-
-export function privateHostsOverride(flag: string | boolean | undefined): { QUARRY_ALLOW_PRIVATE_HOSTS?: string } {
-  if (flag === undefined || flag === false) return {};
-  const fromEnv = process.env.QUARRY_ALLOW_PRIVATE_HOSTS ?? '';
-  const fromFlag = flag === true ? '*' : flag;
-  return { QUARRY_ALLOW_PRIVATE_HOSTS: [fromEnv, fromFlag].filter(Boolean).join(',') };
 }
 
 function scrapeOptionsFromFlags(flags: ScrapeFlags): ScrapeOptionsInput {

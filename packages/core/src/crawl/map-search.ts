@@ -1,4 +1,4 @@
-import type { MapLink } from './map-site.js';
+import type { MapLink } from './map-link.js';
 
 /**
  * Ranks map links by relevance of a query to each URL's path words, title and description (not

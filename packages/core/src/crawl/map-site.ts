@@ -23,11 +23,8 @@ import { hostWithoutWww, isSpaRoute, normalizeMapUrl } from './url-normalize.js'
  *             -> BFS over pages of the site (links only, no markdown)            [unless only]
  *             -> scope (same site / subdomains / below path) -> normalise, dedupe -> rank -> limit
  */
-export interface MapLink {
-  url: string;
-  title?: string;
-  description?: string;
-}
+import type { MapLink } from './map-link.js';
+export type { MapLink };
 
 export interface MapDeps {
   fetcher: Fetcher;

@@ -3,7 +3,8 @@
  * actions), served back by id. Ids are unguessable (32 random hex characters), so an id is also the
  * right to read the blob: a URL with it can be handed out.
  *
- * Implementations: `LocalBlobStore` (storage, a local folder). All pass `describeBlobStore` from
+ * Implementations: `LocalBlobStore` (storage, a local folder), `PostgresBlobStore` (storage, a bytea
+ * table every process of the distributed mode shares). All pass `describeBlobStore` from
  * core/src/ports/testing/blob-store-suite.ts.
  */
 export interface StoredBlob {

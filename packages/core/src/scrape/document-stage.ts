@@ -1,7 +1,7 @@
 import type { ScrapeDocument } from '../document.js';
 import type { FormatType } from '../options/formats.js';
 import type { ScrapeOptions } from '../options/scrape-options.js';
-import type { ScrapeContext } from './scrape-page.js';
+import type { ScrapeContext } from './scrape-context.js';
 
 /**
  * A step that runs after a page is built and adds the formats that need more than the page itself:

@@ -43,17 +43,8 @@ export interface ScrapeDeps {
   missingProviders: Partial<Record<FormatSpec['type'], string>>;
 }
 
-export interface ScrapeContext {
-  signal?: AbortSignal;
-  /** Id for metadata.scrapeId; a new one when absent. */
-  scrapeId?: string;
-  /** The team the scrape is for (histories, token usage); absent for library use. */
-  teamId?: string;
-  /** The crawl or batch the scrape belongs to (change histories remember a crawl's pages). */
-  jobId?: string;
-  /** `hidden`: a page the crawl did not reach but its previous crawl did (changeTracking says so). */
-  visibility?: 'visible' | 'hidden';
-}
+import type { ScrapeContext } from './scrape-context.js';
+export type { ScrapeContext };
 
 /** A scraped page plus the links a crawl follows (all `<a href>` of the raw page, whatever the formats). */
 export interface ScrapedPage {

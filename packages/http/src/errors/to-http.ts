@@ -20,6 +20,45 @@ export const statusOf: Record<ErrorCode, number> = {
   internal: 500,
 };
 
+/** Failures whose kind (in `details.kind`) answers another status than their code's. */
+export const statusOfKind: Readonly<Record<string, number>> = {
+  ssrf: 403,
+  'unsupported-type': 415,
+};
+
+/** What each status this map can answer means, for the OpenAPI documents. */
+const meaningOf: Record<ErrorCode, string> = {
+  invalid_request: 'invalid request: the message names the field, the expectation and what arrived',
+  unauthorized: 'missing or invalid API key',
+  payment_required: 'not enough credits',
+  forbidden: 'not allowed for this key or team',
+  not_found: 'unknown job (or another team’s)',
+  timeout: 'timed out',
+  rate_limited: 'rate limit exceeded; see Retry-After and X-RateLimit-* headers',
+  target_failed: 'the target failed',
+  not_configured: 'the feature needs a provider this server has not configured',
+  not_available: 'not available on this server',
+  unavailable: 'a backing service is unavailable; retry later',
+  internal: 'an internal error occurred',
+};
+const meaningOfKind: Record<keyof typeof statusOfKind, string> = {
+  ssrf: 'the target is a private or loopback address the operator did not allow',
+  'unsupported-type': 'the target answered a content type Quarry cannot convert',
+};
+
+/**
+ * Every status `toHttpError` can answer, each with what it means (several codes may share one),
+ * generated from the two tables above so the OpenAPI documents cannot omit one.
+ */
+export function errorStatuses(): Map<number, string[]> {
+  const statuses = new Map<number, string[]>();
+  const add = (status: number, meaning: string) => statuses.set(status, [...(statuses.get(status) ?? []), meaning]);
+  for (const [code, status] of Object.entries(statusOf) as [ErrorCode, number][]) add(status, `${meaningOf[code]} (${code})`);
+  for (const [kind, status] of Object.entries(statusOfKind)) add(status, meaningOfKind[kind] ?? kind);
+  return new Map([...statuses].sort(([a], [b]) => a - b));
+}
+
+
 /** Codes shown to clients in `code`, in the spelling Firecrawl clients know where one exists. */
 const publicCode: Partial<Record<ErrorCode, string>> = {
   timeout: 'SCRAPE_TIMEOUT',
@@ -56,7 +95,7 @@ function detailsOf(error: QuarryError): unknown {
 export function toHttpError(error: unknown): HttpError {
   const quarryError: QuarryError = asQuarryError(error);
   const kind = quarryError.details?.kind;
-  const status = kind === 'ssrf' ? 403 : kind === 'unsupported-type' ? 415 : statusOf[quarryError.code];
+  const status = (typeof kind === 'string' && Object.hasOwn(statusOfKind, kind) ? statusOfKind[kind] : undefined) ?? statusOf[quarryError.code];
   const headers: Record<string, string> = {};
   const retryAfter = quarryError.details?.retryAfterSeconds;
   if (typeof retryAfter === 'number') headers['retry-after'] = String(Math.ceil(retryAfter));

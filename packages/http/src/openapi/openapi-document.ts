@@ -10,6 +10,7 @@ import {
   searchRequestSchemaV2,
 } from '@quarry/core';
 import type { ApiVersion } from '../server/request-context.js';
+import { errorStatuses } from '../errors/to-http.js';
 import { agentPaths } from './agent-paths.js';
 
 /**
@@ -30,15 +31,10 @@ const errorResponse = {
   },
 };
 
-const errors = {
-  '400': { ...errorResponse, description: 'Invalid request: the message names the field, the expectation and what arrived.' },
-  '401': { ...errorResponse, description: 'Missing or invalid API key.' },
-  '402': { ...errorResponse, description: 'Not enough credits.' },
-  '404': { ...errorResponse, description: 'Unknown job (or another team’s).' },
-  '408': { ...errorResponse, description: 'Timed out.' },
-  '429': { ...errorResponse, description: 'Rate limit exceeded; see Retry-After and X-RateLimit-* headers.' },
-  '500': { ...errorResponse, description: 'The target failed or an internal error occurred.' },
-};
+// Generated from the error map (errors/to-http.ts): every status an error can answer is documented.
+const errors = Object.fromEntries(
+  [...errorStatuses()].map(([status, meanings]) => [String(status), { ...errorResponse, description: meanings.map((text) => text[0]!.toUpperCase() + text.slice(1)).join('; ') + '.' }]),
+);
 
 const documentSchema = {
   type: 'object',

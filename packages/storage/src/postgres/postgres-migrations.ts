@@ -273,6 +273,14 @@ export const postgresMigrations: readonly string[] = [
   CREATE INDEX change_history_latest ON change_history (team_id, tag, url_key, scraped_at);
   CREATE INDEX change_history_site ON change_history (team_id, tag, site, scraped_at);
   `,
+  // 5: blobs every process shares (screenshots, PDFs), bytes in a bytea row; see postgres-blob-store.ts.
+  `
+  CREATE TABLE blobs (
+    id TEXT PRIMARY KEY,
+    content_type TEXT NOT NULL,
+    bytes BYTEA NOT NULL
+  );
+  `,
 ];
 
 /** Rows every Quarry schema has: the local team ($1, for keyless requests), oldest of all teams. */

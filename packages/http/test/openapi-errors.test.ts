@@ -1,0 +1,33 @@
+import { QuarryError, type ErrorCode } from '@quarry/core';
+import { describe, expect, it } from 'vitest';
+import { statusOf, statusOfKind, toHttpError } from '../src/errors/to-http.js';
+import { openApiDocument } from '../src/openapi/openapi-document.js';
+
+/** The OpenAPI documents' error responses come from the error map: every status an error can answer is there. */
+describe('OpenAPI error responses', () => {
+  const answered = new Set([
+    ...(Object.keys(statusOf) as ErrorCode[]).map((code) => toHttpError(new QuarryError(code, 'x')).status),
+    ...Object.keys(statusOfKind).map((kind) => toHttpError(new QuarryError('target_failed', 'x', { details: { kind } })).status),
+  ]);
+
+  it('answers 403, 415, 501 and 503 among the statuses the map emits', () => {
+    expect([...answered].sort()).toEqual([400, 401, 402, 403, 404, 408, 415, 429, 500, 501, 503]);
+  });
+
+  it('ignores a kind that only names an inherited member of the table', () => {
+    expect(toHttpError(new QuarryError('target_failed', 'x', { details: { kind: 'constructor' } })).status).toBe(500);
+  });
+
+  it.each(['v1', 'v2'] as const)('documents every one of them on each %s operation', (version) => {
+    const document = openApiDocument(version) as { paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>> };
+    const scrape = document.paths[`/${version}/scrape`]!.post!.responses;
+    expect(Object.keys(scrape).filter((status) => status !== '200').map(Number).sort()).toEqual([...answered].sort());
+    expect(scrape['415']!.description).toContain('content type');
+    expect(scrape['501']!.description).toContain('not_configured');
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        for (const status of answered) expect(operation.responses, `${method} ${path}`).toHaveProperty(String(status));
+      }
+    }
+  });
+});
