@@ -97,6 +97,21 @@ describe('hostile requests', () => {
     }
   });
 
+  it.each([
+    ['/v1/extract', (schema: unknown) => ({ urls: ['http://example.test/'], schema }), 'schema'],
+    ['/v1/scrape', (schema: unknown) => ({ url: 'http://example.test/', formats: ['json'], jsonOptions: { schema } }), 'jsonOptions.schema'],
+    ['/v2/scrape', (schema: unknown) => ({ url: 'http://example.test/', formats: [{ type: 'json', schema }] }), 'formats[0].schema'],
+  ] as const)('%s refuses a $ref bomb schema with a 400 naming %s', async (path, body, field) => {
+    const definitions: Record<string, unknown> = { d0: { type: 'string' } };
+    for (let level = 1; level <= 40; level += 1) {
+      definitions[`d${level}`] = { type: 'object', properties: { a: { $ref: `#/definitions/d${level - 1}` }, b: { $ref: `#/definitions/d${level - 1}` } } };
+    }
+    const schema = { type: 'object', definitions, properties: { root: { $ref: '#/definitions/d40' } } };
+    const answer = await send('POST', path, JSON.stringify(body(schema)));
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toContain(`\`${field}\` expands to more than`);
+  });
+
   it('still answers /health', async () => {
     expect((await fetch(`${quarry.url}/health`)).status).toBe(200);
   });
