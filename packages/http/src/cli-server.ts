@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isReadableLog, readableLogStream } from './server/log-lines.js';
 import { Command } from 'commander';
 import { createPostgresStorage, createSqliteStorage } from '@quarry/storage';
 import { ValidationError, type Ledger } from '@quarry/core';
@@ -31,7 +32,10 @@ export function serveCommand(program: Command) {
       try {
         running = await startServer(parts.services, config, {
           close: parts.close,
-          logger: { level: config.LOG_LEVEL, ...(process.stdout.isTTY ? {} : {}) },
+          logger: {
+            level: config.LOG_LEVEL,
+            ...(isReadableLog(config.QUARRY_LOG_FORMAT, process.stdout.isTTY === true) ? { stream: readableLogStream(process.stdout) } : {}),
+          },
         });
       } catch (error) {
         await parts.close();

@@ -139,6 +139,10 @@ export const serverConfigSchema = Type.Object(
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
       { default: 'info', description: 'Log level of the server (pino).' },
     ),
+    QUARRY_LOG_FORMAT: Type.Union([Type.Literal('auto'), Type.Literal('json'), Type.Literal('pretty')], {
+      default: 'auto',
+      description: 'Log lines: `pretty` (time, level, message; URLs and the admin token in bold), `json` (one JSON object a line, for collectors), or `auto`: pretty on a terminal, JSON otherwise.',
+    }),
     DATABASE_URL: Type.Optional(
       Type.String({
         description:
