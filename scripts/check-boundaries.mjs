@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The package boundary rule of ARCHITECTURE.md: dependencies point http -> adapters, storage -> core,
 // and core (the pure engine) imports no I/O library. Fails the test run when a file breaks it.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { importsOf, sourceFiles } from './source-imports.mjs';
 import { join, relative } from 'node:path';
 
 // The repository root, or the folder given as the first argument (the boundary test uses a fixture tree).
@@ -19,17 +19,6 @@ const allowedQuarryImports = {
   http: ['@quarry/core', '@quarry/adapters', '@quarry/storage'],
 };
 
-const importPattern = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
-
-function* sourceFiles(dir) {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (name === 'node_modules' || name === 'dist') continue;
-    if (statSync(path).isDirectory()) yield* sourceFiles(path);
-    else if (/\.(ts|mts|js|mjs)$/.test(name) && !/\.(test|spec)\.ts$/.test(name)) yield path;
-  }
-}
-
 const problems = [];
 for (const [pkg, allowed] of Object.entries(allowedQuarryImports)) {
   const dir = join(root, 'packages', pkg, 'src');
@@ -37,10 +26,7 @@ for (const [pkg, allowed] of Object.entries(allowedQuarryImports)) {
     // Test support (core/src/test: local sites and the Fetcher suite) and conformance suites run servers by design;
     // they are exported only through @quarry/core/testing, never from the engine's entry.
     if (pkg === 'core' && /\/src\/(test|ports\/testing)\//.test(file)) continue;
-    const text = readFileSync(file, 'utf8');
-    for (const match of text.matchAll(importPattern)) {
-      const specifier = match[1] ?? match[2] ?? match[3];
-      if (!specifier) continue;
+    for (const specifier of importsOf(file)) {
       const where = relative(root, file);
       if (specifier.startsWith('@quarry/')) {
         const target = specifier.split('/').slice(0, 2).join('/');

@@ -3,22 +3,12 @@
 // imports inside a package's src/. A cycle makes load order decide what a module sees (an export read as
 // undefined at import time) and ties files that should change alone. Type-only imports count too: they
 // bind the files' designs together all the same. Fails the test run and prints each cycle once.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { importsOf, sourceFiles } from './source-imports.mjs';
 
 // The repository root, or the folder given as the first argument.
 const root = process.argv[2] ?? new URL('..', import.meta.url).pathname;
-
-const importPattern = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
-
-function* sourceFiles(dir) {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (name === 'node_modules' || name === 'dist') continue;
-    if (statSync(path).isDirectory()) yield* sourceFiles(path);
-    else if (/\.(ts|mts)$/.test(name) && !/\.(test|spec)\.ts$/.test(name) && !name.endsWith('.d.ts')) yield path;
-  }
-}
 
 /** Resolves a relative specifier ('./a.js', '../b', './dir') to a source file, or undefined. */
 function resolveSource(fromFile, specifier) {
@@ -34,11 +24,10 @@ const graph = new Map();
 for (const pkg of readdirSync(join(root, 'packages'))) {
   const dir = join(root, 'packages', pkg, 'src');
   if (!existsSync(dir)) continue;
-  for (const file of sourceFiles(dir)) {
+  for (const file of sourceFiles(dir, /\.(ts|mts)$/)) {
     const edges = new Set();
-    for (const match of readFileSync(file, 'utf8').matchAll(importPattern)) {
-      const specifier = match[1] ?? match[2] ?? match[3];
-      if (!specifier?.startsWith('.')) continue;
+    for (const specifier of importsOf(file)) {
+      if (!specifier.startsWith('.')) continue;
       const target = resolveSource(file, specifier);
       if (target) edges.add(target);
     }
