@@ -54,7 +54,7 @@ describe('compileCrawlRules', () => {
 
   it('refuses a start URL deeper than v1 maxDepth', () => {
     const error = thrown(() => compileCrawlRules({ ...input, maxDepth: 1 }));
-    expect(error.issues).toEqual([{ field: 'maxDepth', message: 'URL depth exceeds the specified maxDepth' }]);
+    expect(error.issues).toEqual([{ field: 'url', message: 'URL depth exceeds the specified maxDepth' }]);
     expect(() => compileCrawlRules({ ...input, maxDepth: 2 })).not.toThrow();
   });
 

@@ -75,7 +75,7 @@ export function registrableDomain(hostname: string): string | null {
  * Compiles the crawl rules. Throws `ValidationError` when the start URL is not an http(s) URL
  * (field `url`), when a pattern is invalid or too large (fields `includePaths[i]`/`excludePaths[i]`),
  * when both pattern lists together exceed the limits, or (v1) when the start URL is deeper than
- * `maxDepth` (field `maxDepth`, "URL depth exceeds the specified maxDepth").
+ * `maxDepth` (field `url`, "URL depth exceeds the specified maxDepth").
  *
  * When the start URL redirects to another host, Firecrawl re-bases the crawl on the target:
  * compile again with the target as `startUrl`.

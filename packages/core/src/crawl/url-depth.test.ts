@@ -46,7 +46,7 @@ describe('v1 maxDepth', () => {
     const error = caught as ValidationError;
     expect(error.code).toBe('invalid_request');
     expect(error.message).toBe('URL depth exceeds the specified maxDepth');
-    expect(error.issues).toEqual([{ field: 'maxDepth', message: 'URL depth exceeds the specified maxDepth' }]);
+    expect(error.issues).toEqual([{ field: 'url', message: 'URL depth exceeds the specified maxDepth' }]);
   });
 
   it('accepts a start URL as deep as or shallower than maxDepth', () => {

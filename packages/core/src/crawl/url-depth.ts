@@ -27,13 +27,13 @@ export function effectiveMaxDepth(startUrl: URL, maxDepth: number | undefined): 
 
 /**
  * v1 request check: a start URL deeper than `maxDepth` is refused with
- * `ValidationError('URL depth exceeds the specified maxDepth')` on field `maxDepth` (Firecrawl
+ * `ValidationError('URL depth exceeds the specified maxDepth')` on field `url` (as Firecrawl, which
  * answers 400). Equal or shallower is accepted. Does nothing when `maxDepth` is undefined.
  */
 export function checkStartDepth(startUrl: URL, maxDepth: number | undefined): void {
   if (maxDepth === undefined) return;
   if (pathDepth(startUrl) > maxDepth) {
-    throw new ValidationError([{ field: 'maxDepth', message: 'URL depth exceeds the specified maxDepth' }]);
+    throw new ValidationError([{ field: 'url', message: 'URL depth exceeds the specified maxDepth' }]);
   }
 }
 

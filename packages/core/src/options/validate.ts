@@ -153,8 +153,8 @@ function collapseUnionIssues(issues: FieldIssue[]): FieldIssue[] {
   for (const [field, entry] of merged) {
     out[entry.index] =
       entry.values.length === 1
-        ? { field, message: `\`${field}\` must be ${entry.values[0]}; got ${entry.got}` }
-        : { field, message: `\`${field}\` must be one of ${entry.values.join(', ')}; got ${entry.got}` };
+        ? { field, code: 'invalid_enum_value', message: `\`${field}\` must be ${entry.values[0]}; got ${entry.got}` }
+        : { field, code: 'invalid_enum_value', message: `\`${field}\` must be one of ${entry.values.join(', ')}; got ${entry.got}` };
   }
   // A field that failed its literal branches and also a type check on another branch: keep the literal message.
   const fieldsWithEnum = new Set(merged.keys());
