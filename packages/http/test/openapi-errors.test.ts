@@ -31,3 +31,10 @@ describe('OpenAPI error responses', () => {
     }
   });
 });
+
+describe('OpenAPI routes of Firecrawl e2e behaviours', () => {
+  it.each(['v1', 'v2'] as const)('%s documents GET /scrape/{id}', (version) => {
+    const document = openApiDocument(version) as { paths: Record<string, Record<string, unknown>> };
+    expect(document.paths[`/${version}/scrape/{id}`]).toHaveProperty('get');
+  });
+});

@@ -2,6 +2,7 @@ import { agentJobTtlMs, agentStepMessage } from '../agent-jobs/agent-job.js';
 import { compileCrawlRules } from '../crawl/crawl-rules.js';
 import { checkStartDepth } from '../crawl/url-depth.js';
 import { NotFoundError } from '../errors.js';
+import type { ScrapeDocument } from '../document.js';
 import type { CrawlOptions } from '../options/crawl-options.js';
 import type { ScrapeOptions } from '../options/scrape-options.js';
 import type { Clock, Ids } from '../ports/clock.js';
@@ -99,6 +100,26 @@ export class JobService {
     await this.deps.events(started);
     await this.deps.queue.enqueue([agentStepMessage(job, 1)]);
     return job;
+  }
+
+  /**
+   * Keeps a finished scrape's document for 24 hours under its `metadata.scrapeId`, for
+   * `GET /scrape/{id}` (Firecrawl's scrape status). No event, no queue message, no charge.
+   */
+  async recordScrape(teamId: string, document: ScrapeDocument): Promise<void> {
+    const job = this.newJob('scrape', teamId, document.metadata.sourceURL, {}, document.metadata.scrapeId);
+    job.kickoffDone = true;
+    await this.deps.jobs.createJob(job);
+    await this.deps.jobs.saveJobState(job.id, teamId, { step: 1, value: document }, { status: 'completed', credits: 0, tokens: 0, reason: 'scrape', finishedAt: job.createdAt });
+  }
+
+  /** A scrape kept by `recordScrape`, when it is the team's and not expired; else NotFoundError (another team's id reads as unknown). */
+  async getScrape(teamId: string, scrapeId: string): Promise<ScrapeDocument> {
+    const job = await this.deps.jobs.getJob(scrapeId);
+    if (!job || job.kind !== 'scrape' || job.teamId !== teamId || job.expiresAt <= this.deps.clock.now()) throw new NotFoundError('Scrape not found');
+    const state = await this.deps.jobs.getJobState(scrapeId);
+    if (!state) throw new NotFoundError('Scrape not found');
+    return state.value as ScrapeDocument;
   }
 
   /** Cancels a job; pages already done stay available. Unknown ids are a NotFoundError. */

@@ -11,7 +11,11 @@ import type { OutboxEvent } from './webhook-outbox.js';
  * default), `PostgresJobStore` (storage, distributed). All pass `describeJobStore` from
  * core/src/ports/testing/job-store-suite.ts.
  */
-export type JobKind = 'crawl' | 'batch_scrape' | AgentJobKind;
+export type JobKind = 'crawl' | 'batch_scrape' | 'scrape' | AgentJobKind;
+/**
+ * A `scrape` job is a finished single scrape kept for `GET /scrape/{id}`: id = the document's
+ * `metadata.scrapeId`, the document its saved state; it is never queued or listed as active.
+ */
 /**
  * Jobs that run in steps and answer one JSON value (extract, deep research, llms.txt). Their
  * `scraping` status is the API's `processing`; their state lives in `getJobState`/`saveJobState`.

@@ -43,7 +43,7 @@ export function jobsPages(scope: FastifyInstance, auth: DashboardAuth): void {
 
   scope.get('/jobs', auth.page('team', 'crawlStatus', async (_request, reply, context) => {
     const now = auth.now();
-    const jobs = (await services.jobStore.listJobs(context.session.teamId, listLimit)).filter((job) => job.expiresAt > now);
+    const jobs = (await services.jobStore.listJobs(context.session.teamId, listLimit)).filter((job) => job.expiresAt > now && job.kind !== 'scrape');
     const progress = await Promise.all(jobs.map((job) => services.jobStore.progress(job.id)));
     const body = html`
 <h2>Start a crawl</h2>

@@ -121,6 +121,9 @@ export function openApiDocument(version: ApiVersion) {
       [`/${version}/scrape`]: {
         post: { summary: 'Scrape one page', requestBody: body(scrapeRequestSchema(version)), responses: ok({ type: 'object', properties: { success: { type: 'boolean' }, data: documentSchema } }) },
       },
+      [`/${version}/scrape/{id}`]: {
+        get: { summary: 'An earlier scrape of your team by its metadata.scrapeId (kept 24 hours)', parameters: idParam, responses: ok({ type: 'object', properties: { success: { type: 'boolean' }, data: documentSchema } }) },
+      },
       [`/${version}/crawl`]: {
         post: { summary: 'Start a crawl', requestBody: body(version === 'v1' ? crawlRequestSchemaV1 : crawlRequestSchemaV2), responses: ok({ type: 'object', properties: { success: { type: 'boolean' }, id: { type: 'string' }, url: { type: 'string' } } }) },
       },

@@ -21,6 +21,14 @@ export function scrapeRoutes(app: FastifyInstance, services: Services, version: 
     await services.ledger.charge(teamId, document.metadata.creditsUsed, 'scrape', chargeContext(request.caller.keyId));
     const tokens = tokensUsedBy(document);
     if (tokens > 0) await services.ledger.chargeTokens(teamId, tokens, 'scrape', chargeContext(request.caller.keyId));
+    if (!options.zeroDataRetention) await services.jobs.recordScrape(teamId, document);
+    return { success: true, data: presentDocument(document, version) };
+  });
+
+  // An earlier scrape's document by its metadata.scrapeId (kept 24 hours; the caller's team only).
+  app.get(`/${version}/scrape/:id`, { config: { kind: 'crawlStatus' } }, async (request) => {
+    const { id } = request.params as { id: string };
+    const document = await services.jobs.getScrape(request.caller.teamId, id);
     return { success: true, data: presentDocument(document, version) };
   });
 }
