@@ -193,4 +193,26 @@ describe('changeTracking json mode with an LLM provider', () => {
     expect(Object.keys(changed.changeTracking.json)).toEqual(['price']);
     expect(openai.requests.length).toBeGreaterThanOrEqual(2);
   });
+
+  it('an unchanged page is same when the previous scrape kept no fields; a changed one compares the previous extraction (SDK)', async () => {
+    const client = new Firecrawl({ apiKey: '', apiUrl: withModel.url });
+    const plan = (price: string) => articlePage('Steady', ['Plan: Pro', `Price: ${price}`, 'Nothing in the structured data.']);
+    site.set('/steady', plan('20'));
+    const schema = { type: 'object', properties: { plan: { type: 'string' }, price: { type: 'number' } } };
+    const plain = await client.scrape(`${site.url}/steady`, { formats: ['markdown', { type: 'changeTracking' }], maxAge: 0 } as Parameters<Firecrawl['scrape']>[1]);
+    expect(plain.changeTracking?.changeStatus).toBe('new');
+    const jsonMode = { formats: ['markdown', { type: 'changeTracking', modes: ['json'], schema }], maxAge: 0 } as Parameters<Firecrawl['scrape']>[1];
+    const same = await client.scrape(`${site.url}/steady`, jsonMode);
+    expect(same.changeTracking).toMatchObject({ changeStatus: 'same', previousScrapeAt: expect.any(String) });
+    expect(same.changeTracking?.json).toBeUndefined();
+    const again = await client.scrape(`${site.url}/steady`, jsonMode);
+    expect(again.changeTracking?.changeStatus).toBe('same');
+
+    site.set('/other-steady', plan('30'));
+    await client.scrape(`${site.url}/other-steady`, { formats: ['markdown', { type: 'changeTracking' }], maxAge: 0 } as Parameters<Firecrawl['scrape']>[1]);
+    site.set('/other-steady', plan('35'));
+    const changed = await client.scrape(`${site.url}/other-steady`, jsonMode);
+    expect(changed.changeTracking).toMatchObject({ changeStatus: 'changed', json: { price: { previous: 30, current: 35 } } });
+    expect(Object.keys(changed.changeTracking?.json as object)).toEqual(['price']);
+  });
 });

@@ -53,7 +53,9 @@ export function changeTrackingStage(deps: { history: ChangeHistory; clock: Clock
       const previous = await deps.history.latest(teamId, tag, urlKey);
       const markdown = input.markdown ?? '';
       const filled = format.modes.includes('json') ? await fillFields(format, input, deps.provider) : undefined;
-      const result = compare(format, previous, { markdown, statusCode: input.document.metadata.statusCode, fields: filled?.fields });
+      const previousFields = filled && previous ? await previousExtraction(format, previous, markdown, filled, input, deps.provider) : undefined;
+      const compared = previous && filled ? { ...previous, fields: previousFields } : previous;
+      const result = compare(format, compared, { markdown, statusCode: input.document.metadata.statusCode, fields: filled?.fields });
       result.visibility = input.context.visibility ?? 'visible';
       input.document.changeTracking = result as unknown as Record<string, unknown>;
       if (filled) addWarning(input, filled.byModel ? undefined : jsonModeWarning(format, filled));
@@ -122,22 +124,44 @@ interface FilledFields {
  * (JSON-LD, microdata, RDFa, OpenGraph, meta tags: core/src/llm/fill-from-structured-data.ts).
  */
 async function fillFields(format: FormatOf<'changeTracking'>, input: DocumentStageInput, provider: LlmProvider | undefined): Promise<FilledFields> {
-  if (provider && (format.schema || format.prompt)) {
-    const result = await extractJson(provider, {
-      ...(format.schema ? { schema: format.schema } : {}),
-      ...(format.prompt ? { prompt: format.prompt } : {}),
-      content: input.markdown ?? '',
-      url: input.document.metadata.url,
-      ...(input.context.signal ? { signal: input.context.signal } : {}),
-    });
-    addTokens(input.document, result.usage);
-    addWarnings(input.document, result.warnings);
-    const fields = result.value && typeof result.value === 'object' && !Array.isArray(result.value) ? (result.value as Record<string, unknown>) : {};
-    return { fields, missing: [], byModel: true };
-  }
+  if (provider && (format.schema || format.prompt)) return { fields: await extractFields(format, input, provider, input.markdown ?? ''), missing: [], byModel: true };
   if (!format.schema) return { fields: {}, missing: [] };
   const fill = fillSchemaFromStructuredData(format.schema, readStructuredData(input.rawHtml ?? '', input.document.metadata.url));
   return { fields: fill.value, missing: fill.missing };
+}
+
+/** The model's extraction of `content` (the page now, or its previous markdown), its tokens added to the document. */
+async function extractFields(format: FormatOf<'changeTracking'>, input: DocumentStageInput, provider: LlmProvider, content: string): Promise<Record<string, unknown>> {
+  const result = await extractJson(provider, {
+    ...(format.schema ? { schema: format.schema } : {}),
+    ...(format.prompt ? { prompt: format.prompt } : {}),
+    content,
+    url: input.document.metadata.url,
+    ...(input.context.signal ? { signal: input.context.signal } : {}),
+  });
+  addTokens(input.document, result.usage);
+  addWarnings(input.document, result.warnings);
+  return result.value && typeof result.value === 'object' && !Array.isArray(result.value) ? (result.value as Record<string, unknown>) : {};
+}
+
+/**
+ * The previous scrape's fields to compare with: those it recorded; when it recorded none (it ran
+ * without json mode, or its extraction found nothing), the current ones if the page's text has
+ * not changed (same text, same extraction: no spurious `changed` with `previous: null`), else the
+ * model's extraction of the previous markdown. Without a model and nothing recorded: none ({}).
+ */
+async function previousExtraction(
+  format: FormatOf<'changeTracking'>,
+  previous: PageSnapshot,
+  markdown: string,
+  filled: FilledFields,
+  input: DocumentStageInput,
+  provider: LlmProvider | undefined,
+): Promise<Record<string, unknown>> {
+  if (previous.fields && Object.keys(previous.fields).length > 0) return previous.fields;
+  if (squash(previous.markdown) === squash(markdown)) return filled.fields;
+  if (filled.byModel && provider) return extractFields(format, input, provider, previous.markdown);
+  return {};
 }
 
 function schemaFieldNames(schema: Record<string, unknown> | undefined): string[] {
