@@ -64,12 +64,13 @@ export function keysCommands(program: Command) {
       await storage.close();
     }
   };
-  const parseCredits = (value: string) => {
+  const parseCount = (value: string, flag: string) => {
     if (value === 'unlimited') return null;
-    const credits = Number(value);
-    if (!Number.isInteger(credits) || credits < 0) throw new ValidationError(`--credits must be a whole number >= 0 or "unlimited"; got ${JSON.stringify(value)}`, 'credits');
-    return credits;
+    const count = Number(value);
+    if (!Number.isInteger(count) || count < 0) throw new ValidationError(`${flag} must be a whole number >= 0 or "unlimited"; got ${JSON.stringify(value)}`, flag.replace(/^--/, ''));
+    return count;
   };
+  const parseCredits = (value: string) => parseCount(value, '--credits');
 
   const keys = program.command('keys').description('API keys of the embedded default.');
   keys
@@ -151,6 +152,19 @@ export function keysCommands(program: Command) {
         if (value !== undefined) await storage.ledger.setCredits(team, parseCredits(value));
         const credits = await storage.ledger.getCredits(team);
         process.stdout.write(`${team}\t${credits ?? 'unlimited'}\n`);
+      });
+    });
+  teams
+    .command('tokens')
+    .description('Show or set a team’s token plan; prints the plan and the tokens used (extract and json formats draw it down).')
+    .argument('<team>', 'team name')
+    .argument('[tokens]', 'new plan (a number or "unlimited")')
+    .action(async (team: string, value: string | undefined) => {
+      await withStorage(async (storage) => {
+        await storage.ledger.ensureTeam(team, team);
+        if (value !== undefined) await storage.ledger.setTokens(team, parseCount(value, '--tokens'));
+        const { tokens, tokensUsed } = (await storage.ledger.getTeam(team))!;
+        process.stdout.write(`${team}\t${tokens ?? 'unlimited'}\t${tokensUsed} used\n`);
       });
     });
 }

@@ -114,6 +114,8 @@ describe('quarry keys and teams', () => {
     expect(revoked.stdout).not.toContain(second);
     expect((await quarry(['keys', 'revoke', second])).code).not.toBe(0); // no longer active
     expect((await quarry(['teams', 'credit', 'acme', '75'])).stdout).toBe('acme\t75\n');
+    expect((await quarry(['teams', 'tokens', 'acme'])).stdout).toBe('acme\tunlimited\t0 used\n');
+    expect((await quarry(['teams', 'tokens', 'acme', '100000'])).stdout).toBe('acme\t100000\t0 used\n');
   });
 
   it('refuses to serve a public address without keys', async () => {

@@ -207,4 +207,6 @@ export const migrations: readonly string[] = [
   CREATE INDEX change_history_latest ON change_history (team_id, tag, url_key, scraped_at);
   CREATE INDEX change_history_site ON change_history (team_id, tag, site, scraped_at);
   `,
+  // 9: a token plan per team (null: unlimited); the token balance is tokens - tokens_used.
+  `ALTER TABLE teams ADD COLUMN tokens INTEGER;`,
 ];

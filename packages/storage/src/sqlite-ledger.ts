@@ -26,6 +26,7 @@ interface TeamRow {
   name: string;
   credits: number | null;
   tokens_used: number;
+  tokens: number | null;
   created_at: number;
 }
 
@@ -48,6 +49,7 @@ export class SqliteLedger implements Ledger {
       team: db.prepare<[string], TeamRow>('SELECT * FROM teams WHERE id = ?'),
       teams: db.prepare<[], TeamRow>('SELECT * FROM teams ORDER BY created_at, rowid'),
       setCredits: db.prepare<[number | null, string]>('UPDATE teams SET credits = ? WHERE id = ?'),
+      setTokens: db.prepare<[number | null, string]>('UPDATE teams SET tokens = ? WHERE id = ?'),
       insertKey: db.prepare<[string, string, string, Buffer, string, string, number]>(
         'INSERT INTO api_keys (id, team_id, name, key_hash, prefix, last4, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
@@ -128,6 +130,11 @@ export class SqliteLedger implements Ledger {
     if (this.statements.setCredits.run(credits, teamId).changes === 0) throw unknownTeam(teamId);
   }
 
+  async setTokens(teamId: string, tokens: number | null): Promise<void> {
+    if (tokens !== null) requireCount('tokens', tokens);
+    if (this.statements.setTokens.run(tokens, teamId).changes === 0) throw unknownTeam(teamId);
+  }
+
   async charge(teamId: string, credits: number, reason: string, context?: ChargeContext): Promise<number> {
     requireCount('credits', credits);
     const taken = this.db.transaction(() => this.credits.charge(teamId, credits, reason, this.clock.now(), context)).immediate();
@@ -182,5 +189,5 @@ function requireCount(field: string, value: number) {
 
 const unknownTeam = (teamId: string) => new NotFoundError(`Team ${teamId} not found`);
 
-const toTeam = (row: TeamRow): Team => ({ id: row.id, name: row.name, credits: row.credits, tokensUsed: row.tokens_used, createdAt: row.created_at });
+const toTeam = (row: TeamRow): Team => ({ id: row.id, name: row.name, credits: row.credits, tokensUsed: row.tokens_used, tokens: row.tokens, createdAt: row.created_at });
 

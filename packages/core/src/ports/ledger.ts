@@ -20,8 +20,13 @@ export interface Team {
   name: string;
   /** Credits remaining (an integer >= 0), or null for unlimited. */
   credits: number | null;
-  /** Tokens used so far (extract and research bill tokens; the remaining figure is `credits`). */
+  /** Tokens used so far (extract, research and the json formats record the model's tokens). */
   tokensUsed: number;
+  /**
+   * The team's token plan: its token balance is `tokens - tokensUsed` (never below 0), so every
+   * use draws it down. null: unlimited (reported as a plan of 999,999,999 less what was used).
+   */
+  tokens: number | null;
   createdAt: number;
 }
 
@@ -122,6 +127,8 @@ export interface Ledger {
   getCredits(teamId: string): Promise<number | null>;
   /** Sets the remaining credits (null: unlimited). NotFoundError when the team is unknown. */
   setCredits(teamId: string, credits: number | null): Promise<void>;
+  /** Sets the team's token plan (null: unlimited); the balance is it less `tokensUsed`. NotFoundError when unknown. */
+  setTokens(teamId: string, tokens: number | null): Promise<void>;
   /**
    * Takes `credits` (a non-negative integer) from the balance atomically and returns what was
    * taken: all of it for an unlimited team or a sufficient balance, else what was left (the balance

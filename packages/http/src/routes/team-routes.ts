@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { UsageRecord } from '@quarry/core';
+import { NotFoundError, type UsageRecord } from '@quarry/core';
 import type { ApiVersion } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
 
@@ -12,9 +12,7 @@ export const unlimitedCreditsReported = 999_999_999;
 
 export function teamRoutes(app: FastifyInstance, services: Services, version: ApiVersion) {
   const usage = (kind: 'credits' | 'tokens') => async (request: { caller: { teamId: string } }) => {
-    // Tokens are the extract currency, paid from the same balance as credits (as in Firecrawl).
-    const remaining = (await services.ledger.getCredits(request.caller.teamId)) ?? unlimitedCreditsReported;
-    const plan = remaining;
+    const { remaining, plan } = kind === 'credits' ? await creditBalance(services, request.caller.teamId) : await tokenBalance(services, request.caller.teamId);
     const period = { start: null, end: null };
     if (version === 'v1') {
       return kind === 'credits'
@@ -59,6 +57,19 @@ export function teamRoutes(app: FastifyInstance, services: Services, version: Ap
       mostRecentSuccess: null,
     };
   });
+}
+
+async function creditBalance(services: Services, teamId: string) {
+  const remaining = (await services.ledger.getCredits(teamId)) ?? unlimitedCreditsReported;
+  return { remaining, plan: remaining };
+}
+
+/** The team's token plan less the tokens its extracts and json formats used (an unlimited plan reports 999,999,999). */
+async function tokenBalance(services: Services, teamId: string) {
+  const team = await services.ledger.getTeam(teamId);
+  if (!team) throw new NotFoundError('Team not found');
+  const plan = team.tokens ?? unlimitedCreditsReported;
+  return { remaining: Math.max(0, plan - team.tokensUsed), plan };
 }
 
 export interface UsagePeriod {

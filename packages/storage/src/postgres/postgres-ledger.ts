@@ -23,10 +23,11 @@ interface TeamRow {
   name: string;
   credits: number | null;
   tokens_used: number;
+  tokens: number | null;
   created_at: number;
 }
 
-const teamColumns = 'id, name, credits, tokens_used, created_at';
+const teamColumns = 'id, name, credits, tokens_used, tokens, created_at';
 
 /**
  * Ledger on PostgreSQL: teams, hashed API keys, credits and usage. A charge is `quarry_charge`, the
@@ -112,6 +113,11 @@ export class PostgresLedger implements Ledger {
     if ((await this.db.execute('UPDATE teams SET credits = $1 WHERE id = $2', [credits, teamId])) === 0) throw unknownTeam(teamId);
   }
 
+  async setTokens(teamId: string, tokens: number | null): Promise<void> {
+    if (tokens !== null) requireCount('tokens', tokens);
+    if ((await this.db.execute('UPDATE teams SET tokens = $1 WHERE id = $2', [tokens, teamId])) === 0) throw unknownTeam(teamId);
+  }
+
   async charge(teamId: string, credits: number, reason: string, context: ChargeContext = {}): Promise<number> {
     requireCount('credits', credits);
     const [row] = await this.db.query<{ taken: number | null }>('SELECT quarry_charge($1, $2, $3, $4, $5, $6) AS taken', [
@@ -189,5 +195,5 @@ function requireCount(field: string, value: number) {
 
 const unknownTeam = (teamId: string) => new NotFoundError(`Team ${teamId} not found`);
 
-const toTeam = (row: TeamRow): Team => ({ id: row.id, name: row.name, credits: row.credits, tokensUsed: row.tokens_used, createdAt: row.created_at });
+const toTeam = (row: TeamRow): Team => ({ id: row.id, name: row.name, credits: row.credits, tokensUsed: row.tokens_used, tokens: row.tokens, createdAt: row.created_at });
 

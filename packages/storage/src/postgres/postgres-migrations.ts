@@ -281,6 +281,8 @@ export const postgresMigrations: readonly string[] = [
     bytes BYTEA NOT NULL
   );
   `,
+  // 6: a token plan per team (null: unlimited); the token balance is tokens - tokens_used.
+  `ALTER TABLE teams ADD COLUMN tokens BIGINT;`,
 ];
 
 /** Rows every Quarry schema has: the local team ($1, for keyless requests), oldest of all teams. */

@@ -33,7 +33,7 @@ export function describeLedger(name: string, make: (clock: ManualClock) => Ledge
 
       it('creates a team once, with unlimited credits, and keeps it as it is', async () => {
         const team = await ledger.ensureTeam('acme', 'Acme');
-        expect(team).toEqual({ id: 'acme', name: 'Acme', credits: null, tokensUsed: 0, createdAt: clock.now() });
+        expect(team).toEqual({ id: 'acme', name: 'Acme', credits: null, tokensUsed: 0, tokens: null, createdAt: clock.now() });
         await ledger.setCredits('acme', 5);
         clock.advance(1_000);
         expect(await ledger.ensureTeam('acme', 'Renamed')).toEqual({ ...team, credits: 5 });
@@ -197,6 +197,7 @@ export function describeLedger(name: string, make: (clock: ManualClock) => Ledge
         await expect(ledger.setCredits('nope', 3)).rejects.toMatchObject(notFound);
         await expect(ledger.charge('nope', 1, 'scrape')).rejects.toMatchObject(notFound);
         await expect(ledger.chargeTokens('nope', 1, 'extract')).rejects.toMatchObject(notFound);
+        await expect(ledger.setTokens('nope', 3)).rejects.toMatchObject(notFound);
       });
 
       it('adds up tokens used', async () => {
@@ -204,6 +205,17 @@ export function describeLedger(name: string, make: (clock: ManualClock) => Ledge
         await ledger.chargeTokens('acme', 1_200, 'extract');
         await ledger.chargeTokens('acme', 300, 'extract');
         expect((await ledger.getTeam('acme'))?.tokensUsed).toBe(1_500);
+      });
+
+      it('keeps a token plan per team, unlimited until set, that tokens used draw down', async () => {
+        await ledger.ensureTeam('acme', 'Acme');
+        expect((await ledger.getTeam('acme'))?.tokens).toBeNull();
+        await ledger.setTokens('acme', 10_000);
+        await ledger.chargeTokens('acme', 2_500, 'scrape');
+        expect(await ledger.getTeam('acme')).toMatchObject({ tokens: 10_000, tokensUsed: 2_500 });
+        await ledger.setTokens('acme', null);
+        expect((await ledger.getTeam('acme'))?.tokens).toBeNull();
+        await expect(ledger.setTokens('acme', -1)).rejects.toThrow();
       });
 
       it('keeps a usage history of what was taken, filtered by kind and time', async () => {
