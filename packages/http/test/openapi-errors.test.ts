@@ -37,4 +37,10 @@ describe('OpenAPI routes of Firecrawl e2e behaviours', () => {
     const document = openApiDocument(version) as { paths: Record<string, Record<string, unknown>> };
     expect(document.paths[`/${version}/scrape/{id}`]).toHaveProperty('get');
   });
+
+  it('v2 documents POST /crawl/params-preview', () => {
+    const document = openApiDocument('v2') as { paths: Record<string, Record<string, unknown>> };
+    expect(document.paths['/v2/crawl/params-preview']).toHaveProperty('post');
+    expect((openApiDocument('v1') as { paths: Record<string, unknown> }).paths).not.toHaveProperty('/v1/crawl/params-preview');
+  });
 });

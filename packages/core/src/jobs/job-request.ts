@@ -9,6 +9,8 @@ export interface CrawlJobRequest {
   version: 'v1' | 'v2';
   options: CrawlOptions;
   webhook?: unknown;
+  /** v2 `prompt` and the options the model generated from it (merged under the explicit ones into `options`). */
+  prompt?: { text: string; generated: Record<string, unknown> };
 }
 
 export interface BatchJobRequest {

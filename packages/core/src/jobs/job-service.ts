@@ -36,7 +36,7 @@ export const jobTtlMs = 24 * 60 * 60 * 1000;
 export class JobService {
   constructor(private readonly deps: JobServiceDeps) {}
 
-  async startCrawl(input: { teamId: string; url: string; options: CrawlOptions; version: 'v1' | 'v2'; webhook?: unknown; id?: string }): Promise<JobRecord> {
+  async startCrawl(input: { teamId: string; url: string; options: CrawlOptions; version: 'v1' | 'v2'; webhook?: unknown; id?: string; prompt?: CrawlJobRequest['prompt'] }): Promise<JobRecord> {
     const start = parseTargetUrl(input.url);
     if (input.options.maxDepth !== undefined) checkStartDepth(start, input.options.maxDepth);
     compileCrawlRules({
@@ -50,7 +50,7 @@ export class JobService {
       deduplicateSimilarURLs: input.options.deduplicateSimilarURLs,
       regexOnFullURL: input.options.regexOnFullURL,
     });
-    const request: CrawlJobRequest = { version: input.version, options: input.options, ...(input.webhook ? { webhook: input.webhook } : {}) };
+    const request: CrawlJobRequest = { version: input.version, options: input.options, ...(input.webhook ? { webhook: input.webhook } : {}), ...(input.prompt ? { prompt: input.prompt } : {}) };
     const job = this.newJob('crawl', input.teamId, start.href, request as unknown as Record<string, unknown>, input.id);
     const started: JobEvent = { type: 'started', job };
     await this.deps.jobs.createJob(job, this.deps.outbox?.(started));

@@ -9,3 +9,4 @@ export * from './structured-data.js';
 export * from './fill-from-structured-data.js';
 export * from './json-stage.js';
 export * from './summary-stage.js';
+export * from './crawl-prompt.js';

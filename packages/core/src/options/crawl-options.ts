@@ -92,6 +92,8 @@ export interface ParsedCrawlRequest {
   options: CrawlOptions;
   webhook: Static<typeof webhookSchema> | undefined;
   zeroDataRetention: boolean;
+  /** v2: the crawl described in words; a server with a model turns it into options (llm/crawl-prompt.ts). */
+  prompt?: string;
 }
 
 /** Crawl options a library user may pass to `engine.crawl` (the v2 spelling, all optional). */
@@ -116,10 +118,8 @@ export function parseCrawlRequest(version: ApiVersion, body: unknown): ParsedCra
     };
   }
   const request = validate(crawlRequestSchemaV2, raw);
-  if (request.prompt !== undefined) {
-    throw new ValidationError('`prompt` needs an LLM provider to turn it into crawl options, which is not available in this engine yet; set the options explicitly', 'prompt');
-  }
   return {
+    ...(request.prompt !== undefined ? { prompt: request.prompt } : {}),
     url: request.url,
     webhook: request.webhook,
     zeroDataRetention: request.zeroDataRetention ?? false,
@@ -135,7 +135,11 @@ export function parseCrawlRequest(version: ApiVersion, body: unknown): ParsedCra
 
 /** Library path: v2 spelling without url/webhook. */
 export function parseCrawlOptions(url: string, input: CrawlOptionsInput = {}): CrawlOptions {
-  return parseCrawlRequest('v2', { ...input, url }).options;
+  const parsed = parseCrawlRequest('v2', { ...input, url });
+  if (parsed.prompt !== undefined) {
+    throw new ValidationError('`prompt` is turned into crawl options by the server (POST /v2/crawl with a model configured) or by generateCrawlOptions; engine.crawl takes the options themselves', 'prompt');
+  }
+  return parsed.options;
 }
 
 function common(request: CrawlRequestV1 | CrawlRequestV2) {

@@ -131,6 +131,17 @@ export function openApiDocument(version: ApiVersion) {
         get: { summary: 'Crawl status and documents (paginated)', parameters: pageParams, responses: ok(statusSchema) },
         delete: { summary: 'Cancel a crawl', parameters: idParam, responses: ok({ type: 'object', properties: { status: { const: 'cancelled' } } }) },
       },
+      ...(version === 'v2'
+        ? {
+            '/v2/crawl/params-preview': {
+              post: {
+                summary: 'The crawl options a model generates from a prompt, without crawling (needs an LLM provider)',
+                requestBody: body({ type: 'object', required: ['url', 'prompt'], properties: { url: { type: 'string' }, prompt: { type: 'string', maxLength: 10_000 } } }),
+                responses: ok({ type: 'object', properties: { success: { type: 'boolean' }, data: { type: 'object' }, warning: { type: 'string' } } }),
+              },
+            },
+          }
+        : {}),
       [`/${version}/crawl/{id}/errors`]: { get: { summary: 'Per-page errors and robots-blocked URLs', parameters: idParam, responses: ok({ type: 'object' }) } },
       [`/${version}/crawl/active`]: { get: { summary: 'Crawls of your team still running', responses: ok({ type: 'object' }) } },
       [`/${version}/batch/scrape`]: { post: { summary: 'Start a batch scrape', requestBody: body(batchBody), responses: ok({ type: 'object' }) } },

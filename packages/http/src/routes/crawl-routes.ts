@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { parseCrawlRequest } from '@quarry/core';
 import { checkWebhook } from './webhook-check.js';
 import { bodyObject } from '../server/body.js';
 import { publicOrigin, type ApiVersion } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
 import { cancelJob, crawlOptionsView, jobErrors, jobStatus } from './job-views.js';
 import { requireCredits } from './scrape-routes.js';
+import { crawlParamsPreviewRoute, parsePromptedCrawl } from './crawl-prompt.js';
 
 /**
  * Crawl: start, status (paginated), errors, cancel, active. v1's batch waiter polls
@@ -13,7 +13,7 @@ import { requireCredits } from './scrape-routes.js';
  */
 export function crawlRoutes(app: FastifyInstance, services: Services, version: ApiVersion) {
   app.post(`/${version}/crawl`, { config: { kind: 'crawl' } }, async (request) => {
-    const parsed = parseCrawlRequest(version, bodyObject(request.body));
+    const { parsed, prompt, warnings } = await parsePromptedCrawl(services, version, bodyObject(request.body), request.caller);
     checkWebhook(services, parsed.webhook);
     await services.engine.checkTarget(parsed.url);
     const remaining = await requireCredits(services, request.caller.teamId, 1);
@@ -24,9 +24,17 @@ export function crawlRoutes(app: FastifyInstance, services: Services, version: A
       options,
       version,
       ...(parsed.webhook ? { webhook: parsed.webhook } : {}),
+      ...(prompt ? { prompt } : {}),
     });
-    return { success: true, id: job.id, url: `${publicOrigin(request)}/${version}/crawl/${job.id}` };
+    return {
+      success: true,
+      id: job.id,
+      url: `${publicOrigin(request)}/${version}/crawl/${job.id}`,
+      ...(prompt ? { promptGeneratedOptions: prompt.generated, finalCrawlerOptions: crawlOptionsView(job) } : {}),
+      ...(warnings.length > 0 ? { warning: warnings.join(' ') } : {}),
+    };
   });
+  if (version === 'v2') crawlParamsPreviewRoute(app, services);
 
   const active = async (request: { caller: { teamId: string } }) => {
     const jobs = await services.jobStore.listActive('crawl', request.caller.teamId);

@@ -57,5 +57,6 @@ export function crawlOptionsView(job: JobRecord) {
     maxDiscoveryDepth: options.maxDiscoveryDepth,
     delay: options.delaySeconds,
     scrapeOptions: options.scrapeOptions,
+    ...(request.prompt ? { prompt: request.prompt.text, promptGeneratedOptions: request.prompt.generated } : {}),
   };
 }
