@@ -1,13 +1,11 @@
-import { join } from 'node:path';
 import { findChromium, PlaywrightFetcher } from '@quarry/adapters';
-import { LocalBlobStore } from '@quarry/storage';
-import type { BlobLinks, Fetcher, ServerConfig } from '@quarry/core';
+import type { BlobLinks, BlobStore, Fetcher, ServerConfig } from '@quarry/core';
 
 /**
  * The browser engine of this process, when a Chromium is found (QUARRY_CHROMIUM_PATH, else the
  * usual Debian/Ubuntu paths): a PlaywrightFetcher with the same private-host allow list as the
- * HTTP fetcher, and the blob links that turn screenshots and action PDFs into URLs served by
- * blob-routes.ts. Without Chromium it returns no browser and says, once, how to enable it;
+ * HTTP fetcher, and the blob links that put screenshots and action PDFs in the process's BlobStore
+ * (compose-blobs.ts) and turn them into URLs served by blob-routes.ts. Without Chromium it returns no browser and says, once, how to enable it;
  * browser-only options then answer a clear error.
  */
 export interface BrowserParts {
@@ -30,18 +28,14 @@ function publicBase(config: ServerConfig): string {
   return `http://${host}:${config.PORT}`;
 }
 
-/** Where blobs of this data folder live; blob-routes.ts reads the same folder. */
-export function blobFolder(config: ServerConfig): string {
-  return join(config.QUARRY_DATA_DIR, 'blobs');
-}
-
 export function buildBrowserParts(
   config: ServerConfig,
   allowPrivateHosts: readonly string[],
+  store: BlobStore,
   log: (message: string) => void = (message) => console.error(message),
 ): BrowserParts {
   const executablePath = findChromium(config.QUARRY_CHROMIUM_PATH);
-  const blobs: BlobLinks = { store: new LocalBlobStore(blobFolder(config)), urlOf: (id) => `${publicBase(config)}/v2/blobs/${id}` };
+  const blobs: BlobLinks = { store, urlOf: (id) => `${publicBase(config)}/v2/blobs/${id}` };
   if (!executablePath) {
     log('Browser engine off: no Chromium found. Install it (apt-get install chromium) or set QUARRY_CHROMIUM_PATH; until then waitFor, actions, screenshot, mobile, location and branding answer a clear error.');
     return { blobs };

@@ -20,6 +20,7 @@ import {
   type ServerConfig,
 } from '@quarry/core';
 import { allowedPrivateHosts, buildEngine } from './compose.js';
+import { blobStoreOf } from './compose-blobs.js';
 import { searchProviderOf } from './compose-search.js';
 import { keylessPolicy, pageWorkerOf, runnerOptionsOf, webhookSecretOf } from './compose-work.js';
 import { chargingPageTokens } from './compose-llm.js';
@@ -103,7 +104,10 @@ export async function composeDistributed(config: ServerConfig, role: QuarryRole 
     const workQueue = role === 'all' ? openQueue(undefined, 'worker') : apiQueue;
     const queue = workQueue.queue;
     await api.ledger.ensureTeam(localTeamId, 'local');
+    // Blobs live where every process reads them (a PostgreSQL table or an S3 bucket), never on one
+    // machine's disk: the worker that takes a screenshot is rarely the process that serves its link.
     const engine = buildEngine(config, (fetcher) => metrics.measure(fetcher), {
+      blobStore: blobStoreOf(config, work.db),
       documentCache: work.documents,
       pageIndex: work.pageIndex,
       changeHistory: work.changeHistory,
@@ -133,6 +137,7 @@ export async function composeDistributed(config: ServerConfig, role: QuarryRole 
       ledger: api.ledger,
       rateLimiter,
       metrics,
+      blobs: blobStoreOf(config, api.db),
       search,
       ...(llm ? { llm } : {}),
       isKeylessAllowed: keylessPolicy(config, api.ledger),

@@ -11,6 +11,7 @@ import {
   type ServerConfig,
 } from '@quarry/core';
 import { allowedPrivateHosts, buildEngine } from './compose.js';
+import { blobStoreOf } from './compose-blobs.js';
 import { searchProviderOf } from './compose-search.js';
 import { keylessPolicy, pageWorkerOf, runnerOptionsOf, webhookSecretOf } from './compose-work.js';
 import { chargingPageTokens } from './compose-llm.js';
@@ -30,7 +31,9 @@ export interface ServerParts {
 export async function composeServer(config: ServerConfig): Promise<ServerParts> {
   const storage = createSqliteStorage({ dataDir: config.QUARRY_DATA_DIR });
   const metrics = new ServerMetrics().observe(storage.jobs, storage.queue);
+  const blobs = blobStoreOf(config);
   const engine = buildEngine(config, (fetcher) => metrics.measure(fetcher), {
+    blobStore: blobs,
     documentCache: storage.documents,
     pageIndex: storage.pageIndex,
     changeHistory: storage.changeHistory,
@@ -58,6 +61,7 @@ export async function composeServer(config: ServerConfig): Promise<ServerParts> 
     ledger: storage.ledger,
     rateLimiter,
     metrics,
+    blobs,
     search,
     ...(llm ? { llm } : {}),
     isKeylessAllowed: keylessPolicy(config, storage.ledger),

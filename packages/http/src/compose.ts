@@ -1,6 +1,7 @@
 import { proxyPoolsOf } from './compose-proxies.js';
 import { defaultWorkerLimits, GotFetcher, WorkerPoolTransformer } from '@quarry/adapters';
-import { createEngine, parseServerConfig, type Engine, type EngineDeps, type Fetcher, type ServerConfig } from '@quarry/core';
+import { createEngine, parseServerConfig, type BlobStore, type Engine, type EngineDeps, type Fetcher, type ServerConfig } from '@quarry/core';
+import { blobStoreOf } from './compose-blobs.js';
 import { buildBrowserParts } from './compose-browser.js';
 import { buildLlmProvider, llmStages } from './compose-llm.js';
 
@@ -28,8 +29,9 @@ export function allowedPrivateHosts(config: ServerConfig): string[] {
 export function buildEngine(
   config: ServerConfig,
   wrapFetcher: (fetcher: Fetcher) => Fetcher = (fetcher) => fetcher,
-  stores: Pick<EngineDeps, 'documentCache' | 'pageIndex' | 'changeHistory'> = {},
+  stores: Pick<EngineDeps, 'documentCache' | 'pageIndex' | 'changeHistory'> & { blobStore?: BlobStore } = {},
 ): Engine {
+  const { blobStore = blobStoreOf(config), ...engineStores } = stores;
   const fetcher = wrapFetcher(
     new GotFetcher({
       allowPrivateHosts: allowedPrivateHosts(config),
@@ -47,7 +49,7 @@ export function buildEngine(
           deadlineMs: config.QUARRY_TRANSFORM_DEADLINE_MS,
           resourceLimits: { ...defaultWorkerLimits, maxOldGenerationSizeMb: config.QUARRY_TRANSFORM_HEAP_MB },
         });
-  const { browser, ...browserParts } = buildBrowserParts(config, allowedPrivateHosts(config));
+  const { browser, ...browserParts } = buildBrowserParts(config, allowedPrivateHosts(config), blobStore);
   const llm = buildLlmProvider(config);
-  return createEngine({ fetcher, ...browserParts, ...(browser ? { browser: wrapFetcher(browser) } : {}), ...(transformer ? { transformer } : {}), ...stores, stages: llmStages(llm), ...(llm ? { llm } : {}), proxies: proxyPoolsOf(config) });
+  return createEngine({ fetcher, ...browserParts, ...(browser ? { browser: wrapFetcher(browser) } : {}), ...(transformer ? { transformer } : {}), ...engineStores, stages: llmStages(llm), ...(llm ? { llm } : {}), proxies: proxyPoolsOf(config) });
 }

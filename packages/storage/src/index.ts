@@ -21,6 +21,7 @@ export * from './postgres/postgres-document-cache.js';
 export * from './postgres/postgres-page-index.js';
 export * from './postgres/postgres-change-history.js';
 export * from './postgres/postgres-blob-store.js';
+export * from './s3/s3-blob-store.js';
 export * from './postgres/postgres-storage.js';
 export * from './redis/redis-client.js';
 export * from './redis/redis-script.js';

@@ -167,6 +167,17 @@ export const serverConfigSchema = Type.Object(
       minLength: 1,
       description: 'Prefix of every Redis key; processes that share it share the queue. Use `{quarry}` on Redis Cluster.',
     }),
+    QUARRY_BLOB_STORE: Type.Union([Type.Literal('auto'), Type.Literal('local'), Type.Literal('postgres'), Type.Literal('s3')], {
+      default: 'auto',
+      description:
+        'Where screenshots and action PDFs are kept and served from: local (a folder in QUARRY_DATA_DIR, one machine), postgres (a table every distributed process shares), s3 (an S3-compatible bucket: QUARRY_S3_*); auto: s3 when QUARRY_S3_BUCKET is set, else postgres in the distributed mode, else local.',
+    }),
+    QUARRY_S3_ENDPOINT: Type.Optional(Type.String({ description: 'Base URL of the S3-compatible service (e.g. `https://s3.eu-west-1.amazonaws.com`, `http://minio:9000`); buckets are addressed path-style.' })),
+    QUARRY_S3_BUCKET: Type.Optional(Type.String({ description: 'Bucket of the s3 blob store; setting it selects that store (QUARRY_BLOB_STORE=auto).' })),
+    QUARRY_S3_REGION: Type.String({ default: 'us-east-1', description: 'Signing region of the s3 blob store.' }),
+    QUARRY_S3_ACCESS_KEY_ID: Type.Optional(Type.String({ description: 'Access key id of the s3 blob store.' })),
+    QUARRY_S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ description: 'Secret access key of the s3 blob store.' })),
+    QUARRY_S3_PREFIX: Type.String({ default: '', description: 'Key prefix of blobs in the bucket (e.g. `quarry/`).' }),
     QUARRY_LEASE_MS: Type.Integer({
       minimum: 1_000,
       default: 120_000,

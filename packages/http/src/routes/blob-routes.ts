@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { LocalBlobStore } from '@quarry/storage';
-import { blobFolder, setListeningBase } from '../compose-browser.js';
+import { setListeningBase } from '../compose-browser.js';
 import type { Services } from '../server/services.js';
 
 /**
- * GET /v1|v2/blobs/:id: screenshots and action PDFs stored by the browser engine. Ids are 32
+ * GET /v1|v2/blobs/:id: screenshots and action PDFs stored by the browser engine, read from the
+ * process's BlobStore (compose-blobs.ts: the same store every process of the deployment writes to). Ids are 32
  * random hex characters, so the URL itself is the right to read (as Firecrawl's screenshot URLs):
  * no API key is asked. Unknown and malformed ids are 404.
  */
 export function blobRoutes(app: FastifyInstance, services: Services) {
-  const store = new LocalBlobStore(blobFolder(services.config));
+  const store = services.blobs;
   app.addHook('onListen', async () => {
     const address = app.server.address();
     if (address && typeof address === 'object' && services.config.PORT === 0) {

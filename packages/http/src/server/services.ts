@@ -1,4 +1,4 @@
-import type { Engine, JobRunner, JobService, JobStore, Queue, SearchProvider, ServerConfig } from '@quarry/core';
+import type { BlobStore, Engine, JobRunner, JobService, JobStore, Queue, SearchProvider, ServerConfig } from '@quarry/core';
 import type { Ledger, LlmProvider } from '@quarry/core';
 import type { ServerMetrics } from './metrics.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -16,6 +16,8 @@ export interface Services {
   metrics: ServerMetrics;
   /** The LLM provider, when one is configured (deep research and prompt-only extract need it). */
   llm?: LlmProvider;
+  /** Where screenshots and action PDFs are read back from: the store the engine writes them to. */
+  blobs: BlobStore;
   /** What answers /search (the embedded index unless a provider is configured). */
   search: SearchProvider;
   /** Whether a request without a valid key is allowed (no keys exist and auth is auto, or auth is off). */
