@@ -7,6 +7,7 @@ import { publicOrigin, type ApiVersion } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
 import { cancelJob, jobErrors, jobStatus } from './job-views.js';
 import { requireCredits } from './scrape-routes.js';
+import { checkWatchable, watchJob } from './job-watch.js';
 
 /** Batch scrape: start (scrape options flattened into the body), status, errors, cancel. */
 const batchFields = Type.Object(
@@ -58,9 +59,14 @@ export function batchRoutes(app: FastifyInstance, services: Services, version: A
     };
   });
 
-  app.get(`/${version}/batch/scrape/:id`, { config: { kind: 'crawlStatus' } }, (request) =>
-    jobStatus(services, request, version, ['batch_scrape'], 'batch/scrape'),
-  );
+  app.route({
+    method: 'GET',
+    url: `/${version}/batch/scrape/:id`,
+    config: { kind: 'crawlStatus' },
+    preHandler: (request) => checkWatchable(services, request, ['batch_scrape']),
+    handler: (request) => jobStatus(services, request, version, ['batch_scrape'], 'batch/scrape'),
+    wsHandler: (socket, request) => watchJob(services, socket, request, version, ['batch_scrape']),
+  });
   for (const method of ['GET', 'DELETE'] as const) {
     app.route({
       method,

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { parseCrawlRequest } from '@quarry/core';
+import { parseCrawlRequest, type JobKind } from '@quarry/core';
 import { checkWebhook } from './webhook-check.js';
 import { bodyObject } from '../server/body.js';
 import { publicOrigin, type ApiVersion } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
 import { cancelJob, crawlOptionsView, jobErrors, jobStatus } from './job-views.js';
 import { requireCredits } from './scrape-routes.js';
+import { checkWatchable, watchJob } from './job-watch.js';
 
 /**
  * Crawl: start, status (paginated), errors, cancel, active. v1's batch waiter polls
@@ -44,9 +45,16 @@ export function crawlRoutes(app: FastifyInstance, services: Services, version: A
   app.get(`/${version}/crawl/active`, { config: { kind: 'crawlStatus' } }, active);
   app.get(`/${version}/crawl/ongoing`, { config: { kind: 'crawlStatus' } }, active);
 
-  app.get(`/${version}/crawl/:id`, { config: { kind: 'crawlStatus' } }, (request) =>
-    jobStatus(services, request, version, ['crawl', 'batch_scrape'], 'crawl'),
-  );
+  // Polled for status; upgraded to a WebSocket for live watching (job-watch.ts).
+  const kinds: JobKind[] = ['crawl', 'batch_scrape'];
+  app.route({
+    method: 'GET',
+    url: `/${version}/crawl/:id`,
+    config: { kind: 'crawlStatus' },
+    preHandler: (request) => checkWatchable(services, request, kinds),
+    handler: (request) => jobStatus(services, request, version, kinds, 'crawl'),
+    wsHandler: (socket, request) => watchJob(services, socket, request, version, kinds),
+  });
   // GET per the API; DELETE because the v1 SDK's checkCrawlErrors sends DELETE.
   for (const method of ['GET', 'DELETE'] as const) {
     app.route({
