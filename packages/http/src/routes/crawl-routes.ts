@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { parseCrawlRequest, type JobKind } from '@quarry/core';
 import { checkWebhook } from './webhook-check.js';
 import { bodyObject } from '../server/body.js';
-import { publicOrigin, type ApiVersion } from '../server/request-context.js';
+import { publicOrigin, type ApiVersion, type Caller } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
 import { cancelJob, crawlOptionsView, jobErrors, jobStatus } from './job-views.js';
 import { requireCredits } from './scrape-routes.js';
@@ -13,21 +13,7 @@ import { checkWatchable, watchJob } from './job-watch.js';
  * /v1/crawl/{id} with batch ids, so the status routes answer batch jobs too.
  */
 export function crawlRoutes(app: FastifyInstance, services: Services, version: ApiVersion) {
-  app.post(`/${version}/crawl`, { config: { kind: 'crawl' } }, async (request) => {
-    const parsed = parseCrawlRequest(version, bodyObject(request.body));
-    checkWebhook(services, parsed.webhook);
-    await services.engine.checkTarget(parsed.url);
-    const remaining = await requireCredits(services, request.caller.teamId, 1);
-    const options = remaining === null ? parsed.options : { ...parsed.options, limit: Math.min(parsed.options.limit, remaining) };
-    const job = await services.jobs.startCrawl({
-      teamId: request.caller.teamId,
-      url: parsed.url,
-      options,
-      version,
-      ...(parsed.webhook ? { webhook: parsed.webhook } : {}),
-    });
-    return { success: true, id: job.id, url: `${publicOrigin(request)}/${version}/crawl/${job.id}` };
-  });
+  app.post(`/${version}/crawl`, { config: { kind: 'crawl' } }, (request) => startCrawlAction(services, request.caller, request.body, version, publicOrigin(request)));
 
   const active = async (request: { caller: { teamId: string } }) => {
     const jobs = await services.jobStore.listActive('crawl', request.caller.teamId);
@@ -65,4 +51,21 @@ export function crawlRoutes(app: FastifyInstance, services: Services, version: A
     });
   }
   app.delete(`/${version}/crawl/:id`, { config: { kind: 'crawlStatus' } }, (request) => cancelJob(services, request, ['crawl', 'batch_scrape']));
+}
+
+/** Starts a crawl for a caller: what POST /crawl and the MCP tool run. */
+export async function startCrawlAction(services: Services, caller: Caller, body: unknown, version: ApiVersion, origin: string) {
+  const parsed = parseCrawlRequest(version, bodyObject(body));
+  checkWebhook(services, parsed.webhook);
+  await services.engine.checkTarget(parsed.url);
+  const remaining = await requireCredits(services, caller.teamId, 1);
+  const options = remaining === null ? parsed.options : { ...parsed.options, limit: Math.min(parsed.options.limit, remaining) };
+  const job = await services.jobs.startCrawl({
+    teamId: caller.teamId,
+    url: parsed.url,
+    options,
+    version,
+    ...(parsed.webhook ? { webhook: parsed.webhook } : {}),
+  });
+  return { success: true as const, id: job.id, url: `${origin}/${version}/crawl/${job.id}` };
 }
