@@ -15,6 +15,7 @@ import { deepResearchRoutes } from '../routes/deep-research-routes.js';
 import { scrapeRoutes } from '../routes/scrape-routes.js';
 import { searchRoutes } from '../routes/search-routes.js';
 import { teamRoutes } from '../routes/team-routes.js';
+import { mcpRoutes } from '../mcp/mcp-routes.js';
 import type { EndpointKind } from './rate-limiter.js';
 import { maxParamLength, paramTooLong, parseJsonBody } from './request-limits.js';
 import { isUnthrottledKeyless } from './loopback.js';
@@ -25,6 +26,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Endpoint kind for rate limits; routes without one are not API routes (health, docs). */
     kind?: EndpointKind;
+    /** An API route that needs a caller but counts rate limits itself (MCP: per tool call). */
+    authOnly?: boolean;
   }
 }
 
@@ -64,8 +67,9 @@ export function buildServer(services: Services, options: { logger?: boolean | ob
 
   app.addHook('onRequest', async (request, reply) => {
     const kind = request.routeOptions.config?.kind;
-    if (!kind) return;
+    if (!kind && !request.routeOptions.config?.authOnly) return;
     request.caller = await authenticate(services, request);
+    if (!kind) return;
     if (request.caller.keyId === undefined && isUnthrottledKeyless(services.config)) return;
     const decision = await services.rateLimiter.consume(request.caller.teamId, kind);
     reply.header('x-ratelimit-limit', decision.limit);
@@ -109,6 +113,7 @@ export function buildServer(services: Services, options: { logger?: boolean | ob
     pendingRoutes(app, version);
   }
   llmsTxtRoutes(app, services);
+  mcpRoutes(app, services);
   deepResearchRoutes(app, services);
   opsRoutes(app, services);
   blobRoutes(app, services);
