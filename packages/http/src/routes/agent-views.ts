@@ -1,7 +1,7 @@
-import type { FastifyRequest } from 'fastify';
 import type { AgentJobKind, AgentState, JobRecord } from '@quarry/core';
 import type { Services } from '../server/services.js';
-import { ownJob } from './job-views.js';
+import { callerJob } from './job-views.js';
+import type { Caller } from '../server/request-context.js';
 
 /**
  * Reads shared by the extract, deep research and llms.txt routes: the caller's agent job, its
@@ -17,8 +17,8 @@ export interface AgentJobRead<State> {
   charged: { credits: number; tokens: number } | undefined;
 }
 
-export async function ownAgentJob<State>(services: Services, request: FastifyRequest, kind: AgentJobKind): Promise<AgentJobRead<State>> {
-  const job = await ownJob(services, request, [kind]);
+export async function callerAgentJob<State>(services: Services, caller: Caller, id: string, kind: AgentJobKind): Promise<AgentJobRead<State>> {
+  const job = await callerJob(services, caller, id, [kind]);
   const saved = (await services.jobStore.getJobState(job.id))?.value as AgentState<State> | undefined;
   return { job, state: saved?.program, charged: saved?.charged };
 }

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { deepResearchView, NotConfiguredError, parseDeepResearchRequest, providerHelp, type DeepResearchJobRequest, type ResearchState } from '@quarry/core';
 import { bodyObject } from '../server/body.js';
 import type { Services } from '../server/services.js';
-import { agentStatusFields, ownAgentJob } from './agent-views.js';
+import { agentStatusFields, callerAgentJob } from './agent-views.js';
+import type { Caller } from '../server/request-context.js';
 import { requireCredits } from './scrape-routes.js';
 
 /**
@@ -12,18 +13,24 @@ import { requireCredits } from './scrape-routes.js';
  * sources, expiresAt, error?}` (activities and sources twice, as Firecrawl answers for old clients).
  */
 export function deepResearchRoutes(app: FastifyInstance, services: Services) {
-  app.post('/v1/deep-research', { config: { kind: 'crawl' } }, async (request) => {
-    const options = parseDeepResearchRequest(bodyObject(request.body));
-    if (!services.llm) throw new NotConfiguredError(`Deep research needs an LLM provider, and none is configured. ${providerHelp}`);
-    await requireCredits(services, request.caller.teamId, 1);
-    const jobRequest: DeepResearchJobRequest = { version: 'v1', options };
-    const job = await services.jobs.startAgentJob({ kind: 'deep_research', teamId: request.caller.teamId, url: options.query, request: jobRequest });
-    return { success: true, id: job.id };
-  });
+  app.post('/v1/deep-research', { config: { kind: 'crawl' } }, (request) => startDeepResearchAction(services, request.caller, request.body));
+  app.get('/v1/deep-research/:id', { config: { kind: 'crawlStatus' } }, (request) =>
+    deepResearchStatusOf(services, request.caller, (request.params as { id: string }).id),
+  );
+}
 
-  app.get('/v1/deep-research/:id', { config: { kind: 'crawlStatus' } }, async (request) => {
-    const { job, state } = await ownAgentJob<ResearchState>(services, request, 'deep_research');
-    const { options } = job.request as unknown as DeepResearchJobRequest;
-    return { ...agentStatusFields(job), ...deepResearchView(options, state) };
-  });
+/** Starts deep research for a caller: what POST /v1/deep-research and the MCP tool run. */
+export async function startDeepResearchAction(services: Services, caller: Caller, body: unknown) {
+  const options = parseDeepResearchRequest(bodyObject(body));
+  if (!services.llm) throw new NotConfiguredError(`Deep research needs an LLM provider, and none is configured. ${providerHelp}`);
+  await requireCredits(services, caller.teamId, 1);
+  const jobRequest: DeepResearchJobRequest = { version: 'v1', options };
+  const job = await services.jobs.startAgentJob({ kind: 'deep_research', teamId: caller.teamId, url: options.query, request: jobRequest });
+  return { success: true as const, id: job.id };
+}
+
+export async function deepResearchStatusOf(services: Services, caller: Caller, id: string) {
+  const { job, state } = await callerAgentJob<ResearchState>(services, caller, id, 'deep_research');
+  const { options } = job.request as unknown as DeepResearchJobRequest;
+  return { ...agentStatusFields(job), ...deepResearchView(options, state) };
 }

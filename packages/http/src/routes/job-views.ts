@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { NotFoundError, type CrawlJobRequest, type JobKind, type JobRecord } from '@quarry/core';
 import { pageQuery } from '../server/body.js';
-import { publicOrigin, type ApiVersion } from '../server/request-context.js';
+import { publicOrigin, type ApiVersion, type Caller } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
 import { statusPage } from '../server/status-page.js';
 import { presentDocument } from './present-document.js';
@@ -11,20 +11,34 @@ import { presentDocument } from './present-document.js';
 /** The job if it exists and belongs to the caller's team; another team's job is answered exactly like an unknown id. */
 export async function ownJob(services: Services, request: FastifyRequest, kinds: JobKind[]): Promise<JobRecord> {
   const { id } = request.params as { id: string };
+  return callerJob(services, request.caller, id, kinds);
+}
+
+export async function callerJob(services: Services, caller: Caller, id: string, kinds: JobKind[]): Promise<JobRecord> {
   const job = await services.jobStore.getJob(id);
   const expired = job !== undefined && job.expiresAt <= services.engine.parts.clock.now();
-  if (!job || expired || job.teamId !== request.caller.teamId || !kinds.includes(job.kind)) throw new NotFoundError('Job not found');
+  if (!job || expired || job.teamId !== caller.teamId || !kinds.includes(job.kind)) throw new NotFoundError('Job not found');
   return job;
 }
 
-export async function jobStatus(services: Services, request: FastifyRequest, version: ApiVersion, kinds: JobKind[], route: string) {
-  const job = await ownJob(services, request, kinds);
-  const query = pageQuery(request.query);
-  const page = await statusPage(services.jobStore, job, query, (skip, limit) => {
+export function jobStatus(services: Services, request: FastifyRequest, version: ApiVersion, kinds: JobKind[], route: string) {
+  const { id } = request.params as { id: string };
+  return jobStatusOf(services, request.caller, id, { version, kinds, route, origin: publicOrigin(request), query: pageQuery(request.query) });
+}
+
+/** A crawl or batch status page for the caller (routes and MCP tools). */
+export async function jobStatusOf(
+  services: Services,
+  caller: Caller,
+  id: string,
+  view: { version: ApiVersion; kinds: JobKind[]; route: string; origin: string; query: { skip: number; limit: number | undefined } },
+) {
+  const job = await callerJob(services, caller, id, view.kinds);
+  const page = await statusPage(services.jobStore, job, view.query, (skip, limit) => {
     const params = new URLSearchParams({ skip: String(skip), ...(limit !== undefined ? { limit: String(limit) } : {}) });
-    return `${publicOrigin(request)}/${version}/${route}/${job.id}?${params}`;
+    return `${view.origin}/${view.version}/${view.route}/${job.id}?${params}`;
   });
-  return { ...page, data: page.data.map((document) => presentDocument(document, version)) };
+  return { ...page, data: page.data.map((document) => presentDocument(document, view.version)) };
 }
 
 export async function jobErrors(services: Services, request: FastifyRequest, kinds: JobKind[]) {

@@ -1,28 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { parseScrapeOptions, PaymentRequiredError, tokensUsedBy } from '@quarry/core';
 import { bodyObject, requireString, take } from '../server/body.js';
-import type { ApiVersion } from '../server/request-context.js';
+import type { ApiVersion, Caller } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
 import { presentDocument } from './present-document.js';
 
 /** POST /scrape: one page, synchronously; charged after it succeeds. */
 export function scrapeRoutes(app: FastifyInstance, services: Services, version: ApiVersion) {
-  app.post(`/${version}/scrape`, { config: { kind: 'scrape' } }, async (request) => {
-    const { picked, rest } = take(bodyObject(request.body), ['url']);
-    const url = requireString(picked.url, 'url');
-    const options = parseScrapeOptions(version, rest);
-    const teamId = request.caller.teamId;
-    await requireCredits(services, teamId, 1);
+  app.post(`/${version}/scrape`, { config: { kind: 'scrape' } }, async (request, reply) => {
+    // The client went away before its answer: stop the work.
     const controller = new AbortController();
-    request.raw.once('close', () => {
-      if (!request.raw.complete || request.raw.destroyed) controller.abort();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) controller.abort();
     });
-    const document = await services.engine.scrapeParsed(url, options, { signal: controller.signal, teamId });
-    await services.ledger.charge(teamId, document.metadata.creditsUsed, 'scrape', chargeContext(request.caller.keyId));
-    const tokens = tokensUsedBy(document);
-    if (tokens > 0) await services.ledger.chargeTokens(teamId, tokens, 'scrape', chargeContext(request.caller.keyId));
-    if (!options.zeroDataRetention) await services.jobs.recordScrape(teamId, document);
-    return { success: true, data: presentDocument(document, version) };
+    return scrapeAction(services, request.caller, request.body, version, controller.signal);
   });
 
   // An earlier scrape's document by its metadata.scrapeId (kept 24 hours; the caller's team only).
@@ -31,6 +22,21 @@ export function scrapeRoutes(app: FastifyInstance, services: Services, version: 
     const document = await services.jobs.getScrape(request.caller.teamId, id);
     return { success: true, data: presentDocument(document, version) };
   });
+}
+
+/** A scrape for a caller: what POST /scrape and the MCP tool run. */
+export async function scrapeAction(services: Services, caller: Caller, body: unknown, version: ApiVersion, signal?: AbortSignal) {
+  const { picked, rest } = take(bodyObject(body), ['url']);
+  const url = requireString(picked.url, 'url');
+  const options = parseScrapeOptions(version, rest);
+  const teamId = caller.teamId;
+  await requireCredits(services, teamId, 1);
+  const document = await services.engine.scrapeParsed(url, options, { ...(signal ? { signal } : {}), teamId });
+  await services.ledger.charge(teamId, document.metadata.creditsUsed, 'scrape', chargeContext(caller.keyId));
+  const tokens = tokensUsedBy(document);
+  if (tokens > 0) await services.ledger.chargeTokens(teamId, tokens, 'scrape', chargeContext(caller.keyId));
+  if (!options.zeroDataRetention) await services.jobs.recordScrape(teamId, document);
+  return { success: true as const, data: presentDocument(document, version) };
 }
 
 export function chargeContext(apiKeyId: string | undefined) {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { parseSearchRequest, runSearch, type SearchOutcome, type WebResult } from '@quarry/core';
 import { bodyObject } from '../server/body.js';
-import type { ApiVersion } from '../server/request-context.js';
+import type { ApiVersion, Caller } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
 import { presentDocument } from './present-document.js';
 import { chargeContext, requireCredits } from './scrape-routes.js';
@@ -12,28 +12,34 @@ import { chargeContext, requireCredits } from './scrape-routes.js';
  * pay for `limit` results before the search runs; it is charged for what was returned.
  */
 export function searchRoutes(app: FastifyInstance, services: Services, version: ApiVersion) {
-  app.post(`/${version}/search`, { config: { kind: 'search' } }, async (request) => {
-    const search = parseSearchRequest(version, bodyObject(request.body));
-    const teamId = request.caller.teamId;
-    await requireCredits(services, teamId, search.limit);
+  app.post(`/${version}/search`, { config: { kind: 'search' } }, async (request, reply) => {
+    // The client went away before its answer: stop the work.
     const controller = new AbortController();
-    request.raw.once('close', () => {
-      if (!request.raw.complete || request.raw.destroyed) controller.abort();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) controller.abort();
     });
-    const scrapeOptions = search.scrapeOptions;
-    const outcome = await runSearch(
-      {
-        provider: services.search,
-        clock: services.engine.parts.clock,
-        scrape: (url, context) => services.engine.scrapeParsed(url, scrapeOptions!, { signal: context.signal, teamId }),
-      },
-      search,
-      controller.signal,
-    );
-    if (outcome.creditsUsed > 0) await services.ledger.charge(teamId, outcome.creditsUsed, 'search', chargeContext(request.caller.keyId));
-    if (version === 'v1') return { success: true, data: outcome.web.map((result) => webItem(result, version)) };
-    return { success: true, data: dataV2(outcome, search.sources), creditsUsed: outcome.creditsUsed };
+    return searchAction(services, request.caller, request.body, version, controller.signal);
   });
+}
+
+/** A search for a caller: what POST /search and the MCP tool run. */
+export async function searchAction(services: Services, caller: Caller, body: unknown, version: ApiVersion, signal: AbortSignal = new AbortController().signal) {
+  const search = parseSearchRequest(version, bodyObject(body));
+  const teamId = caller.teamId;
+  await requireCredits(services, teamId, search.limit);
+  const scrapeOptions = search.scrapeOptions;
+  const outcome = await runSearch(
+    {
+      provider: services.search,
+      clock: services.engine.parts.clock,
+      scrape: (url, context) => services.engine.scrapeParsed(url, scrapeOptions!, { signal: context.signal, teamId }),
+    },
+    search,
+    signal,
+  );
+  if (outcome.creditsUsed > 0) await services.ledger.charge(teamId, outcome.creditsUsed, 'search', chargeContext(caller.keyId));
+  if (version === 'v1') return { success: true, data: outcome.web.map((result) => webItem(result, version)) };
+  return { success: true, data: dataV2(outcome, search.sources), creditsUsed: outcome.creditsUsed };
 }
 
 function dataV2(outcome: SearchOutcome, sources: string[]) {

@@ -1,3 +1,4 @@
+import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { UnauthorizedError, ValidationError } from '@quarry/core';
 import { toHttpError } from '../errors/to-http.js';
@@ -14,6 +15,7 @@ import { deepResearchRoutes } from '../routes/deep-research-routes.js';
 import { scrapeRoutes } from '../routes/scrape-routes.js';
 import { searchRoutes } from '../routes/search-routes.js';
 import { teamRoutes } from '../routes/team-routes.js';
+import { mcpRoutes } from '../mcp/mcp-routes.js';
 import type { EndpointKind } from './rate-limiter.js';
 import { maxParamLength, paramTooLong, parseJsonBody } from './request-limits.js';
 import { isUnthrottledKeyless } from './loopback.js';
@@ -24,6 +26,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Endpoint kind for rate limits; routes without one are not API routes (health, docs). */
     kind?: EndpointKind;
+    /** An API route that needs a caller but counts rate limits itself (MCP: per tool call). */
+    authOnly?: boolean;
   }
 }
 
@@ -63,8 +67,9 @@ export function buildServer(services: Services, options: { logger?: boolean | ob
 
   app.addHook('onRequest', async (request, reply) => {
     const kind = request.routeOptions.config?.kind;
-    if (!kind) return;
+    if (!kind && !request.routeOptions.config?.authOnly) return;
     request.caller = await authenticate(services, request);
+    if (!kind) return;
     if (request.caller.keyId === undefined && isUnthrottledKeyless(services.config)) return;
     const decision = await services.rateLimiter.consume(request.caller.teamId, kind);
     reply.header('x-ratelimit-limit', decision.limit);
@@ -73,6 +78,8 @@ export function buildServer(services: Services, options: { logger?: boolean | ob
   });
 
   app.addHook('onResponse', async (request, reply) => {
+    // A refused WebSocket handshake (answered before the upgrade plugin saw it): nothing more will be read on that connection.
+    if (isWebSocketUpgrade(request)) request.raw.socket?.destroy();
     services.metrics.requests.inc({ method: request.method, route: request.routeOptions.url ?? 'unknown', status: String(reply.statusCode) });
   });
 
@@ -89,10 +96,16 @@ export function buildServer(services: Services, options: { logger?: boolean | ob
     void reply.status(404).send({ success: false, error: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'NOT_FOUND' });
   });
 
+  // The crawl and batch status routes also upgrade to WebSockets: declared once the plugin is loaded.
+  void app.register(websocket);
+  void app.register(async (scope) => {
+    for (const version of ['v1', 'v2'] as const) {
+      crawlRoutes(scope, services, version);
+      batchRoutes(scope, services, version);
+    }
+  });
   for (const version of ['v1', 'v2'] as const) {
     scrapeRoutes(app, services, version);
-    crawlRoutes(app, services, version);
-    batchRoutes(app, services, version);
     mapRoutes(app, services, version);
     searchRoutes(app, services, version);
     teamRoutes(app, services, version);
@@ -100,6 +113,7 @@ export function buildServer(services: Services, options: { logger?: boolean | ob
     pendingRoutes(app, version);
   }
   llmsTxtRoutes(app, services);
+  mcpRoutes(app, services);
   deepResearchRoutes(app, services);
   opsRoutes(app, services);
   blobRoutes(app, services);
@@ -111,11 +125,22 @@ export function buildServer(services: Services, options: { logger?: boolean | ob
 async function authenticate(services: Services, request: FastifyRequest) {
   const header = request.headers.authorization ?? '';
   const match = /^Bearer\s*(.*)$/i.exec(header);
-  const key = match?.[1]?.trim() ?? '';
+  const key = match?.[1]?.trim() || webSocketKey(request);
   if (key) {
     const found = await services.ledger.authenticate(key);
     if (found) return { teamId: found.teamId, keyId: found.keyId };
   }
   if (await services.isKeylessAllowed()) return { teamId: 'local', keyId: undefined };
   throw new UnauthorizedError(key ? 'Unauthorized: Invalid token' : 'Unauthorized: a valid API key is required (Authorization: Bearer fc-...)');
+}
+
+/** WebSocket clients (Firecrawl's watchers) give the API key as the sub-protocol: `new WebSocket(url, apiKey)`. */
+function webSocketKey(request: FastifyRequest): string {
+  if (!isWebSocketUpgrade(request)) return '';
+  const offered = request.headers['sec-websocket-protocol'];
+  return (Array.isArray(offered) ? offered.join(',') : (offered ?? '')).split(',')[0]?.trim() ?? '';
+}
+
+function isWebSocketUpgrade(request: FastifyRequest): boolean {
+  return request.headers.upgrade?.toLowerCase() === 'websocket';
 }

@@ -1,0 +1,161 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { docsSiteRoutes, startTestServer, tokenOf, type TestServer } from '@quarry/core/testing';
+import { startQuarry, type TestQuarry } from './support/quarry-server.js';
+
+/**
+ * The MCP server with the official MCP SDK's client, over Streamable HTTP (POST /mcp, API-key
+ * auth) and over stdio (`quarry mcp`, the built bin): firecrawl-mcp's tool names and argument
+ * shapes, run as the caller's team against a local site.
+ */
+const bin = fileURLToPath(new URL('../bin/quarry.js', import.meta.url));
+let site: TestServer;
+let quarry: TestQuarry;
+let key: string;
+let otherKey: string;
+
+beforeAll(async () => {
+  site = await startTestServer(docsSiteRoutes());
+  quarry = await startQuarry({ QUARRY_RATE_LIMITS: '' });
+  await quarry.services.ledger.ensureTeam('acme', 'acme');
+  await quarry.services.ledger.ensureTeam('other', 'other');
+  key = (await quarry.services.ledger.createKey('acme', 'mcp')).key;
+  otherKey = (await quarry.services.ledger.createKey('other', 'mcp')).key;
+}, 60_000);
+
+afterAll(async () => {
+  await quarry?.close();
+  await site?.close();
+});
+
+async function httpClient(apiKey: string): Promise<Client> {
+  const client = new Client({ name: 'quarry-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${quarry.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${apiKey}` } } }));
+  return client;
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; json: any; text: string }> {
+  const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ type: string; text: string }> };
+  const text = result.content.map((part) => part.text).join('');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { isError: result.isError === true, json, text };
+}
+
+/** The checks every transport must pass. */
+function describeTools(label: string, connect: () => Promise<Client>) {
+  describe(label, () => {
+    let client: Client;
+    beforeAll(async () => {
+      client = await connect();
+    }, 60_000);
+    afterAll(async () => {
+      await client?.close();
+    });
+
+    it('lists firecrawl-mcp\'s tool names', async () => {
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      for (const name of ['firecrawl_scrape', 'firecrawl_batch_scrape', 'firecrawl_check_batch_status', 'firecrawl_map', 'firecrawl_search', 'firecrawl_crawl', 'firecrawl_check_crawl_status', 'firecrawl_extract', 'firecrawl_deep_research', 'firecrawl_generate_llmstxt']) {
+        expect(names).toContain(name);
+      }
+    });
+
+    it('firecrawl_scrape: the page as a document (markdown), json/screenshot options in firecrawl-mcp\'s shape accepted', async () => {
+      const result = await call(client, 'firecrawl_scrape', { url: `${site.url}/about`, formats: ['markdown', 'links'], onlyMainContent: true, maxAge: 0 });
+      expect(result.isError).toBe(false);
+      expect(result.json.markdown).toContain(tokenOf('/about'));
+      expect(result.json.links).toEqual(expect.arrayContaining([`${site.url}/docs/`]));
+    });
+
+    it('firecrawl_map: the site\'s URLs', async () => {
+      const result = await call(client, 'firecrawl_map', { url: `${site.url}/`, sitemap: 'only' });
+      expect(result.isError).toBe(false);
+      expect(result.json.links.map((link: { url: string }) => link.url).sort()).toEqual([site.url, `${site.url}/blog/first-post`, `${site.url}/docs/`, `${site.url}/sitemap-only`].sort());
+    });
+
+    it('firecrawl_crawl waits for the crawl; firecrawl_check_crawl_status reads it again', async () => {
+      const crawl = await call(client, 'firecrawl_crawl', { url: `${site.url}/blog/`, limit: 5, includePaths: ['^/blog/'], scrapeOptions: { formats: ['markdown'], maxAge: 0 } });
+      expect(crawl.isError).toBe(false);
+      expect(crawl.json).toMatchObject({ id: expect.any(String), status: 'completed', completed: 3 });
+      expect(crawl.json.data.map((document: { markdown: string }) => document.markdown).join('\n')).toContain(tokenOf('/blog/first-post'));
+      const status = await call(client, 'firecrawl_check_crawl_status', { id: crawl.json.id });
+      expect(status.json).toMatchObject({ status: 'completed', completed: 3, total: 3 });
+      expect(status.json.data).toHaveLength(3);
+    }, 60_000);
+
+    it('bad arguments: an InvalidParams error naming the field', async () => {
+      const failure = await client.callTool({ name: 'firecrawl_scrape', arguments: { url: 'not a url' } }).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(McpError);
+      expect((failure as McpError).code).toBe(ErrorCode.InvalidParams);
+      expect((failure as McpError).message).toMatch(/url/);
+      const formats = await client.callTool({ name: 'firecrawl_map', arguments: { url: `${site.url}/`, limit: -3 } }).catch((error: unknown) => error);
+      expect((formats as McpError).code).toBe(ErrorCode.InvalidParams);
+      expect((formats as McpError).message).toMatch(/limit/);
+    });
+  });
+}
+
+describeTools('MCP over Streamable HTTP (POST /mcp)', () => httpClient(key));
+
+describe('MCP over Streamable HTTP: auth and teams', () => {
+  it('no key when keys exist: 401 (and the client cannot connect)', async () => {
+    const response = await fetch(`${quarry.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(response.status).toBe(401);
+    await expect(httpClient('fc-wrong')).rejects.toThrow(/Unauthorized/);
+  });
+
+  it('another team\'s crawl id: not found, like the REST route', async () => {
+    const mine = await httpClient(key);
+    const theirs = await httpClient(otherKey);
+    const crawl = await call(mine, 'firecrawl_crawl', { url: `${site.url}/about`, limit: 1 });
+    const peek = await call(theirs, 'firecrawl_check_crawl_status', { id: crawl.json.id });
+    expect(peek).toMatchObject({ isError: true, text: 'Job not found' });
+    await mine.close();
+    await theirs.close();
+  }, 60_000);
+
+  it('tool calls are charged to the caller\'s team like the REST routes', async () => {
+    await quarry.services.ledger.ensureTeam('poor', 'poor');
+    await quarry.services.ledger.setCredits('poor', 0);
+    const poorKey = (await quarry.services.ledger.createKey('poor', 'mcp')).key;
+    const client = await httpClient(poorKey);
+    const refused = await call(client, 'firecrawl_scrape', { url: `${site.url}/about` });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/Insufficient credits/);
+    await client.close();
+  });
+});
+
+let stdioData: string;
+describeTools('MCP over stdio (quarry mcp)', async () => {
+  stdioData = await mkdtemp(join(tmpdir(), 'quarry-mcp-'));
+  const client = new Client({ name: 'quarry-test', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, 'mcp', '--allow-private-hosts', '127.0.0.1'],
+      env: { PATH: process.env.PATH ?? '', QUARRY_DATA_DIR: stdioData, LOG_LEVEL: 'silent' },
+      stderr: 'pipe',
+    }),
+  );
+  return client;
+});
+
+afterAll(async () => {
+  if (stdioData) await rm(stdioData, { recursive: true, force: true });
+});
