@@ -40,15 +40,16 @@ describe('crawl with a prompt', () => {
     const response = await fetch(`${quarry.url}/v2/crawl`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ url: `${site.url}/`, prompt: blogPrompt, maxDiscoveryDepth: 5, limit: 10 }),
+      body: JSON.stringify({ url: `${site.url}/`, prompt: blogPrompt, maxDiscoveryDepth: 5, limit: 10, delay: 1 }),
     });
     const started = (await response.json()) as Record<string, any>;
     expect(response.status, JSON.stringify(started)).toBe(200);
     expect(started.promptGeneratedOptions).toMatchObject({ includePaths: ['^/blog/'], sitemap: 'skip', maxDiscoveryDepth: 2 });
     expect(started.finalCrawlerOptions).toMatchObject({ includePaths: ['^/blog/'], sitemap: 'skip', maxDiscoveryDepth: 5, limit: 10, crawlEntireDomain: true });
-    const active = await firecrawl.getActiveCrawls();
-    const listed = active.crawls.find((crawl) => crawl.id === started.id);
-    if (listed) expect(listed.options).toMatchObject({ prompt: blogPrompt, includePaths: ['^/blog/'] });
+    // The delay keeps it running while /crawl/active lists the prompt with its options.
+    const listed = (await firecrawl.getActiveCrawls()).crawls.find((crawl) => crawl.id === started.id);
+    expect(listed?.options).toMatchObject({ prompt: blogPrompt, promptGeneratedOptions: { includePaths: ['^/blog/'] }, includePaths: ['^/blog/'], maxDiscoveryDepth: 5 });
+    expect(await firecrawl.cancelCrawl(started.id)).toBe(true);
 
     const job = await firecrawl.crawl(`${site.url}/`, { prompt: blogPrompt, limit: 10, pollInterval: 1, timeout: 60 });
     expect(job.status).toBe('completed');
