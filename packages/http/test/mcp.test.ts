@@ -129,6 +129,16 @@ describe('MCP over Streamable HTTP: auth and teams', () => {
     await theirs.close();
   }, 60_000);
 
+  it('the OpenAPI documents list /mcp and the WebSocket watch', async () => {
+    for (const version of ['v1', 'v2']) {
+      const document = (await (await fetch(`${quarry.url}/${version}/openapi.json`)).json()) as { paths: Record<string, any> };
+      expect(document.paths['/mcp'].post.summary).toMatch(/MCP/);
+      expect(document.paths[`/${version}/crawl/{id}`].get.responses['101']).toBeDefined();
+      expect(document.paths[`/${version}/batch/scrape/{id}`].get.description).toMatch(/sub-protocol/);
+      expect(document.paths[`/${version}/team/credit-usage/historical`].get).toBeDefined();
+    }
+  });
+
   it('tool calls are charged to the caller\'s team like the REST routes', async () => {
     await quarry.services.ledger.ensureTeam('poor', 'poor');
     await quarry.services.ledger.setCredits('poor', 0);
