@@ -26,7 +26,7 @@ export function mcpCommand(program: Command) {
       const config = loadConfig({ ...process.env, ...privateHostsOverride(flags.allowPrivateHosts) });
       const parts = isDistributed(config) ? await composeDistributed(config) : await composeServer(config);
       try {
-        const caller = await stdioCaller(parts.services, flags.apiKey ?? process.env.FIRECRAWL_API_KEY ?? '');
+        const caller = await stdioCaller(parts.services, flags.apiKey ?? config.FIRECRAWL_API_KEY ?? '');
         parts.services.runner.start();
         const server = createMcpServer(parts.services, caller, `http://${config.HOST}:${config.PORT}`);
         const closed = new Promise<void>((resolve) => {
