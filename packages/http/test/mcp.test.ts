@@ -166,6 +166,22 @@ describeTools('MCP over stdio (quarry mcp)', async () => {
   return client;
 });
 
+describe('quarry mcp: the key', () => {
+  it('a key the ledger does not know: exits with Unauthorized, nothing on stdout', async () => {
+    const { execFile } = await import('node:child_process');
+    const dataDir = await mkdtemp(join(tmpdir(), 'quarry-mcp-key-'));
+    const outcome = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, [bin, 'mcp', '--api-key', 'fc-not-a-key'], { env: { ...process.env, QUARRY_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, timeout: 60_000 }, (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+    await rm(dataDir, { recursive: true, force: true });
+    expect(outcome.code).toBe(1);
+    expect(outcome.stdout).toBe('');
+    expect(outcome.stderr).toMatch(/Unauthorized: Invalid token/);
+  }, 60_000);
+});
+
 afterAll(async () => {
   if (stdioData) await rm(stdioData, { recursive: true, force: true });
 });
