@@ -129,6 +129,24 @@ describe('MCP over Streamable HTTP: auth and teams', () => {
     await theirs.close();
   }, 60_000);
 
+  it('each tool call counts against its endpoint kind\'s rate limit', async () => {
+    const limited = await startQuarry({ QUARRY_RATE_LIMITS: 'map=1' });
+    try {
+      await limited.services.ledger.ensureTeam('acme', 'acme');
+      const limitedKey = (await limited.services.ledger.createKey('acme', 'mcp')).key;
+      const client = new Client({ name: 'quarry-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${limited.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${limitedKey}` } } }));
+      expect((await call(client, 'firecrawl_map', { url: `${site.url}/` })).isError).toBe(false);
+      const second = await call(client, 'firecrawl_map', { url: `${site.url}/` });
+      expect(second).toMatchObject({ isError: true, text: expect.stringMatching(/^Rate limit exceeded/) });
+      // Other kinds are counted apart.
+      expect((await call(client, 'firecrawl_scrape', { url: `${site.url}/about` })).isError).toBe(false);
+      await client.close();
+    } finally {
+      await limited.close();
+    }
+  }, 60_000);
+
   it('the OpenAPI documents list /mcp and the WebSocket watch', async () => {
     for (const version of ['v1', 'v2']) {
       const document = (await (await fetch(`${quarry.url}/${version}/openapi.json`)).json()) as { paths: Record<string, any> };
