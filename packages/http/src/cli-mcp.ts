@@ -1,11 +1,9 @@
 import type { Command } from 'commander';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { UnauthorizedError } from '@quarry/core';
 import { privateHostsOverride } from './cli-flags.js';
 import { loadConfig } from './compose.js';
 import { composeDistributed, isDistributed } from './compose-distributed.js';
 import { composeServer } from './compose-server.js';
-import { createMcpServer } from './mcp/mcp-server.js';
 import type { Caller } from './server/request-context.js';
 import type { Services } from './server/services.js';
 
@@ -26,8 +24,10 @@ export function mcpCommand(program: Command) {
       const config = loadConfig({ ...process.env, ...privateHostsOverride(flags.allowPrivateHosts) });
       const parts = isDistributed(config) ? await composeDistributed(config) : await composeServer(config);
       try {
-        const caller = await stdioCaller(parts.services, flags.apiKey ?? process.env.FIRECRAWL_API_KEY ?? '');
+        const caller = await stdioCaller(parts.services, flags.apiKey ?? config.FIRECRAWL_API_KEY ?? '');
         parts.services.runner.start();
+        // Loaded here, not at every `quarry` start.
+        const [{ createMcpServer }, { StdioServerTransport }] = await Promise.all([import('./mcp/mcp-server.js'), import('@modelcontextprotocol/sdk/server/stdio.js')]);
         const server = createMcpServer(parts.services, caller, `http://${config.HOST}:${config.PORT}`);
         const closed = new Promise<void>((resolve) => {
           server.onclose = resolve;

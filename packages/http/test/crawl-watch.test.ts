@@ -120,6 +120,15 @@ describe('crawl watch (WebSocket)', () => {
     }
   });
 
+  it('a cancelled crawl ends the watch with error, also as the close reason', async () => {
+    const id = await startCrawl();
+    const watching = watch(`/v2/crawl/${id}`, key);
+    await fetch(`${quarry.url}/v2/crawl/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${key}` } });
+    const watched = await watching;
+    expect(watched.messages.at(-1)).toMatchObject({ type: 'error', error: expect.stringMatching(/cancel/i) });
+    expect(JSON.parse(watched.closeReason)).toMatchObject({ type: 'error' });
+  });
+
   it('refuses the handshake without a key, with a wrong key, and for another team\'s or an unknown id', async () => {
     const id = await startCrawl();
     expect(await refusal(`/v2/crawl/${id}`)).toBe(401);

@@ -129,6 +129,34 @@ describe('MCP over Streamable HTTP: auth and teams', () => {
     await theirs.close();
   }, 60_000);
 
+  it('each tool call counts against its endpoint kind\'s rate limit', async () => {
+    const limited = await startQuarry({ QUARRY_RATE_LIMITS: 'map=1' });
+    try {
+      await limited.services.ledger.ensureTeam('acme', 'acme');
+      const limitedKey = (await limited.services.ledger.createKey('acme', 'mcp')).key;
+      const client = new Client({ name: 'quarry-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${limited.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${limitedKey}` } } }));
+      expect((await call(client, 'firecrawl_map', { url: `${site.url}/` })).isError).toBe(false);
+      const second = await call(client, 'firecrawl_map', { url: `${site.url}/` });
+      expect(second).toMatchObject({ isError: true, text: expect.stringMatching(/^Rate limit exceeded/) });
+      // Other kinds are counted apart.
+      expect((await call(client, 'firecrawl_scrape', { url: `${site.url}/about` })).isError).toBe(false);
+      await client.close();
+    } finally {
+      await limited.close();
+    }
+  }, 60_000);
+
+  it('the OpenAPI documents list /mcp and the WebSocket watch', async () => {
+    for (const version of ['v1', 'v2']) {
+      const document = (await (await fetch(`${quarry.url}/${version}/openapi.json`)).json()) as { paths: Record<string, any> };
+      expect(document.paths['/mcp'].post.summary).toMatch(/MCP/);
+      expect(document.paths[`/${version}/crawl/{id}`].get.responses['101']).toBeDefined();
+      expect(document.paths[`/${version}/batch/scrape/{id}`].get.description).toMatch(/sub-protocol/);
+      expect(document.paths[`/${version}/team/credit-usage/historical`].get).toBeDefined();
+    }
+  });
+
   it('tool calls are charged to the caller\'s team like the REST routes', async () => {
     await quarry.services.ledger.ensureTeam('poor', 'poor');
     await quarry.services.ledger.setCredits('poor', 0);
@@ -154,6 +182,22 @@ describeTools('MCP over stdio (quarry mcp)', async () => {
     }),
   );
   return client;
+});
+
+describe('quarry mcp: the key', () => {
+  it('a key the ledger does not know: exits with Unauthorized, nothing on stdout', async () => {
+    const { execFile } = await import('node:child_process');
+    const dataDir = await mkdtemp(join(tmpdir(), 'quarry-mcp-key-'));
+    const outcome = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, [bin, 'mcp', '--api-key', 'fc-not-a-key'], { env: { ...process.env, QUARRY_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, timeout: 60_000 }, (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+    await rm(dataDir, { recursive: true, force: true });
+    expect(outcome.code).toBe(1);
+    expect(outcome.stdout).toBe('');
+    expect(outcome.stderr).toMatch(/Unauthorized: Invalid token/);
+  }, 60_000);
 });
 
 afterAll(async () => {

@@ -135,6 +135,11 @@ export const serverConfigSchema = Type.Object(
     ),
     PROXY_USERNAME: Type.Optional(Type.String({ description: 'User name for PROXY_SERVER.' })),
     PROXY_PASSWORD: Type.Optional(Type.String({ description: 'Password for PROXY_SERVER.' })),
+    FIRECRAWL_API_KEY: Type.Optional(
+      Type.String({
+        description: '`quarry mcp` only: the API key whose team the MCP tools run as (or `--api-key`). Unset: keyless, where the server would accept keyless requests.',
+      }),
+    ),
     LOG_LEVEL: Type.Union(
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
       { default: 'info', description: 'Log level of the server (pino).' },

@@ -84,6 +84,14 @@ const searchResponseV2 = {
   },
 };
 
+/** The status routes also upgrade to a WebSocket for live watching (routes/job-watch.ts). */
+const watchDescription =
+  'With `Connection: Upgrade`/`Upgrade: websocket` and the API key as the WebSocket sub-protocol (`new WebSocket(url, apiKey)`), ' +
+  'switches to a live watch: `{type: "catchup", data: {status, completed, total, creditsUsed, expiresAt, data: [documents so far]}}`, ' +
+  '`{type: "document", data}` per finished page, then `{type: "done", data}` or `{type: "error", error}`, also sent as the close reason. ' +
+  'A missing or wrong key (401) or another team\'s id (404) refuses the handshake.';
+const switching = { '101': { description: 'Switching to the WebSocket watch (see the description).' } };
+
 const ok = (schema: object, description = 'OK') => ({ '200': { description, content: { 'application/json': { schema } } }, ...errors });
 const body = (schema: object) => ({ required: true, content: { 'application/json': { schema } } });
 const idParam = [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }];
@@ -128,7 +136,7 @@ export function openApiDocument(version: ApiVersion) {
         post: { summary: 'Start a crawl', requestBody: body(version === 'v1' ? crawlRequestSchemaV1 : crawlRequestSchemaV2), responses: ok({ type: 'object', properties: { success: { type: 'boolean' }, id: { type: 'string' }, url: { type: 'string' } } }) },
       },
       [`/${version}/crawl/{id}`]: {
-        get: { summary: 'Crawl status and documents (paginated)', parameters: pageParams, responses: ok(statusSchema) },
+        get: { summary: 'Crawl status and documents (paginated), or a live WebSocket watch', description: watchDescription, parameters: pageParams, responses: { ...ok(statusSchema), ...switching } },
         delete: { summary: 'Cancel a crawl', parameters: idParam, responses: ok({ type: 'object', properties: { status: { const: 'cancelled' } } }) },
       },
       ...(version === 'v2'
@@ -146,7 +154,7 @@ export function openApiDocument(version: ApiVersion) {
       [`/${version}/crawl/active`]: { get: { summary: 'Crawls of your team still running', responses: ok({ type: 'object' }) } },
       [`/${version}/batch/scrape`]: { post: { summary: 'Start a batch scrape', requestBody: body(batchBody), responses: ok({ type: 'object' }) } },
       [`/${version}/batch/scrape/{id}`]: {
-        get: { summary: 'Batch status and documents (paginated)', parameters: pageParams, responses: ok(statusSchema) },
+        get: { summary: 'Batch status and documents (paginated), or a live WebSocket watch', description: watchDescription, parameters: pageParams, responses: { ...ok(statusSchema), ...switching } },
         delete: { summary: 'Cancel a batch scrape', parameters: idParam, responses: ok({ type: 'object' }) },
       },
       [`/${version}/batch/scrape/{id}/errors`]: { get: { summary: 'Per-page errors of a batch', parameters: idParam, responses: ok({ type: 'object' }) } },
@@ -163,6 +171,20 @@ export function openApiDocument(version: ApiVersion) {
       [`/${version}/team/token-usage`]: { get: { summary: 'Tokens left', responses: ok({ type: 'object' }) } },
       [`/${version}/concurrency-check`]: { get: { summary: 'Pages in flight and the limit', responses: ok({ type: 'object' }) } },
       [`/${version}/team/queue-status`]: { get: { summary: 'Queue depth', responses: ok({ type: 'object' }) } },
+      [`/${version}/team/credit-usage/historical`]: {
+        get: { summary: 'Credits used per calendar month (UTC)', parameters: [{ name: 'byApiKey', in: 'query', schema: { type: 'boolean' } }], responses: ok({ type: 'object' }) },
+      },
+      [`/${version}/team/token-usage/historical`]: {
+        get: { summary: 'Tokens used per calendar month (UTC)', parameters: [{ name: 'byApiKey', in: 'query', schema: { type: 'boolean' } }], responses: ok({ type: 'object' }) },
+      },
+      '/mcp': {
+        post: {
+          summary: 'MCP server (Streamable HTTP, stateless): the firecrawl-mcp tools (firecrawl_scrape, firecrawl_map, firecrawl_crawl, ...)',
+          description: 'JSON-RPC 2.0 messages of the Model Context Protocol; send `Accept: application/json, text/event-stream`. Tools run as the team of the API key.',
+          requestBody: body({ type: 'object', description: 'A JSON-RPC request, notification or batch.' }),
+          responses: ok({ type: 'object', description: 'The JSON-RPC response.' }),
+        },
+      },
     },
   };
 }
