@@ -121,7 +121,7 @@ describe('engine.parse', () => {
     for (let offset = 0; offset + 4 <= bomb.length; offset++) {
       if (view.getUint32(offset, true) === 0x02014b50) view.setUint32(offset + 24, 0x7fffffff, true);
     }
-    await expect(engine.parse({ bytes: bomb, filename: 'bomb.docx' })).rejects.toMatchObject({ kind: 'too-large' });
+    await expect(engine.parse({ bytes: bomb, filename: 'bomb.docx' })).rejects.toMatchObject({ code: 'too_large' });
   });
 
   it('refuses formats a file has no page for, naming the field', async () => {

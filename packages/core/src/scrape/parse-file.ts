@@ -1,5 +1,5 @@
 import type { ScrapeDocument } from '../document.js';
-import { TargetError, ValidationError } from '../errors.js';
+import { PayloadTooLargeError, TargetError, ValidationError } from '../errors.js';
 import { isZip } from '../documents/zip-entries.js';
 import type { ScrapeOptions } from '../options/scrape-options.js';
 import type { FetchResponse } from '../ports/fetcher.js';
@@ -71,8 +71,14 @@ export async function parseFile(deps: ScrapeDeps, file: ParseFileInput, options:
     engine: 'parse',
     elapsedMs: 0,
   };
-  const { document } = await buildDocument(deps, file.filename, { response }, options, context, options.timeout, transformWants(deps, options, false), 'basic');
-  return document;
+  try {
+    const { document } = await buildDocument(deps, file.filename, { response }, options, context, options.timeout, transformWants(deps, options, false), 'basic');
+    return document;
+  } catch (error) {
+    // A file that expands past the limits is the upload being too large, not a failed target.
+    if (error instanceof TargetError && error.kind === 'too-large') throw new PayloadTooLargeError(error.message);
+    throw error;
+  }
 }
 
 function mediaTypeOf(file: ParseFileInput): string {
