@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { asQuarryError, type ScrapeDocument, type ScrapeOptionsInput } from '@quarry/core';
 import { crawlCommand, mapCommand } from './cli-crawl.js';
 import { indexCommand } from './cli-index.js';
+import { parseCommand } from './cli-parse.js';
 import { keysCommands, serveCommand } from './cli-server.js';
 import { workerCommand } from './cli-worker.js';
 import { buildEngine, loadConfig } from './compose.js';
@@ -39,6 +40,7 @@ export async function main(argv: string[]): Promise<void> {
       }
     });
 
+  parseCommand(program);
   crawlCommand(program);
   mapCommand(program);
   indexCommand(program);
