@@ -27,6 +27,10 @@ describe('docs and operations', () => {
     expect(v2.paths['/v2/parse'].post.requestBody.content['multipart/form-data'].schema.required).toEqual(['file']);
     expect(v2.paths['/v2/parse'].post.responses['413']).toBeDefined();
     expect(v1.paths['/v1/parse']).toBeUndefined();
+    expect(v2.paths['/v2/agent'].post.requestBody.content['application/json'].schema.required).toContain('prompt');
+    expect(v2.paths['/v2/agent'].post.requestBody.content['application/json'].schema.properties.maxCredits.minimum).toBe(1);
+    expect(Object.keys(v2.paths['/v2/agent/{id}'])).toEqual(['get', 'delete']);
+    expect(v2.paths['/v2/agent'].get).toBeDefined();
   });
 
   it('serves a docs page listing every operation', async () => {
