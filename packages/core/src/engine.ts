@@ -17,6 +17,7 @@ import { randomIds, systemClock, type Clock, type Ids } from './ports/clock.js';
 import type { Fetcher } from './ports/fetcher.js';
 import { inlineHtmlTransformer, type HtmlTransformer } from './ports/html-transformer.js';
 import type { JobProgress } from './ports/job-store.js';
+import { parseFile, type ParseFileInput } from './scrape/parse-file.js';
 import { scrapePageWithLinks, type ScrapeContext, type ScrapeDeps, type ScrapedPage } from './scrape/scrape-page.js';
 import type { BlobLinks } from './scrape/capture-links.js';
 import type { DocumentStage } from './scrape/document-stage.js';
@@ -84,6 +85,13 @@ export interface Engine {
   scrapeParsed(url: string, options: ScrapeOptions, context?: ScrapeContext): Promise<ScrapeDocument>;
   /** Scrapes and also returns every link of the raw page (what a crawl follows). */
   scrapeWithLinks(url: string, options: ScrapeOptions, context?: ScrapeContext): Promise<ScrapedPage>;
+  /**
+   * Converts a file (PDF, DOCX, XLSX, ODS, CSV, PPTX, HTML, Markdown, text) to the scrape document
+   * of the asked-for formats, as a scrape of a URL serving it would.
+   */
+  parse(file: ParseFileInput, options?: ScrapeOptionsInput, context?: ScrapeContext): Promise<ScrapeDocument>;
+  /** Parses with options already parsed by `parseScrapeOptions` (the server's path). */
+  parseParsed(file: ParseFileInput, options: ScrapeOptions, context?: ScrapeContext): Promise<ScrapeDocument>;
   /** Crawls a site in memory, yielding pages as they finish. A failed page never fails the crawl. */
   crawl(url: string, options?: CrawlOptionsInput, run?: CrawlRunOptions): AsyncGenerator<CrawlEvent, void, undefined>;
   /** The URLs of a site: sitemap plus a breadth-first walk, ranked by `search` when given. */
@@ -195,6 +203,8 @@ export function createEngine(deps: EngineDeps): Engine {
 
   return {
     scrape: async (url, options, context) => scrapeParsed(url, parseScrapeOptions('v2', options), context),
+    parse: async (file, options, context) => parseFile(scrapeDeps, file, parseScrapeOptions('v2', options), context),
+    parseParsed: (file, options, context) => parseFile(scrapeDeps, file, options, context),
     scrapeParsed,
     scrapeWithLinks,
     crawl,

@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'not_found'
   | 'timeout'
   | 'rate_limited'
+  | 'too_large'
   | 'target_failed'
   | 'not_configured'
   | 'not_available'
@@ -97,6 +98,13 @@ export class NotFoundError extends QuarryError {
 export class PaymentRequiredError extends QuarryError {
   constructor(message = 'Insufficient credits to perform this request.') {
     super('payment_required', message);
+  }
+}
+
+/** An upload (a file to parse) larger than the server accepts, or one that expands past the limit. */
+export class PayloadTooLargeError extends QuarryError {
+  constructor(message: string) {
+    super('too_large', message);
   }
 }
 

@@ -18,6 +18,8 @@ export * from './html/decode-body.js';
 export * from './markdown/index.js';
 export * from './extract/index.js';
 export * from './pdf/index.js';
+export * from './documents/index.js';
+export { parseFile, parseableTypes, type ParseFileInput } from './scrape/parse-file.js';
 export * from './ports/job-store.js';
 export * from './ports/queue.js';
 export * from './memory/memory-job-store.js';

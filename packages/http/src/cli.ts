@@ -3,6 +3,7 @@ import { asQuarryError, type ScrapeDocument, type ScrapeOptionsInput } from '@qu
 import { crawlCommand, mapCommand } from './cli-crawl.js';
 import { indexCommand } from './cli-index.js';
 import { mcpCommand } from './cli-mcp.js';
+import { parseCommand } from './cli-parse.js';
 import { keysCommands, serveCommand } from './cli-server.js';
 import { workerCommand } from './cli-worker.js';
 import { buildEngine, loadConfig } from './compose.js';
@@ -40,6 +41,7 @@ export async function main(argv: string[]): Promise<void> {
       }
     });
 
+  parseCommand(program);
   crawlCommand(program);
   mapCommand(program);
   indexCommand(program);

@@ -1,7 +1,7 @@
-import { AgentWorker, deepResearchProgram, extractProgram, llmsTxtProgram, type Engine, type JobEventSink, type JobOutbox, type JobStore, type LlmProvider, type Queue, type SearchProvider } from '@quarry/core';
+import { AgentWorker, agentProgram, deepResearchProgram, extractProgram, llmsTxtProgram, type Engine, type JobEventSink, type JobOutbox, type JobStore, type LlmProvider, type Queue, type SearchProvider } from '@quarry/core';
 
 /**
- * The agent jobs of a process (extract, deep research, llms.txt): their programs, run by an
+ * The agent jobs of a process (extract, deep research, llms.txt, agent): their programs, run by an
  * AgentWorker with this process's engine and the model and search providers it has. A step works
  * at most a quarter of the queue lease (and 30 s), so a living worker never loses its lease.
  */
@@ -24,7 +24,7 @@ export function agentWorkerOf(engine: Engine, parts: AgentParts): AgentWorker {
     clock: engine.parts.clock,
     events: parts.events,
     outbox: parts.outbox,
-    programs: { extract: extractProgram, deep_research: deepResearchProgram, llmstxt: llmsTxtProgram },
+    programs: { extract: extractProgram, deep_research: deepResearchProgram, llmstxt: llmsTxtProgram, agent: agentProgram },
     scrape: (url, options, context) => engine.scrapeParsed(url, options, context),
     map: (url, options, context) => engine.map(url, options, context),
     llm: parts.llm,

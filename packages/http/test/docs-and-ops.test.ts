@@ -24,6 +24,13 @@ describe('docs and operations', () => {
     const v1 = (await (await fetch(`${quarry.url}/v1/openapi.json`)).json()) as Record<string, any>;
     expect(v1.paths['/v1/crawl'].post.requestBody.content['application/json'].schema.properties.maxDepth.default).toBe(10);
     expect(v1.paths['/v1/scrape'].post.requestBody.content['application/json'].schema.properties.skipTlsVerification.default).toBe(false);
+    expect(v2.paths['/v2/parse'].post.requestBody.content['multipart/form-data'].schema.required).toEqual(['file']);
+    expect(v2.paths['/v2/parse'].post.responses['413']).toBeDefined();
+    expect(v1.paths['/v1/parse']).toBeUndefined();
+    expect(v2.paths['/v2/agent'].post.requestBody.content['application/json'].schema.required).toContain('prompt');
+    expect(v2.paths['/v2/agent'].post.requestBody.content['application/json'].schema.properties.maxCredits.minimum).toBe(1);
+    expect(Object.keys(v2.paths['/v2/agent/{id}'])).toEqual(['get', 'delete']);
+    expect(v2.paths['/v2/agent'].get).toBeDefined();
   });
 
   it('serves a docs page listing every operation', async () => {
@@ -32,6 +39,8 @@ describe('docs and operations', () => {
     const html = await response.text();
     expect(html).toContain('/v2/batch/scrape');
     expect(html).toContain('onlyMainContent');
+    expect(html).toContain('/v2/parse');
+    expect(html).toContain('QUARRY_PARSE_MAX_BYTES');
   });
 
   it('answers health, readiness and Prometheus metrics', async () => {

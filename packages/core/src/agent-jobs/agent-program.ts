@@ -20,6 +20,8 @@ export interface AgentProgram<State = unknown> {
   /** The state of a job that has run no step yet. */
   initial(job: JobRecord): State;
   step(context: StepContext, state: State): Promise<StepResult<State>>;
+  /** The most the job may be charged, when its request sets one (the agent's maxCredits). */
+  creditLimit?(job: JobRecord): number | undefined;
 }
 
 export type StepResult<State> = { state: State; done: false } | { state: State; done: true };

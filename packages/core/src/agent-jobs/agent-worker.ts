@@ -65,7 +65,9 @@ export class AgentWorker {
     // model calls (analysis, descriptions) are charged by their tokens.
     const documents = await jobDocuments(context);
     const pageTokens = documents.reduce((sum, document) => sum + tokensUsedBy(document), 0);
-    next.charged = { credits: agentCredits(pageCredits(documents), usage.tokens), tokens: usage.tokens + pageTokens };
+    const limit = program.creditLimit?.(job);
+    const credits = agentCredits(pageCredits(documents), usage.tokens);
+    next.charged = { credits: limit === undefined ? credits : Math.min(credits, limit), tokens: usage.tokens + pageTokens };
     const event: JobEvent = { type: 'completed', job: { ...job, status: 'completed' } };
     const finished = await this.deps.jobs.saveJobState(job.id, job.teamId, { step, value: next }, {
       status: 'completed',

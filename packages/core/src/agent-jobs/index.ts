@@ -8,3 +8,4 @@ export * from './llms-txt.js';
 export * from './merge-pages.js';
 export * from './extract-job.js';
 export * from './deep-research.js';
+export * from './agent.js';

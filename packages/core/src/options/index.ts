@@ -12,3 +12,4 @@ export * from './llmstxt-options.js';
 export * from './search-options.js';
 export * from './extract-options.js';
 export * from './deep-research-options.js';
+export * from './agent-options.js';

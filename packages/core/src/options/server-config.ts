@@ -65,6 +65,11 @@ export const serverConfigSchema = Type.Object(
       default: 52_428_800,
       description: 'Largest response body a fetch accepts, in bytes; larger pages fail with a too-large error.',
     }),
+    QUARRY_PARSE_MAX_BYTES: Type.Integer({
+      minimum: 1024,
+      default: 52_428_800,
+      description: 'Largest file POST /v2/parse and `quarry parse` accept, in bytes; larger uploads answer 413.',
+    }),
     QUARRY_WORKER_CONCURRENCY: Type.Integer({
       minimum: 1,
       maximum: 1_000,

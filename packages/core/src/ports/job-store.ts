@@ -20,8 +20,8 @@ export type JobKind = 'crawl' | 'batch_scrape' | 'scrape' | AgentJobKind;
  * Jobs that run in steps and answer one JSON value (extract, deep research, llms.txt). Their
  * `scraping` status is the API's `processing`; their state lives in `getJobState`/`saveJobState`.
  */
-export type AgentJobKind = 'extract' | 'deep_research' | 'llmstxt';
-export const agentJobKinds: readonly AgentJobKind[] = ['extract', 'deep_research', 'llmstxt'];
+export type AgentJobKind = 'extract' | 'deep_research' | 'llmstxt' | 'agent';
+export const agentJobKinds: readonly AgentJobKind[] = ['extract', 'deep_research', 'llmstxt', 'agent'];
 export type JobStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
 export const terminalJobStatuses: ReadonlySet<JobStatus> = new Set(['completed', 'failed', 'cancelled']);
 

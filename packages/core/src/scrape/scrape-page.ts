@@ -5,6 +5,7 @@ import { decodeBody } from '../html/decode-body.js';
 import { checkSelectors } from '../html/clean-html.js';
 import type { FormatSpec } from '../options/formats.js';
 import type { ScrapeOptions } from '../options/scrape-options.js';
+import { convertOffice } from '../documents/convert-office.js';
 import { pdfToMarkdown } from '../pdf/index.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import type { ActionOutputs, FetchResponse, Fetcher } from '../ports/fetcher.js';
@@ -24,6 +25,7 @@ import { isRefusedThroughProxy, type ProxyPools, type ProxyTier } from './proxy-
  *              the page is script-rendered or blocked, or when http fails) -> content kind
  *     html -> HtmlTransformer (one parse: metadata, links, clean, markdown, html)
  *     pdf  -> pdfToMarkdown (or base64 when PDF parsing is off)
+ *     docx, xlsx, ods, pptx, csv -> convertOffice (HTML) -> HtmlTransformer, all of it (no main-content cut)
  *     json -> fenced json block; text/xml -> as is
  *   -> document with only the asked-for formats, metadata and credits
  */
@@ -70,12 +72,7 @@ export async function scrapePageWithLinks(
   context: ScrapeContext = {},
   discoverLinks = true,
 ): Promise<ScrapedPage> {
-  checkSelectors('includeTags', options.includeTags);
-  checkSelectors('excludeTags', options.excludeTags);
-  for (const format of options.formats) {
-    const missing = deps.stages.some((stage) => stage.formats.includes(format.type)) ? undefined : deps.missingProviders[format.type];
-    if (missing) throw new NotAvailableError(`\`formats: ${format.type}\` needs ${missing}, which is not available in this engine yet`);
-  }
+  checkScrapeOptions(deps, options);
   const started = deps.clock.now();
   const want = transformWants(deps, options, discoverLinks);
   const analyze: PageAnalyzer = ({ html, url, status }) => deps.transformer.transform({ ...transformInputOf(html, url, options, want), want: { ...want, signals: true }, status });
@@ -84,8 +81,18 @@ export async function scrapePageWithLinks(
   return buildDocument(deps, sourceUrl, page, options, context, remainingMs, want, proxyUsed);
 }
 
+/** Refuses selectors that do not parse and formats whose provider this engine lacks. */
+export function checkScrapeOptions(deps: ScrapeDeps, options: ScrapeOptions): void {
+  checkSelectors('includeTags', options.includeTags);
+  checkSelectors('excludeTags', options.excludeTags);
+  for (const format of options.formats) {
+    const missing = deps.stages.some((stage) => stage.formats.includes(format.type)) ? undefined : deps.missingProviders[format.type];
+    if (missing) throw new NotAvailableError(`\`formats: ${format.type}\` needs ${missing}, which is not available in this engine yet`);
+  }
+}
+
 /** What the transform makes: the formats asked for, markdown for the stages, links for a crawl. */
-function transformWants(deps: ScrapeDeps, options: ScrapeOptions, discoverLinks: boolean): HtmlTransformInput['want'] {
+export function transformWants(deps: ScrapeDeps, options: ScrapeOptions, discoverLinks: boolean): HtmlTransformInput['want'] {
   const wants = new Set(options.formats.map((format) => format.type));
   const stagesNeedMarkdown = stagesFor(deps.stages, options).some((stage) => stage.needsMarkdown);
   return {
@@ -133,7 +140,8 @@ async function fetchThroughProxies(
   throw new Error('unreachable: a proxy plan has at least one tier');
 }
 
-async function buildDocument(
+/** Turns a response (fetched, or a file given to parse) into the document of the asked-for formats. */
+export async function buildDocument(
   deps: ScrapeDeps,
   sourceUrl: string,
   page: FetchedPage,
@@ -192,6 +200,24 @@ async function buildDocument(
       if (wants.has('rawHtml')) document.rawHtml = toBase64(response.body);
       break;
     }
+    case 'docx':
+    case 'xlsx':
+    case 'ods':
+    case 'pptx':
+    case 'csv': {
+      engineName = kind;
+      const converted = await convertOffice(kind, response.body, contentType);
+      const output = await deps.transformer.transform(transformInputOf(converted.html, response.url, { ...options, onlyMainContent: false }, want));
+      links = output.links ?? [];
+      pageMetadata = { ...output.metadata, ...converted.metadata };
+      markdown = output.markdown;
+      if (output.markdown !== undefined && wants.has('markdown')) document.markdown = output.markdown;
+      if (output.html !== undefined) document.html = output.html;
+      if (wants.has('rawHtml')) document.rawHtml = converted.html;
+      if (wants.has('links')) document.links = links;
+      if (output.images) document.images = output.images;
+      break;
+    }
     case 'json':
     case 'text':
     case 'xml': {
@@ -206,7 +232,7 @@ async function buildDocument(
     case 'unsupported':
       throw new TargetError(
         'unsupported-type',
-        `Unsupported content type ${JSON.stringify(contentType)} at ${response.url.href}: Quarry reads HTML, PDF, JSON, XML and text`,
+        `Unsupported content type ${JSON.stringify(contentType)} at ${response.url.href}: Quarry reads HTML, PDF, DOCX, XLSX, ODS, PPTX, CSV, JSON, XML and text`,
       );
   }
   void remainingMs;

@@ -1,8 +1,11 @@
 import {
+  agentOptionsOf,
+  agentView,
   deepResearchView,
   extractView,
   isAgentJob,
   llmsTxtView,
+  type AgentRunState,
   type AgentState,
   type DeepResearchJobRequest,
   type ExtractState,
@@ -14,7 +17,7 @@ import {
 import { html, type Html } from './html.js';
 
 /**
- * The result of an extract, deep research or llms.txt job on its dashboard page: the same view the
+ * The result of an extract, deep research, llms.txt or agent job on its dashboard page: the same view the
  * API's GET answers with, as JSON (escaped like every value the dashboard shows).
  */
 export async function agentResultSection(jobs: JobStore, job: JobRecord): Promise<Html | ''> {
@@ -25,7 +28,9 @@ export async function agentResultSection(jobs: JobStore, job: JobRecord): Promis
       ? extractView(program as ExtractState | undefined)
       : job.kind === 'llmstxt'
         ? llmsTxtView(program as LlmsTxtState | undefined)
-        : deepResearchView((job.request as unknown as DeepResearchJobRequest).options, program as ResearchState | undefined);
+        : job.kind === 'agent'
+          ? agentView(agentOptionsOf(job), program as AgentRunState | undefined)
+          : deepResearchView((job.request as unknown as DeepResearchJobRequest).options, program as ResearchState | undefined);
   return html`<h2>Result</h2>
 <pre class="json" aria-label="Result as JSON">${JSON.stringify(view, null, 2)}</pre>`;
 }

@@ -21,6 +21,7 @@ export const jobKindLabels: Record<string, string> = {
   extract: 'Extract',
   deep_research: 'Deep research',
   llmstxt: 'llms.txt',
+  agent: 'Agent',
 };
 
 export function kindLabel(kind: string): string {

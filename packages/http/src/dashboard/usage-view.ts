@@ -19,6 +19,7 @@ const reasonLabels: Record<string, string> = {
   extract: 'Extract',
   deep_research: 'Deep research',
   llmstxt: 'llms.txt',
+  agent: 'Agent',
 };
 
 export interface UsageSummary {

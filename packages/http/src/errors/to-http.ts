@@ -12,6 +12,7 @@ export const statusOf: Record<ErrorCode, number> = {
   not_found: 404,
   timeout: 408,
   rate_limited: 429,
+  too_large: 413,
   // 500, not 502: the official SDK retries every 502 three times, which only delays a page that failed.
   target_failed: 500,
   not_configured: 501,
@@ -35,6 +36,7 @@ const meaningOf: Record<ErrorCode, string> = {
   not_found: 'unknown job (or another team’s)',
   timeout: 'timed out',
   rate_limited: 'rate limit exceeded; see Retry-After and X-RateLimit-* headers',
+  too_large: 'the uploaded file is larger than the server accepts',
   target_failed: 'the target failed',
   not_configured: 'the feature needs a provider this server has not configured',
   not_available: 'not available on this server',
@@ -65,6 +67,7 @@ const publicCode: Partial<Record<ErrorCode, string>> = {
   target_failed: 'SCRAPE_FAILED',
   not_available: 'NOT_AVAILABLE',
   not_configured: 'NOT_CONFIGURED',
+  too_large: 'PAYLOAD_TOO_LARGE',
 };
 
 export interface HttpError {

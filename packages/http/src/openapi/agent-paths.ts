@@ -1,8 +1,8 @@
-import { deepResearchRequestSchema, extractRequestSchema, llmsTxtRequestSchema } from '@quarry/core';
+import { agentRequestSchema, deepResearchRequestSchema, extractRequestSchema, llmsTxtRequestSchema } from '@quarry/core';
 import type { ApiVersion } from '../server/request-context.js';
 
 /**
- * OpenAPI paths of the agent jobs (extract; v1 also deep research and llms.txt), from the same
+ * OpenAPI paths of the agent jobs (extract; v2 also the agent; v1 also deep research and llms.txt), from the same
  * schema objects that validate their requests. `ok` and `body` are the document's own helpers.
  */
 export interface PathHelpers {
@@ -71,6 +71,31 @@ const llmsTxtStatus = {
   },
 };
 
+const agentStatus = {
+  type: 'object',
+  properties: {
+    success: { type: 'boolean', description: 'false only when the job failed' },
+    status: status(['processing', 'completed', 'failed', 'cancelled']),
+    data: { description: 'The answer, shaped by the schema (`{answer}` in markdown without one); null until the job completes.' },
+    sources: { type: 'array', items: source },
+    model: { type: 'string' },
+    effort: { enum: ['low', 'medium', 'high'] },
+    warning: { type: 'string' },
+    error: { type: 'string' },
+    expiresAt: { type: 'string', format: 'date-time' },
+    creditsUsed: { type: 'integer', description: 'Pages read plus model tokens, never more than maxCredits.' },
+  },
+};
+
+const agentList = {
+  type: 'object',
+  properties: {
+    success: { type: 'boolean' },
+    agents: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, createdAt: { type: 'string', format: 'date-time' }, targetHint: { type: 'string' }, status: status(['processing', 'completed', 'failed', 'cancelled']), options: { type: 'object' } } } },
+    next: { type: 'string', description: 'The next page (older runs), only when there are more.' },
+  },
+};
+
 export function agentPaths(version: ApiVersion, { ok, body, idParam }: PathHelpers): Record<string, object> {
   const paths: Record<string, object> = {
     [`/${version}/extract`]: {
@@ -85,7 +110,23 @@ export function agentPaths(version: ApiVersion, { ok, body, idParam }: PathHelpe
       delete: { summary: 'Cancel an extract job (a Quarry addition)', parameters: idParam, responses: ok({ type: 'object' }) },
     },
   };
-  if (version === 'v2') return paths;
+  if (version === 'v2') {
+    return {
+      ...paths,
+      '/v2/agent': {
+        post: { summary: 'Start the agent: search, browse and extract in steps, then answer the prompt shaped by the schema (needs a model)', requestBody: body(agentRequestSchema), responses: ok(started) },
+        get: {
+          summary: "Your team's agent runs, newest first",
+          parameters: [{ name: 'before', in: 'query', required: false, schema: { type: 'string' }, description: 'Only runs created before this ISO 8601 time (the `next` link sets it).' }],
+          responses: ok(agentList),
+        },
+      },
+      '/v2/agent/{id}': {
+        get: { summary: 'Agent status, answer, sources and credits', parameters: idParam, responses: ok(agentStatus) },
+        delete: { summary: 'Cancel an agent run', parameters: idParam, responses: ok({ type: 'object', properties: { success: { type: 'boolean' }, status: { type: 'string' } } }) },
+      },
+    };
+  }
   return {
     ...paths,
     '/v1/deep-research': { post: { summary: 'Start deep research: search, read and analyze in rounds, then a final analysis', requestBody: body(deepResearchRequestSchema), responses: ok(started) } },

@@ -4,9 +4,11 @@ export function docsPageHtml(documents: Record<string, ReturnType<typeof import(
     .map(([version, document]) => {
       const rows = Object.entries(document.paths)
         .flatMap(([path, operations]) =>
-          Object.entries(operations as unknown as Record<string, { summary: string; requestBody?: { content: { 'application/json': { schema: { properties?: Record<string, { description?: string; default?: unknown }> } } } } }>).map(
+          Object.entries(operations as unknown as Record<string, { summary: string; requestBody?: { content: Record<string, { schema: { properties?: Record<string, { description?: string; default?: unknown }> } }> } }>).map(
             ([method, operation]) => {
-              const fields = Object.entries(operation.requestBody?.content['application/json'].schema.properties ?? {})
+              // A JSON body, or a multipart one (parse's file upload).
+              const content = operation.requestBody ? Object.values(operation.requestBody.content)[0] : undefined;
+              const fields = Object.entries(content?.schema.properties ?? {})
                 .map(([name, field]) => `<li><code>${escape(name)}</code>${field.default !== undefined ? ` (default <code>${escape(JSON.stringify(field.default))}</code>)` : ''}${field.description ? ` — ${escape(field.description)}` : ''}</li>`)
                 .join('');
               return `<details><summary><span class="method ${method}">${method.toUpperCase()}</span> <code>${escape(path)}</code> ${escape(operation.summary)}</summary>${fields ? `<ul>${fields}</ul>` : '<p>No body.</p>'}</details>`;

@@ -166,6 +166,31 @@ export function openApiDocument(version: ApiVersion) {
           responses: ok(version === 'v1' ? searchResponseV1 : searchResponseV2),
         },
       },
+      ...(version === 'v2'
+        ? {
+            '/v2/parse': {
+              post: {
+                summary: 'Convert an uploaded file (PDF, DOCX, XLSX, ODS, CSV, PPTX, HTML, Markdown, text) to a document',
+                requestBody: {
+                  required: true,
+                  content: {
+                    'multipart/form-data': {
+                      schema: {
+                        type: 'object',
+                        properties: {
+                          file: { type: 'string', format: 'binary', description: 'The file; its name\'s extension tells the type (else the part\'s content type, else its bytes). At most QUARRY_PARSE_MAX_BYTES (413 above).' },
+                          options: { type: 'string', contentMediaType: 'application/json', description: 'JSON: the scrape options that apply to a file (formats, onlyMainContent, includeTags, excludeTags, timeout...).' },
+                        },
+                        required: ['file'],
+                      },
+                    },
+                  },
+                },
+                responses: ok({ type: 'object', properties: { success: { type: 'boolean' }, data: documentSchema } }),
+              },
+            },
+          }
+        : {}),
       ...agentPaths(version, { ok, body, idParam }),
       [`/${version}/team/credit-usage`]: { get: { summary: 'Credits left', responses: ok({ type: 'object' }) } },
       [`/${version}/team/token-usage`]: { get: { summary: 'Tokens left', responses: ok({ type: 'object' }) } },

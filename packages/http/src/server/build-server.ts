@@ -12,6 +12,8 @@ import { pendingRoutes } from '../routes/pending-routes.js';
 import { llmsTxtRoutes } from '../routes/llmstxt-routes.js';
 import { extractRoutes } from '../routes/extract-routes.js';
 import { deepResearchRoutes } from '../routes/deep-research-routes.js';
+import { agentRoutes } from '../routes/agent-routes.js';
+import { parseRoutes } from '../routes/parse-routes.js';
 import { scrapeRoutes } from '../routes/scrape-routes.js';
 import { searchRoutes } from '../routes/search-routes.js';
 import { teamRoutes } from '../routes/team-routes.js';
@@ -114,6 +116,8 @@ export function buildServer(services: Services, options: { logger?: boolean | ob
   }
   llmsTxtRoutes(app, services);
   mcpRoutes(app, services);
+  parseRoutes(app, services);
+  agentRoutes(app, services);
   deepResearchRoutes(app, services);
   opsRoutes(app, services);
   blobRoutes(app, services);
