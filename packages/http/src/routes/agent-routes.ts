@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { agentOptionsOf, agentView, NotConfiguredError, parseAgentRequest, providerHelp, ValidationError, type AgentJobRequest, type AgentRunState, type JobRecord } from '@quarry/core';
 import { bodyObject } from '../server/body.js';
 import type { Services } from '../server/services.js';
-import { agentStatusFields, ownAgentJob } from './agent-views.js';
+import { agentStatusFields, callerAgentJob } from './agent-views.js';
 import { cancelJob } from './job-views.js';
 import { requireCredits } from './scrape-routes.js';
 
@@ -38,7 +38,7 @@ export function agentRoutes(app: FastifyInstance, services: Services) {
   });
 
   app.get('/v2/agent/:id', { config: { kind: 'extractStatus' } }, async (request) => {
-    const { job, state, charged } = await ownAgentJob<AgentRunState>(services, request, 'agent');
+    const { job, state, charged } = await callerAgentJob<AgentRunState>(services, request.caller, (request.params as { id: string }).id, 'agent');
     return { ...agentStatusFields(job), ...agentView(agentOptionsOf(job), state), creditsUsed: charged?.credits ?? 0 };
   });
 
