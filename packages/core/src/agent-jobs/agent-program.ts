@@ -20,6 +20,11 @@ export interface AgentProgram<State = unknown> {
   /** The state of a job that has run no step yet. */
   initial(job: JobRecord): State;
   step(context: StepContext, state: State): Promise<StepResult<State>>;
+  /**
+   * The `data` of the job's `completed` webhook event; undefined sends no event. Without this
+   * method every completed job sends one, with no data.
+   */
+  completedData?(job: JobRecord, state: State): unknown[] | undefined;
 }
 
 export type StepResult<State> = { state: State; done: false } | { state: State; done: true };

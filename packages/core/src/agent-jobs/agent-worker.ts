@@ -66,13 +66,14 @@ export class AgentWorker {
     const documents = await jobDocuments(context);
     const pageTokens = documents.reduce((sum, document) => sum + tokensUsedBy(document), 0);
     next.charged = { credits: agentCredits(pageCredits(documents), usage.tokens), tokens: usage.tokens + pageTokens };
-    const event: JobEvent = { type: 'completed', job: { ...job, status: 'completed' } };
+    const data = program.completedData ? program.completedData(job, result.state) : [];
+    const event: JobEvent = { type: 'completed', job: { ...job, status: 'completed' }, ...(data && data.length > 0 ? { data } : {}) };
     const finished = await this.deps.jobs.saveJobState(job.id, job.teamId, { step, value: next }, {
       status: 'completed',
       ...next.charged,
       reason: job.kind,
       finishedAt: this.deps.clock.now(),
-      ...(this.deps.outbox ? { outbox: this.deps.outbox(event) } : {}),
+      ...(this.deps.outbox && data ? { outbox: this.deps.outbox(event) } : {}),
     });
     if (finished) await this.deps.events(event);
   }

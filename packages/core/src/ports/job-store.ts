@@ -13,11 +13,11 @@ import type { OutboxEvent } from './webhook-outbox.js';
  */
 export type JobKind = 'crawl' | 'batch_scrape' | AgentJobKind;
 /**
- * Jobs that run in steps and answer one JSON value (extract, deep research, llms.txt). Their
+ * Jobs that run in steps and answer one JSON value (extract, deep research, llms.txt, a monitor's check). Their
  * `scraping` status is the API's `processing`; their state lives in `getJobState`/`saveJobState`.
  */
-export type AgentJobKind = 'extract' | 'deep_research' | 'llmstxt';
-export const agentJobKinds: readonly AgentJobKind[] = ['extract', 'deep_research', 'llmstxt'];
+export type AgentJobKind = 'extract' | 'deep_research' | 'llmstxt' | 'monitor_check';
+export const agentJobKinds: readonly AgentJobKind[] = ['extract', 'deep_research', 'llmstxt', 'monitor_check'];
 export type JobStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
 export const terminalJobStatuses: ReadonlySet<JobStatus> = new Set(['completed', 'failed', 'cancelled']);
 

@@ -92,6 +92,7 @@ export class BullmqQueue implements Queue {
     const index = this.redis.pipeline();
     for (const [jobId, ids] of byJob) index.sadd(this.keys.job(jobId), ...ids);
     await index.exec();
+    const now = this.clock.now();
     await this.bull.addBulk(
       messages.map((message) => ({
         name: 'page',
@@ -99,6 +100,8 @@ export class BullmqQueue implements Queue {
         opts: {
           jobId: bullId(message.id),
           ...(message.priority ? { priority: Math.min(Math.max(1, message.priority), bullPriorityMax) } : {}),
+          // A scheduled message waits in BullMQ's delayed set; taking the next job promotes it when due.
+          ...(message.notBefore !== undefined && message.notBefore > now ? { delay: message.notBefore - now } : {}),
           removeOnComplete: true,
           removeOnFail: true,
         },
@@ -269,8 +272,15 @@ export class BullmqQueue implements Queue {
     const now = this.clock.now();
     const counts = await this.bull.getJobCounts('wait', 'prioritized');
     if ((counts.wait ?? 0) + (counts.prioritized ?? 0) > 0) return { ready: true, nextAt: now };
-    const results = await this.redis.pipeline().zrange(this.keys.leased, '0', '0', 'WITHSCORES').zrange(this.keys.delayed, '0', '0', 'WITHSCORES').exec();
+    const results = await this.redis
+      .pipeline()
+      .zrange(this.keys.leased, '0', '0', 'WITHSCORES')
+      .zrange(this.keys.delayed, '0', '0', 'WITHSCORES')
+      .zrange(this.bull.toKey('delayed'), '0', '0', 'WITHSCORES')
+      .exec();
     const firsts = (results ?? []).map(([, value]) => Number((value as string[])[1] ?? Number.POSITIVE_INFINITY));
+    // BullMQ scores a delayed job by its time * 0x1000 plus a counter.
+    if (firsts[2] !== undefined) firsts[2] = Math.floor(firsts[2] / 0x1000);
     const nextAt = Math.min(...firsts);
     return { ready: nextAt <= now, nextAt };
   }
