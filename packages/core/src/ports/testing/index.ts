@@ -16,3 +16,4 @@ export * from '../../test/llm-double-server.js';
 export * from '../../test/openai-double.js';
 export * from '../../test/anthropic-double.js';
 export * from './slot-limiter-suite.js';
+export * from './monitor-store-suite.js';
