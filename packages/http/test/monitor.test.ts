@@ -78,7 +78,8 @@ describe('monitors', () => {
     expect(monitor.targets[0]!.id).toEqual(expect.any(String));
 
     await waitFor(async () => (await completedChecks(monitor.id)).length >= 2, { timeoutMs: 20_000, message: 'two scheduled checks' });
-    const [second, first] = await completedChecks(monitor.id);
+    const checksSoFar = await completedChecks(monitor.id); // newest first
+    const [first, second] = [checksSoFar.at(-1), checksSoFar.at(-2)];
     expect(first).toMatchObject({ trigger: 'scheduled', monitorId: monitor.id, summary: { totalPages: 1, new: 1, same: 0 }, actualCredits: 1, billingStatus: 'confirmed' });
     expect(second).toMatchObject({ summary: { totalPages: 1, new: 0, same: 1 } });
     // One check per tick: scheduled times are distinct and two seconds apart.
@@ -191,6 +192,19 @@ describe('monitors', () => {
     } finally {
       await strict.close();
     }
+  });
+
+  it('lists its routes in the v2 OpenAPI document, with the request schemas that validate them', async () => {
+    const v2 = (await (await fetch(`${quarry.url}/v2/openapi.json`)).json()) as { paths: Record<string, Record<string, any>> };
+    expect(Object.keys(v2.paths['/v2/monitor']!).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(v2.paths['/v2/monitor/{id}']!).sort()).toEqual(['delete', 'get', 'patch']);
+    expect(Object.keys(v2.paths['/v2/monitor/{id}/run']!)).toEqual(['post']);
+    expect(Object.keys(v2.paths['/v2/monitor/{id}/checks']!)).toEqual(['get']);
+    expect(Object.keys(v2.paths['/v2/monitor/{id}/checks/{checkId}']!)).toEqual(['get']);
+    const create = v2.paths['/v2/monitor']!.post.requestBody.content['application/json'].schema;
+    expect(create.required).toEqual(expect.arrayContaining(['name', 'schedule', 'targets']));
+    const v1 = (await (await fetch(`${quarry.url}/v1/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(v1.paths).some((path) => path.includes('monitor'))).toBe(false);
   });
 
   it('keeps its schedule across a restart', async () => {
