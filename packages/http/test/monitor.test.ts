@@ -113,6 +113,20 @@ describe('monitors', () => {
     await waitFor(async () => (await quarry.services.ledger.getCredits('acme')) === creditsBefore - charged, { message: 'credits charged per page' });
   });
 
+  it('checks a crawl target: the mapped pages of a site, up to its limit', async () => {
+    site.set('/shop/', articlePage('Shop', ['Welcome.'], { links: ['/shop/a', '/shop/b', '/shop/c'] }));
+    for (const name of ['a', 'b', 'c']) site.set(`/shop/${name}`, articlePage(`Item ${name}`, [`Item ${name} costs 1 euro.`]));
+    const monitor = await acme.createMonitor({ name: 'shop', schedule: { text: 'hourly' }, targets: [{ type: 'crawl', url: `${site.url}/shop/`, crawlOptions: { limit: 3 } }] });
+    const run = await acme.runMonitor(monitor.id);
+    await waitFor(async () => (await acme.listMonitorChecks(monitor.id)).find((check) => check.id === run.id)?.status === 'completed', { message: 'crawl check' });
+    const detail = await acme.getMonitorCheck(monitor.id, run.id);
+    expect(detail.summary).toMatchObject({ totalPages: 3, new: 3 });
+    expect(detail.pages.map((page) => page.url)).toContain(`${site.url}/shop/`);
+    expect(detail.pages.every((page) => page.targetId === monitor.targets[0]!.id)).toBe(true);
+    expect(detail.actualCredits).toBe(3);
+    await acme.deleteMonitor(monitor.id);
+  });
+
   it('pauses, runs on demand, resumes, updates and deletes', async () => {
     site.set('/news', articlePage('News', ['Nothing yet.']));
     const monitor = await acme.createMonitor({ name: 'news', schedule: { text: 'every 5 minutes' }, targets: [{ type: 'scrape', urls: [`${site.url}/news`] }] });
