@@ -127,6 +127,19 @@ describe('monitors', () => {
     await acme.deleteMonitor(monitor.id);
   });
 
+  it('records a page that cannot be fetched as an error, and charges nothing for it', async () => {
+    site.set('/fine', articlePage('Fine', ['All good.']));
+    const unreachable = 'http://127.0.0.1:1/down';
+    const monitor = await acme.createMonitor({ name: 'mixed', schedule: { text: 'daily' }, targets: [{ type: 'scrape', urls: [`${site.url}/fine`, unreachable] }] });
+    const run = await acme.runMonitor(monitor.id);
+    await waitFor(async () => (await acme.listMonitorChecks(monitor.id)).find((check) => check.id === run.id)?.status === 'completed', { message: 'mixed check' });
+    const detail = await acme.getMonitorCheck(monitor.id, run.id);
+    expect(detail).toMatchObject({ summary: { totalPages: 2, new: 1, error: 1 }, actualCredits: 1 });
+    expect(detail.pages.find((page) => page.url === unreachable)).toMatchObject({ status: 'error', error: expect.any(String) });
+    expect((await acme.getMonitorCheck(monitor.id, run.id, { status: 'error' })).pages).toHaveLength(1);
+    await acme.deleteMonitor(monitor.id);
+  });
+
   it('pauses, runs on demand, resumes, updates and deletes', async () => {
     site.set('/news', articlePage('News', ['Nothing yet.']));
     const monitor = await acme.createMonitor({ name: 'news', schedule: { text: 'every 5 minutes' }, targets: [{ type: 'scrape', urls: [`${site.url}/news`] }] });
