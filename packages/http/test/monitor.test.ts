@@ -137,6 +137,10 @@ describe('monitors', () => {
     expect(detail).toMatchObject({ summary: { totalPages: 2, new: 1, error: 1 }, actualCredits: 1 });
     expect(detail.pages.find((page) => page.url === unreachable)).toMatchObject({ status: 'error', error: expect.any(String) });
     expect((await acme.getMonitorCheck(monitor.id, run.id, { status: 'error' })).pages).toHaveLength(1);
+    // Past its retention a check is gone from the history.
+    await quarry.services.jobStore.updateJob(run.id, { expiresAt: Date.now() - 1 });
+    expect((await acme.listMonitorChecks(monitor.id)).map((check) => check.id)).not.toContain(run.id);
+    expect((await call('GET', `/v2/monitor/${monitor.id}/checks/${run.id}`, keyA)).status).toBe(404);
     await acme.deleteMonitor(monitor.id);
   });
 

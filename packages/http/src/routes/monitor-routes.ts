@@ -86,8 +86,8 @@ export function monitorRoutes(app: FastifyInstance, services: Services) {
     const checks = [];
     for (const id of await monitors.listChecks(monitor.id, limit, offset)) {
       const job = await services.jobStore.getJob(id);
-      // A tick replaced before it ran (the schedule changed) is not a check.
-      if (job && job.status !== 'cancelled') checks.push((await checkOf(job)).view);
+      // A tick replaced before it ran (the schedule changed) is not a check; one past its retention is gone.
+      if (job && job.status !== 'cancelled' && job.expiresAt > clock.now()) checks.push((await checkOf(job)).view);
     }
     return { success: true, data: checks };
   });
@@ -96,7 +96,7 @@ export function monitorRoutes(app: FastifyInstance, services: Services) {
     const monitor = await ownMonitor(request);
     const { checkId } = request.params as { checkId: string };
     const job = await services.jobStore.getJob(checkId);
-    if (!job || job.kind !== 'monitor_check' || job.teamId !== monitor.teamId || (job.request as unknown as MonitorCheckRequest).monitorId !== monitor.id) {
+    if (!job || job.kind !== 'monitor_check' || job.teamId !== monitor.teamId || job.expiresAt <= clock.now() || (job.request as unknown as MonitorCheckRequest).monitorId !== monitor.id) {
       throw new NotFoundError('Check not found');
     }
     const { skip, limit } = pageQuery(request.query);
