@@ -65,3 +65,6 @@ export * from './search/run-search.js';
 export * from './scrape/proxy-pools.js';
 export * from './ports/slot-limiter.js';
 export * from './memory/memory-slot-limiter.js';
+export * from './ports/monitor-store.js';
+export * from './memory/memory-monitor-store.js';
+export * from './monitor/index.js';

@@ -1,4 +1,4 @@
-import { AgentWorker, agentProgram, deepResearchProgram, extractProgram, llmsTxtProgram, type Engine, type JobEventSink, type JobOutbox, type JobStore, type LlmProvider, type Queue, type SearchProvider } from '@quarry/core';
+import { AgentWorker, agentProgram, deepResearchProgram, extractProgram, llmsTxtProgram, monitorCheckProgram, MonitorScheduler, type Engine, type JobEventSink, type JobOutbox, type JobStore, type LlmProvider, type MonitorStore, type Queue, type SearchProvider } from '@quarry/core';
 
 /**
  * The agent jobs of a process (extract, deep research, llms.txt, agent): their programs, run by an
@@ -13,6 +13,8 @@ export interface AgentParts {
   llm?: LlmProvider | undefined;
   search?: SearchProvider | undefined;
   leaseMs?: number;
+  /** Monitors, whose checks this process runs (without them a monitor check fails). */
+  monitors?: MonitorStore | undefined;
 }
 
 export const maxStepBudgetMs = 30_000;
@@ -24,11 +26,22 @@ export function agentWorkerOf(engine: Engine, parts: AgentParts): AgentWorker {
     clock: engine.parts.clock,
     events: parts.events,
     outbox: parts.outbox,
-    programs: { extract: extractProgram, deep_research: deepResearchProgram, llmstxt: llmsTxtProgram, agent: agentProgram },
+    programs: {
+      extract: extractProgram,
+      deep_research: deepResearchProgram,
+      llmstxt: llmsTxtProgram,
+      agent: agentProgram,
+      ...(parts.monitors ? { monitor_check: monitorCheckProgram({ monitors: parts.monitors, scheduler: monitorSchedulerOf(engine, parts.jobs, parts.queue, parts.monitors) }) } : {}),
+    },
     scrape: (url, options, context) => engine.scrapeParsed(url, options, context),
     map: (url, options, context) => engine.map(url, options, context),
     llm: parts.llm,
     search: parts.search,
     stepBudgetMs: Math.min(maxStepBudgetMs, Math.floor((parts.leaseMs ?? 4 * maxStepBudgetMs) / 4)),
   });
+}
+
+/** The scheduler of monitor checks over a process's stores and queue. */
+export function monitorSchedulerOf(engine: Engine, jobs: JobStore, queue: Queue, monitors: MonitorStore): MonitorScheduler {
+  return new MonitorScheduler({ jobs, queue, monitors, clock: engine.parts.clock, ids: engine.parts.ids });
 }

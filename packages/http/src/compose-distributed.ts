@@ -17,12 +17,14 @@ import {
   type Engine,
   type JobEvent,
   type JobStore,
+  type MonitorScheduler,
   type ServerConfig,
 } from '@quarry/core';
 import { allowedPrivateHosts, buildEngine } from './compose.js';
 import { blobStoreOf } from './compose-blobs.js';
 import { searchProviderOf } from './compose-search.js';
 import { keylessPolicy, pageWorkerOf, runnerOptionsOf, webhookSecretOf } from './compose-work.js';
+import { monitorSchedulerOf } from './compose-agents.js';
 import { chargingPageTokens } from './compose-llm.js';
 import type { ServerParts } from './compose-server.js';
 import { ServerMetrics } from './server/metrics.js';
@@ -119,12 +121,13 @@ export async function composeDistributed(config: ServerConfig, role: QuarryRole 
     const outbox = webhookOutbox(clock, ids);
     const events = chargingPageTokens(work.ledger, (event: JobEvent) => metrics.recordEvent(event));
     const { llm } = engine.parts; // the engine's provider: one per process
-    const worker = pageWorkerOf(engine, { jobs: work.jobs, queue, events, outbox, leaseMs: config.QUARRY_LEASE_MS, search, ...(llm ? { llm } : {}) });
+    const worker = pageWorkerOf(engine, { jobs: work.jobs, queue, events, outbox, leaseMs: config.QUARRY_LEASE_MS, search, monitors: work.monitors, ...(llm ? { llm } : {}) });
     const runnerOptions = runnerOptionsOf(config);
     const slots = new RedisSlotLimiter(workQueue.redis, config.QUARRY_REDIS_PREFIX, clock);
     const runnerDeps = { jobs: work.jobs, queue, worker, clock, events, outbox, slots };
     const runner = role === 'api' ? new ApiRoleRunner(runnerDeps, runnerOptions) : new JobRunner(runnerDeps, runnerOptions);
     const jobs = new JobService({ jobs: api.jobs, queue: apiQueue.queue, clock, ids, events, outbox, onCancel: (jobId) => runner.abortJob(jobId) });
+    const monitorScheduler = monitorSchedulerOf(engine, api.jobs, apiQueue.queue, api.monitors);
     const rateLimiter = new RedisRateLimiter(apiQueue.redis, parseRateLimits(config.QUARRY_RATE_LIMITS), config.QUARRY_REDIS_PREFIX, clock);
 
     const services: Services = {
@@ -139,11 +142,13 @@ export async function composeDistributed(config: ServerConfig, role: QuarryRole 
       metrics,
       blobs: blobStoreOf(config, api.db),
       search,
+      monitors: api.monitors,
+      monitorScheduler,
       ...(llm ? { llm } : {}),
       isKeylessAllowed: keylessPolicy(config, api.ledger),
     };
 
-    const reconciler = new Reconciler(work.jobs, queue, runner);
+    const reconciler = new Reconciler(work.jobs, queue, runner, monitorSchedulerOf(engine, work.jobs, queue, work.monitors));
     const reconcile = () => queue.runExclusively('reconcile', config.QUARRY_RECONCILE_INTERVAL_MS, () => reconciler.run()).then(() => undefined);
     const timer = setInterval(() => void reconcile().catch(() => undefined), config.QUARRY_RECONCILE_INTERVAL_MS);
     timer.unref();
@@ -202,6 +207,7 @@ class Reconciler {
     private readonly jobs: JobStore,
     private readonly queue: BullmqQueue,
     private readonly runner: JobRunner,
+    private readonly monitors: MonitorScheduler,
   ) {}
 
   async run(): Promise<void> {
@@ -237,6 +243,8 @@ class Reconciler {
       }
     }
     this.short = short;
+    // Active monitors whose chain of ticks broke (a process died between two links) get their next tick.
+    await this.monitors.reconcile();
   }
 
   private async requeue(jobId: string) {

@@ -14,6 +14,7 @@ import { allowedPrivateHosts, buildEngine } from './compose.js';
 import { blobStoreOf } from './compose-blobs.js';
 import { searchProviderOf } from './compose-search.js';
 import { keylessPolicy, pageWorkerOf, runnerOptionsOf, webhookSecretOf } from './compose-work.js';
+import { monitorSchedulerOf } from './compose-agents.js';
 import { chargingPageTokens } from './compose-llm.js';
 import { ServerMetrics } from './server/metrics.js';
 import { MemoryRateLimiter, parseRateLimits } from './server/rate-limiter.js';
@@ -46,9 +47,10 @@ export async function composeServer(config: ServerConfig): Promise<ServerParts> 
   const events = chargingPageTokens(storage.ledger, (event: JobEvent) => metrics.recordEvent(event));
   const search = searchProviderOf(config, storage.pageIndex, clock);
   const { llm } = engine.parts; // the engine's provider: one per process
-  const worker = pageWorkerOf(engine, { jobs: storage.jobs, queue: storage.queue, events, outbox, leaseMs: config.QUARRY_LEASE_MS, search, ...(llm ? { llm } : {}) });
+  const worker = pageWorkerOf(engine, { jobs: storage.jobs, queue: storage.queue, events, outbox, leaseMs: config.QUARRY_LEASE_MS, search, monitors: storage.monitors, ...(llm ? { llm } : {}) });
   const runner = new JobRunner({ jobs: storage.jobs, queue: storage.queue, worker, clock, events, outbox }, runnerOptionsOf(config));
   const jobs = new JobService({ jobs: storage.jobs, queue: storage.queue, clock, ids, events, outbox, onCancel: (jobId) => runner.abortJob(jobId) });
+  const monitorScheduler = monitorSchedulerOf(engine, storage.jobs, storage.queue, storage.monitors);
   const rateLimiter = new MemoryRateLimiter(clock, parseRateLimits(config.QUARRY_RATE_LIMITS));
 
   const services: Services = {
@@ -63,6 +65,8 @@ export async function composeServer(config: ServerConfig): Promise<ServerParts> 
     metrics,
     blobs,
     search,
+    monitors: storage.monitors,
+    monitorScheduler,
     ...(llm ? { llm } : {}),
     isKeylessAllowed: keylessPolicy(config, storage.ledger),
   };
@@ -70,6 +74,7 @@ export async function composeServer(config: ServerConfig): Promise<ServerParts> 
   // returned now, and the queue is made to agree with the job store before work starts.
   await storage.queue.releaseAllLeases();
   await reconcileJobs(storage.jobs, storage.queue);
+  await monitorScheduler.reconcile();
   for (const kind of ['crawl', 'batch_scrape'] as const) for (const job of await storage.jobs.listActive(kind)) await runner.settle(job.id);
 
   const deliverer = new WebhookDeliverer({

@@ -209,4 +209,23 @@ export const migrations: readonly string[] = [
   `,
   // 9: a token plan per team (null: unlimited); the token balance is tokens - tokens_used.
   `ALTER TABLE teams ADD COLUMN tokens INTEGER;`,
+  // 10: monitors (the definition as JSON; next_check_id is the schedule's compare-and-set token) and their checks.
+  `
+  CREATE TABLE monitors (
+    id TEXT PRIMARY KEY,
+    team_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    next_check_id TEXT,
+    body TEXT NOT NULL
+  );
+  CREATE INDEX monitors_team ON monitors (team_id, created_at);
+  CREATE TABLE monitor_checks (
+    seq INTEGER PRIMARY KEY,
+    monitor_id TEXT NOT NULL,
+    check_id TEXT NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX monitor_checks_monitor ON monitor_checks (monitor_id, created_at);
+  `,
 ];

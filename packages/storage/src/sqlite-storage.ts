@@ -7,6 +7,7 @@ import { SqliteChangeHistory } from './sqlite-change-history.js';
 import { SqliteDocumentCache } from './sqlite-document-cache.js';
 import { SqlitePageIndex } from './sqlite-page-index.js';
 import { SqliteJobStore } from './sqlite-job-store.js';
+import { SqliteMonitorStore } from './sqlite-monitor-store.js';
 import { SqliteLedger } from './sqlite-ledger.js';
 import { defaultSqliteQueueOptions, SqliteQueue, type SqliteQueueOptions } from './sqlite-queue.js';
 import { SqliteWebhookOutbox } from './sqlite-webhook-outbox.js';
@@ -27,6 +28,7 @@ export interface SqliteStorage {
   documents: SqliteDocumentCache;
   pageIndex: SqlitePageIndex;
   changeHistory: SqliteChangeHistory;
+  monitors: SqliteMonitorStore;
   outbox: SqliteWebhookOutbox;
   blobs: LocalBlobStore;
   /** Closes the database. The stores must not be used afterwards. */
@@ -46,6 +48,7 @@ export function createSqliteStorage(options: SqliteStorageOptions): SqliteStorag
     documents: new SqliteDocumentCache(db),
     pageIndex: new SqlitePageIndex(db),
     changeHistory: new SqliteChangeHistory(db),
+    monitors: new SqliteMonitorStore(db),
     outbox: new SqliteWebhookOutbox(db, clock),
     blobs: new LocalBlobStore(join(options.dataDir, 'blobs')),
     close: () => db.close(),

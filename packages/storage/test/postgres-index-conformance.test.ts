@@ -1,10 +1,10 @@
-import { describeChangeHistory, describePageIndex } from '@quarry/core/testing';
+import { describeChangeHistory, describeMonitorStore, describePageIndex } from '@quarry/core/testing';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { PostgresChangeHistory, PostgresPageIndex } from '../src/index.js';
+import { PostgresChangeHistory, PostgresMonitorStore, PostgresPageIndex } from '../src/index.js';
 import { isPostgresAvailable, openTestDatabase, resetTestDatabase } from './postgres-test-database.js';
 
 // The index ports on a real PostgreSQL schema of their own (the DocumentCache suite runs in
-// postgres-conformance.test.ts): tsvector/ts_rank search and the change histories.
+// postgres-conformance.test.ts): tsvector/ts_rank search and the change histories; and the monitors.
 const available = await isPostgresAvailable();
 
 describe.runIf(available)('PostgreSQL index', () => {
@@ -24,4 +24,5 @@ describe.runIf(available)('PostgreSQL index', () => {
 
   describePageIndex('PostgresPageIndex', async () => new PostgresPageIndex(await fresh()));
   describeChangeHistory('PostgresChangeHistory', async () => new PostgresChangeHistory(await fresh()));
+  describeMonitorStore('PostgresMonitorStore', async () => new PostgresMonitorStore(await fresh()));
 });

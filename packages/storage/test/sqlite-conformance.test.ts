@@ -5,6 +5,7 @@ import {
   describeDocumentCache,
   describeJobStore,
   describeLedger,
+  describeMonitorStore,
   describeQueue,
   describeWebhookOutbox,
   type ManualClock,
@@ -33,6 +34,7 @@ describeJobStore('SqliteJobStore', () => {
   return { jobs, ledger };
 });
 describeQueue('SqliteQueue', (clock) => storage(clock).queue);
+describeMonitorStore('SqliteMonitorStore', () => storage().monitors);
 describeLedger('SqliteLedger', (clock) => storage(clock).ledger);
 describeWebhookOutbox('SqliteWebhookOutbox', (clock) => storage(clock).outbox);
 describeDocumentCache('SqliteDocumentCache', () => storage().documents);

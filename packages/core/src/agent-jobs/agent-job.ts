@@ -26,8 +26,18 @@ export function isAgentJob(job: Pick<JobRecord, 'kind'>): job is Pick<JobRecord,
   return (agentJobKinds as readonly string[]).includes(job.kind);
 }
 
-export function agentStepMessage(job: Pick<JobRecord, 'id' | 'url'>, step: number): QueueMessage {
-  return { id: `${job.id}:${agentStepPrefix}${step}`, jobId: job.id, key: `${agentStepPrefix}${step}`, url: job.url, discoveryDepth: 0, priority: 0 };
+/** A step's message; the first step of a job whose request has `runAt` (a monitor's tick) waits until then. */
+export function agentStepMessage(job: Pick<JobRecord, 'id' | 'url'> & { request?: Record<string, unknown> }, step: number): QueueMessage {
+  const runAt = job.request?.runAt;
+  return {
+    id: `${job.id}:${agentStepPrefix}${step}`,
+    jobId: job.id,
+    key: `${agentStepPrefix}${step}`,
+    url: job.url,
+    discoveryDepth: 0,
+    priority: 0,
+    ...(step === 1 && typeof runAt === 'number' ? { notBefore: runAt } : {}),
+  };
 }
 
 /** The step a message asks for, or undefined when it is not an agent step. */

@@ -22,6 +22,11 @@ export interface AgentProgram<State = unknown> {
   step(context: StepContext, state: State): Promise<StepResult<State>>;
   /** The most the job may be charged, when its request sets one (the agent's maxCredits). */
   creditLimit?(job: JobRecord): number | undefined;
+  /**
+   * The `data` of the job's `completed` webhook event; undefined sends no event. Without this
+   * method every completed job sends one, with no data.
+   */
+  completedData?(job: JobRecord, state: State): unknown[] | undefined;
 }
 
 export type StepResult<State> = { state: State; done: false } | { state: State; done: true };

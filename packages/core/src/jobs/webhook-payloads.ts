@@ -24,6 +24,9 @@ export function webhookSpecOf(job: JobRecord): WebhookSpec | undefined {
   return { url: spec.url, headers: spec.headers ?? {}, metadata: spec.metadata ?? {}, events: spec.events ?? [...webhookEvents] };
 }
 
+/** Event names whose prefix is not the job kind. */
+const eventPrefixes: Partial<Record<JobRecord['kind'], string>> = { monitor_check: 'monitor.check' };
+
 /** Turns job events into outbox rows; the stores write them in the same transaction as the change. */
 export type JobOutbox = (event: JobEvent) => OutboxEvent[];
 
@@ -36,14 +39,14 @@ export function outboxEventsFor(event: JobEvent, clock: Clock, ids: Ids): Outbox
   if (!spec) return [];
   const name = event.type === 'page-error' ? 'page' : event.type;
   if (!spec.events.includes(name) && !(name === 'cancelled' && spec.events.includes('failed'))) return [];
-  const prefix = event.job.kind; // crawl, batch_scrape, extract, ... as Firecrawl names its events
+  const prefix = eventPrefixes[event.job.kind] ?? event.job.kind; // crawl, batch_scrape, extract, ... as Firecrawl names its events
   const webhookId = ids.next();
   const payload: Record<string, unknown> = {
     success: event.type !== 'failed' && event.type !== 'page-error',
     type: `${prefix}.${name}`,
     id: event.job.id,
     webhookId,
-    data: event.type === 'page' ? [event.document] : [],
+    data: event.type === 'page' ? [event.document] : event.type === 'completed' ? (event.data ?? []) : [],
     metadata: spec.metadata,
   };
   if (event.type === 'page-error') payload.error = event.error.message;

@@ -71,7 +71,8 @@ export class MemoryQueue implements Queue {
     for (const message of messages) {
       if (this.known.has(message.id)) continue;
       this.known.add(message.id);
-      this.ready.push(message);
+      if (message.notBefore !== undefined && message.notBefore > this.clock.now()) this.delayed.push({ message, at: message.notBefore });
+      else this.ready.push(message);
     }
     if (messages.length > 0) this.wake();
   }

@@ -96,6 +96,12 @@ export const serverConfigSchema = Type.Object(
       default: false,
       description: 'Allow plain http webhook URLs (https only by default). Private targets also need QUARRY_ALLOW_PRIVATE_HOSTS.',
     }),
+    QUARRY_MONITOR_MIN_INTERVAL_SECONDS: Type.Integer({
+      minimum: 1,
+      maximum: 86_400,
+      default: 300,
+      description: 'Shortest interval between two checks of a monitor (`/v2/monitor`): schedules whose ticks come closer are refused with a 400.',
+    }),
     QUARRY_WEBHOOK_SECRET: Type.Optional(
       Type.String({ minLength: 8, description: 'Secret for webhook signatures (X-Quarry-Signature and X-Firecrawl-Signature: sha256=HMAC of the body). Unset: unsigned.' }),
     ),

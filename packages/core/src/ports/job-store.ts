@@ -17,11 +17,11 @@ export type JobKind = 'crawl' | 'batch_scrape' | 'scrape' | AgentJobKind;
  * `metadata.scrapeId`, the document its saved state; it is never queued or listed as active.
  */
 /**
- * Jobs that run in steps and answer one JSON value (extract, deep research, llms.txt). Their
+ * Jobs that run in steps and answer one JSON value (extract, deep research, llms.txt, a monitor's check). Their
  * `scraping` status is the API's `processing`; their state lives in `getJobState`/`saveJobState`.
  */
-export type AgentJobKind = 'extract' | 'deep_research' | 'llmstxt' | 'agent';
-export const agentJobKinds: readonly AgentJobKind[] = ['extract', 'deep_research', 'llmstxt', 'agent'];
+export type AgentJobKind = 'extract' | 'deep_research' | 'llmstxt' | 'agent' | 'monitor_check';
+export const agentJobKinds: readonly AgentJobKind[] = ['extract', 'deep_research', 'llmstxt', 'agent', 'monitor_check'];
 export type JobStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
 export const terminalJobStatuses: ReadonlySet<JobStatus> = new Set(['completed', 'failed', 'cancelled']);
 

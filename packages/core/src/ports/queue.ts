@@ -16,6 +16,8 @@ export interface QueueMessage {
   discoveryDepth: number;
   /** Lower runs first. */
   priority?: number;
+  /** Epoch ms before which the message is not delivered (a scheduled tick); absent: at once. */
+  notBefore?: number;
 }
 
 export interface LeasedMessage extends QueueMessage {

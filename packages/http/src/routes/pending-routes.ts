@@ -4,6 +4,8 @@ import type { ApiVersion } from '../server/request-context.js';
 
 /** Endpoints whose engine comes with a later issue: a clear 501 instead of a silent 404. */
 const pending: Array<{ method: 'GET' | 'POST' | 'DELETE'; path: string; feature: string; versions: ApiVersion[] }> = [
+  { method: 'POST', path: '/scrape/:id/interact', feature: 'Interacting with a scrape\'s browser session', versions: ['v2'] },
+  { method: 'DELETE', path: '/scrape/:id/interact', feature: 'Interacting with a scrape\'s browser session', versions: ['v2'] },
 ];
 
 export function pendingRoutes(app: FastifyInstance, version: ApiVersion) {

@@ -6,6 +6,7 @@ import { crawlRoutes } from '../routes/crawl-routes.js';
 import { dashboardRoutes } from '../dashboard/dashboard-routes.js';
 import { batchRoutes } from '../routes/batch-routes.js';
 import { mapRoutes } from '../routes/map-routes.js';
+import { monitorRoutes } from '../routes/monitor-routes.js';
 import { blobRoutes } from '../routes/blob-routes.js';
 import { docsRoutes, opsRoutes } from '../routes/ops-routes.js';
 import { pendingRoutes } from '../routes/pending-routes.js';
@@ -121,6 +122,7 @@ export function buildServer(services: Services, options: { logger?: boolean | ob
   deepResearchRoutes(app, services);
   opsRoutes(app, services);
   blobRoutes(app, services);
+  monitorRoutes(app, services);
   docsRoutes(app);
   dashboardRoutes(app, services);
   return app;

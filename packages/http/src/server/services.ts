@@ -1,5 +1,5 @@
 import type { BlobStore, Engine, JobRunner, JobService, JobStore, Queue, SearchProvider, ServerConfig } from '@quarry/core';
-import type { Ledger, LlmProvider } from '@quarry/core';
+import type { Ledger, LlmProvider, MonitorScheduler, MonitorStore } from '@quarry/core';
 import type { ServerMetrics } from './metrics.js';
 import type { RateLimiter } from './rate-limiter.js';
 
@@ -20,6 +20,9 @@ export interface Services {
   blobs: BlobStore;
   /** What answers /search (the embedded index unless a provider is configured). */
   search: SearchProvider;
+  /** Monitors and the scheduler of their checks (in the job queue). */
+  monitors: MonitorStore;
+  monitorScheduler: MonitorScheduler;
   /** Whether a request without a valid key is allowed (no keys exist and auth is auto, or auth is off). */
   isKeylessAllowed(): Promise<boolean>;
 }

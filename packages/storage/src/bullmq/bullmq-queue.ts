@@ -73,6 +73,8 @@ export class BullmqQueue implements Queue {
     this.keys = {
       leased: `${base}:leased`,
       delayed: `${base}:delayed`,
+      scheduled: `${base}:scheduled`,
+      scheduledData: `${base}:scheduled-data`,
       tokens: `${base}:tokens`,
       attempts: `${base}:attempts`,
       marker: `${base}:intact`,
@@ -92,6 +94,24 @@ export class BullmqQueue implements Queue {
     const index = this.redis.pipeline();
     for (const [jobId, ids] of byJob) index.sadd(this.keys.job(jobId), ...ids);
     await index.exec();
+    const now = this.clock.now();
+    // A scheduled message (notBefore) waits in Quarry's own sorted set, timed by this queue's
+    // clock, and becomes a BullMQ job when due (promoteScheduled).
+    const scheduled = messages.filter((message) => message.notBefore !== undefined && message.notBefore > now);
+    if (scheduled.length > 0) {
+      const schedule = this.redis.pipeline();
+      for (const message of scheduled) {
+        schedule.zadd(this.keys.scheduled, 'NX', message.notBefore!, bullId(message.id));
+        schedule.hsetnx(this.keys.scheduledData, bullId(message.id), JSON.stringify(message));
+      }
+      await schedule.exec();
+    }
+    const ready = messages.filter((message) => !scheduled.includes(message));
+    if (ready.length === 0) return;
+    await this.addToBull(ready);
+  }
+
+  private async addToBull(messages: QueueMessage[]): Promise<void> {
     await this.bull.addBulk(
       messages.map((message) => ({
         name: 'page',
@@ -162,6 +182,7 @@ export class BullmqQueue implements Queue {
   private async removeJobNow(jobId: string): Promise<void> {
     const ids = await forgetJob.run<string[]>(this.redis, [this.keys.leased, this.keys.delayed, this.keys.tokens, this.keys.attempts, this.keys.job(jobId)], []);
     for (let index = 0; index < ids.length; index += 100) await Promise.all(ids.slice(index, index + 100).map((id) => this.bull.remove(id)));
+    if (ids.length > 0) await this.redis.pipeline().zrem(this.keys.scheduled, ...ids).hdel(this.keys.scheduledData, ...ids).exec();
   }
 
   async waitForWork(timeoutMs: number, signal?: AbortSignal): Promise<void> {
@@ -241,10 +262,28 @@ export class BullmqQueue implements Queue {
     const now = this.clock.now();
     const due = await takeDue.run<string[]>(this.redis, [this.keys.leased, this.keys.delayed, this.keys.tokens, this.keys.attempts], [now, 1_000]);
     if (due.length > 0) await this.moveToWait(due);
+    await this.promoteScheduled(now);
     if (now - this.lastOrphanCheckAt >= orphanPeriodMs) {
       this.lastOrphanCheckAt = now;
       await this.giveBackOrphans(now, orphanPeriodMs);
     }
+  }
+
+  /**
+   * Scheduled messages that are due become BullMQ jobs. Of several processes promoting the same
+   * message, the one whose ZREM removed it adds it (and BullMQ keeps one job per id anyway). A
+   * process that dies in between loses the message; the reconciler offers it again.
+   */
+  private async promoteScheduled(now: number): Promise<void> {
+    const due = await this.redis.zrangebyscore(this.keys.scheduled, '-inf', String(now), 'LIMIT', 0, 100);
+    const messages: QueueMessage[] = [];
+    for (const id of due) {
+      if ((await this.redis.zrem(this.keys.scheduled, id)) !== 1) continue;
+      const data = await this.redis.hget(this.keys.scheduledData, id);
+      await this.redis.hdel(this.keys.scheduledData, id);
+      if (data) messages.push(JSON.parse(data) as QueueMessage);
+    }
+    if (messages.length > 0) await this.addToBull(messages);
   }
 
   private async giveBackOrphans(now: number, periodMs: number): Promise<void> {
@@ -269,7 +308,12 @@ export class BullmqQueue implements Queue {
     const now = this.clock.now();
     const counts = await this.bull.getJobCounts('wait', 'prioritized');
     if ((counts.wait ?? 0) + (counts.prioritized ?? 0) > 0) return { ready: true, nextAt: now };
-    const results = await this.redis.pipeline().zrange(this.keys.leased, '0', '0', 'WITHSCORES').zrange(this.keys.delayed, '0', '0', 'WITHSCORES').exec();
+    const results = await this.redis
+      .pipeline()
+      .zrange(this.keys.leased, '0', '0', 'WITHSCORES')
+      .zrange(this.keys.delayed, '0', '0', 'WITHSCORES')
+      .zrange(this.keys.scheduled, '0', '0', 'WITHSCORES')
+      .exec();
     const firsts = (results ?? []).map(([, value]) => Number((value as string[])[1] ?? Number.POSITIVE_INFINITY));
     const nextAt = Math.min(...firsts);
     return { ready: nextAt <= now, nextAt };

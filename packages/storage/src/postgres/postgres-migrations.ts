@@ -283,6 +283,25 @@ export const postgresMigrations: readonly string[] = [
   `,
   // 6: a token plan per team (null: unlimited); the token balance is tokens - tokens_used.
   `ALTER TABLE teams ADD COLUMN tokens BIGINT;`,
+  // 7: monitors (the definition as JSON; next_check_id is the schedule's compare-and-set token) and their checks.
+  `
+  CREATE TABLE monitors (
+    id TEXT PRIMARY KEY,
+    team_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    next_check_id TEXT,
+    body TEXT NOT NULL
+  );
+  CREATE INDEX monitors_team ON monitors (team_id, created_at);
+  CREATE TABLE monitor_checks (
+    seq BIGSERIAL PRIMARY KEY,
+    monitor_id TEXT NOT NULL,
+    check_id TEXT NOT NULL UNIQUE,
+    created_at BIGINT NOT NULL
+  );
+  CREATE INDEX monitor_checks_monitor ON monitor_checks (monitor_id, created_at);
+  `,
 ];
 
 /** Rows every Quarry schema has: the local team ($1, for keyless requests), oldest of all teams. */

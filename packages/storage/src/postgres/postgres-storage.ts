@@ -6,6 +6,7 @@ import { PostgresDocumentCache } from './postgres-document-cache.js';
 import { PostgresPageIndex } from './postgres-page-index.js';
 import { PostgresJobStore } from './postgres-job-store.js';
 import { PostgresLedger } from './postgres-ledger.js';
+import { PostgresMonitorStore } from './postgres-monitor-store.js';
 import { PostgresWebhookOutbox } from './postgres-webhook-outbox.js';
 
 export interface PostgresStorageOptions extends OpenPostgresOptions {
@@ -20,6 +21,7 @@ export interface PostgresStorage {
   documents: PostgresDocumentCache;
   pageIndex: PostgresPageIndex;
   changeHistory: PostgresChangeHistory;
+  monitors: PostgresMonitorStore;
   outbox: PostgresWebhookOutbox;
   /** Closes the pool. The stores must not be used afterwards. */
   close(): Promise<void>;
@@ -36,6 +38,7 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     documents: new PostgresDocumentCache(db),
     pageIndex: new PostgresPageIndex(db),
     changeHistory: new PostgresChangeHistory(db),
+    monitors: new PostgresMonitorStore(db),
     outbox: new PostgresWebhookOutbox(db, clock),
     close: () => db.close(),
   };

@@ -17,3 +17,4 @@ export * from '../../test/openai-double.js';
 export * from '../../test/anthropic-double.js';
 export * from './slot-limiter-suite.js';
 export * from '../../test/office-files.js';
+export * from './monitor-store-suite.js';

@@ -149,6 +149,20 @@ export function describeQueue(name: string, make: (clock: ManualClock) => Queue 
       expect(await queue.lease(1, 60_000)).toMatchObject([{ key: 'a', attempts: 0 }]);
     });
 
+    it('holds a scheduled message (notBefore) until its time, and removes it with its job', async () => {
+      const at = clock.now() + 5_000;
+      await queue.enqueue([queueMessage('later', { notBefore: at }), queueMessage('other', { id: 'job-2:later', jobId: 'job-2', notBefore: at })]);
+      expect(await queue.lease(10, 60_000)).toEqual([]);
+      await queue.enqueue([queueMessage('later', { notBefore: at })]);
+      await queue.removeJob('job-2');
+      clock.advance(4_999);
+      expect(await queue.lease(10, 60_000)).toEqual([]);
+      clock.advance(1);
+      expect(keysOf(await queue.lease(10, 60_000))).toEqual(['later']);
+      clock.advance(10_000);
+      expect(await queue.lease(10, 60_000)).toEqual([]);
+    });
+
     it('removes every message of a job, ready, delayed or leased, and only that job', async () => {
       await queue.enqueue([
         queueMessage('a'),
@@ -213,6 +227,16 @@ export function describeQueue(name: string, make: (clock: ManualClock) => Queue 
         expect(elapsed).toBeLessThanOrEqual(2_000);
         clock.advance(2_000);
         expect(await queue.lease(1, 1_000)).toHaveLength(1);
+      });
+
+      it('resolves when a scheduled message becomes due', async () => {
+        await queue.enqueue([queueMessage('later', { notBefore: clock.now() + 300 })]);
+        expect(await queue.lease(1, 1_000)).toEqual([]);
+        const waited = await advanceUntilSettled(clock, queue.waitForWork(3_600_000), 100, 3_600_000);
+        // Woken by the message's time, not the hour's timeout (a shared queue may take a few polls).
+        expect(waited).toBeLessThan(60_000);
+        clock.advance(300);
+        expect(keysOf(await queue.lease(1, 1_000))).toEqual(['later']);
       });
 
       it('resolves when its signal aborts', async () => {
