@@ -1,7 +1,7 @@
 import { mapSite, type MapLink } from './crawl/map-site.js';
 import { robotsCompatibilityTokens } from './crawl/robots-cache.js';
 import type { ScrapeDocument } from './document.js';
-import type { ErrorJson } from './errors.js';
+import { ValidationError, type ErrorJson } from './errors.js';
 import { AsyncChannel } from './jobs/async-channel.js';
 import type { JobEvent } from './jobs/job-events.js';
 import { JobRunner, defaultRunnerOptions } from './jobs/job-runner.js';
@@ -15,7 +15,8 @@ import { parseScrapeOptions } from './options/normalize-scrape-options.js';
 import type { ScrapeOptions, ScrapeOptionsInput } from './options/scrape-options.js';
 import { randomIds, systemClock, type Clock, type Ids } from './ports/clock.js';
 import type { Fetcher } from './ports/fetcher.js';
-import { inlineHtmlTransformer, type HtmlTransformer } from './ports/html-transformer.js';
+import { inlineHtmlTransformer, inlineHtmlTransformerWith, type HtmlTransformer } from './ports/html-transformer.js';
+import { withElementRules, type ElementRuleOverrides } from './markdown/index.js';
 import type { JobProgress } from './ports/job-store.js';
 import { parseFile, type ParseFileInput } from './scrape/parse-file.js';
 import { scrapePageWithLinks, type ScrapeContext, type ScrapeDeps, type ScrapedPage } from './scrape/scrape-page.js';
@@ -46,6 +47,12 @@ export interface EngineDeps {
   browser?: Fetcher;
   /** Where HTML becomes formats; defaults to inline (same thread). */
   transformer?: HtmlTransformer;
+  /**
+   * Markdown rules per element that add to, replace or remove (`null`) ELEMENT_RULES, like
+   * hast-util-to-mdast's `handlers`. Rules are functions, so pages then convert inline: not with a
+   * `transformer` of another thread.
+   */
+  elementRules?: ElementRuleOverrides;
   clock?: Clock;
   ids?: Ids;
   /** Product token matched against robots.txt groups (default `QuarryBot`). */
@@ -110,7 +117,11 @@ export interface Engine {
 export function createEngine(deps: EngineDeps): Engine {
   const clock = deps.clock ?? systemClock;
   const ids = deps.ids ?? randomIds;
-  const transformer = deps.transformer ?? inlineHtmlTransformer;
+  if (deps.elementRules && deps.transformer) {
+    throw new ValidationError('`elementRules` run on the converting thread: pass either `elementRules` or a `transformer`, not both', 'elementRules');
+  }
+  withElementRules(deps.elementRules); // refuses a malformed table now, not at the first page
+  const transformer = deps.transformer ?? (deps.elementRules ? inlineHtmlTransformerWith(deps.elementRules) : inlineHtmlTransformer);
   const robotsTokens = [deps.robotsUserAgent ?? 'QuarryBot', ...robotsCompatibilityTokens];
   const scrapeDeps: ScrapeDeps = {
     fetcher: deps.fetcher,

@@ -120,8 +120,8 @@ describe.skipIf(skip)('engine with the browser', () => {
       formats: ['markdown', 'rawHtml'],
       actions: [
         { type: 'wait', selector: '#late' },
-        { type: 'click', selector: '#reveal' },
-        { type: 'click', selector: '#q' },
+        { type: 'click', selector: '#reveal', all: false },
+        { type: 'click', selector: '#q', all: false },
         { type: 'write', text: 'quarry' },
         { type: 'press', key: 'Enter' },
         { type: 'scroll', direction: 'down' },
@@ -158,7 +158,7 @@ describe.skipIf(skip)('engine with the browser', () => {
 
   it('names the action that does not fit the page', async () => {
     await expect(
-      engine.scrape(`${site.url}/interactive`, { timeout: 8_000, actions: [{ type: 'click', selector: '#reveal' }, { type: 'click', selector: '#missing' }] }),
+      engine.scrape(`${site.url}/interactive`, { timeout: 8_000, actions: [{ type: 'click', selector: '#reveal', all: false }, { type: 'click', selector: '#missing', all: false }] }),
     ).rejects.toThrow(/actions\[1\]` \(click\) failed on the page/);
   });
 

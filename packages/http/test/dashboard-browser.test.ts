@@ -197,7 +197,7 @@ describe.skipIf(skip)('the dashboard in Chromium', { timeout: 90_000 }, () => {
           seen.add((await page.locator('[data-field="completed"]').textContent()) ?? '');
           return status.textContent();
         },
-        { timeout: 30_000, intervals: [100] },
+        { timeout: 30_000, interval: 100 },
       )
       .toBe('completed');
     expect(seen.size).toBeGreaterThan(1);

@@ -159,7 +159,7 @@ describe('cross-site requests', () => {
     const client = new DashboardClient(quarry.url);
     await client.signIn(keyA);
     const csrf = await client.csrf();
-    const attempts = [
+    const attempts: Array<{ fields: Record<string, string>; headers: Record<string, string> }> = [
       { fields: { _csrf: csrf, name: 'evil-origin' }, headers: { origin: 'http://evil.example' } },
       { fields: { _csrf: csrf, name: 'evil-site' }, headers: { 'sec-fetch-site': 'cross-site' } },
       { fields: { _csrf: csrf, name: 'evil-null' }, headers: { origin: 'null' } },

@@ -185,7 +185,8 @@ describe('json format in crawls and batches', () => {
     const document = await firecrawl.scrape(`${site.url}/kettle`, { formats: [{ type: 'json', schema }], maxAge: 0 });
     expect(document.json).toEqual({ name: 'Acme Kettle', price: 39.5, inStock: true, colors: ['red', 'blue'] });
     expect(document.metadata?.creditsUsed).toBe(5);
-    const v1 = await firecrawl.v1.scrapeUrl(`${site.url}/toaster`, { formats: ['json'], jsonOptions: { schema, prompt: 'The product' } });
+    // The v1 SDK types `schema` as a zod schema; a JSON schema is sent as it is.
+    const v1 = await firecrawl.v1.scrapeUrl(`${site.url}/toaster`, { formats: ['json'], jsonOptions: { schema: schema as never, prompt: 'The product' } });
     expect(v1.success).toBe(true);
     if (v1.success) expect(v1.json).toEqual({ name: 'Acme Toaster', price: 25 });
   });

@@ -85,7 +85,7 @@ describe('SearXNG', () => {
     expect(scraped.data.web[0].markdown).toContain('The body of the first result.');
     const firecrawl = new Firecrawl({ apiKey: '', apiUrl: quarry.url });
     const viaSdk = await firecrawl.search('sdk', { limit: 2, sources: ['web', 'news'] });
-    expect(viaSdk.web?.map((result) => result.url)).toEqual([`${site.url}/result-one`, 'https://example.org/1/1']);
+    expect(viaSdk.web?.map((result) => ('url' in result ? result.url : undefined))).toEqual([`${site.url}/result-one`, 'https://example.org/1/1']);
     expect(viaSdk.news).toHaveLength(1);
   });
 

@@ -75,9 +75,9 @@ describe('search over the embedded index', () => {
 
   it('serves the SDK: v2 search (with scraping) and v1 search', async () => {
     const results = await firecrawl.search('zeppelin', { limit: 5 });
-    expect(results.web?.map((result) => result.url)).toEqual([`${site.url}/airships`, `${site.url}/trains`]);
+    expect(results.web?.map((result) => ('url' in result ? result.url : undefined))).toEqual([`${site.url}/airships`, `${site.url}/trains`]);
     const scraped = await firecrawl.search('quokka', { limit: 3, scrapeOptions: { formats: ['markdown'] } });
-    expect((scraped.web?.[0] as { markdown?: string }).markdown).toContain('Nobody links to the quokka page.');
+    expect((scraped.web?.[0] as { markdown?: string } | undefined)?.markdown).toContain('Nobody links to the quokka page.');
     const v1 = await firecrawl.v1.search('helium', {});
     expect(v1.success).toBe(true);
     expect(v1.data.map((result) => result.url)).toEqual([`${site.url}/airships`]);

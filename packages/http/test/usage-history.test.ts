@@ -41,7 +41,7 @@ const month = () => {
 
 describe('usage history', () => {
   it('v2 getCreditUsageHistorical: this month, the team\'s own credits', async () => {
-    const result = (await new Firecrawl({ apiKey: keyA1, apiUrl: quarry.url }).getCreditUsageHistorical()) as { periods: Array<Record<string, unknown>> };
+    const result = (await new Firecrawl({ apiKey: keyA1, apiUrl: quarry.url }).getCreditUsageHistorical()) as unknown as { periods: Array<Record<string, unknown>> };
     expect(result.periods).toEqual([{ startDate: month(), endDate: expect.stringMatching(/T23:59:59\.999Z$/), creditsUsed: 3 }]);
   });
 

@@ -1,3 +1,4 @@
+/// <reference path="./s3rver.d.ts" />
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import S3rver from 's3rver';
 export async function startS3Server(buckets: string[]): Promise<{ endpoint: string; credentials: { accessKeyId: string; secretAccessKey: string }; close(): Promise<void> }> {
   const directory = mkdtempSync(join(tmpdir(), 'quarry-s3-'));
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: buckets.map((name) => ({ name })) });
-  const { port } = (await server.run()) as { port: number };
+  const { port } = await server.run();
   return {
     endpoint: `http://127.0.0.1:${port}`,
     credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },

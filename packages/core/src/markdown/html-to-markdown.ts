@@ -1,7 +1,7 @@
 import { isTag, type AnyNode, type Element } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
 import { limitDepth } from '../html/parse-html.js';
-import { ELEMENT_RULES } from './element-rules.js';
+import { withElementRules, type ElementRuleOverrides } from './element-rules.js';
 import { MarkdownConverter } from './markdown-converter.js';
 import { createUrlResolver, parseBaseUrl } from './url-resolver.js';
 
@@ -10,6 +10,8 @@ export interface MarkdownOptions {
   baseUrl?: string;
   /** Replace data: URI images with `![alt](<Base64-Image-Removed>)` (default true). */
   removeBase64Images?: boolean;
+  /** Rules that add to, replace or remove (`null`) rules of ELEMENT_RULES, per tag: `{ mark: (el, c) => c.renderWrapped(el, '==', '==') }`. */
+  elementRules?: ElementRuleOverrides;
 }
 
 const DEFAULT_REMOVE_BASE64_IMAGES = true;
@@ -19,11 +21,11 @@ const DEFAULT_REMOVE_BASE64_IMAGES = true;
  * GitHub-flavoured markdown. Pure and synchronous.
  *
  * ```
- * string --parseDocument--> domhandler tree --MarkdownConverter.walkNodes--> ELEMENT_RULES[tag] | text
+ * string --parseDocument--> domhandler tree --MarkdownConverter.walkNodes--> rules[tag] | text
  *   --> MarkdownWriter (paragraph buffer -> container-prefixed lines) --> markdown
  * ```
  *
- * One walk over the tree: block elements become blocks separated by at most one blank line, inline
+ * `rules` is ELEMENT_RULES with `options.elementRules` applied. One walk over the tree: block elements become blocks separated by at most one blank line, inline
  * text is whitespace-collapsed like a browser renders it and escaped only where markdown would
  * misread it; links and images are made absolute. Hidden elements, scripts, styles, media and form
  * controls are left out. Returns `''` for a tree without visible content; never throws for
@@ -34,7 +36,7 @@ export function htmlToMarkdown(input: string | AnyNode | AnyNode[], options: Mar
     typeof input === 'string' ? [limitDepth(parseDocument(input, { decodeEntities: true }))] : Array.isArray(input) ? input : [input];
   const base = parseBaseUrl(options.baseUrl, nodes[0] === undefined ? undefined : findBaseHref(nodes[0]));
   const converter = new MarkdownConverter({
-    rules: ELEMENT_RULES,
+    rules: withElementRules(options.elementRules),
     resolveUrl: createUrlResolver(base),
     removeBase64Images: options.removeBase64Images ?? DEFAULT_REMOVE_BASE64_IMAGES,
   });

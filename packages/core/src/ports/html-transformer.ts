@@ -1,3 +1,4 @@
+import type { ElementRuleOverrides } from '../markdown/index.js';
 import { transformHtml, type HtmlTransformInput, type HtmlTransformOutput } from '../scrape/transform-html.js';
 
 /**
@@ -14,3 +15,8 @@ export interface HtmlTransformer {
 export const inlineHtmlTransformer: HtmlTransformer = {
   transform: async (input) => transformHtml(input),
 };
+
+/** The inline transformer with markdown element rules of one's own (functions stay on this thread). */
+export function inlineHtmlTransformerWith(elementRules: ElementRuleOverrides): HtmlTransformer {
+  return { transform: async (input) => transformHtml(input, elementRules) };
+}

@@ -5,7 +5,7 @@ import { extractMainContent } from '../extract/index.js';
 import { baseUrlOf, keepOnly, removeMatching, removeNonContent, resolveUrls } from '../html/clean-html.js';
 import { extractMetadata, type PageMetadata } from '../html/metadata.js';
 import { parseHtml } from '../html/parse-html.js';
-import { htmlToMarkdown } from '../markdown/index.js';
+import { htmlToMarkdown, type ElementRuleOverrides } from '../markdown/index.js';
 import { blockedPageTemplate } from './blocked-page.js';
 import { pageSignalsOf, type PageSignals } from './page-signals.js';
 
@@ -43,7 +43,8 @@ export interface HtmlTransformOutput {
   blocked?: { name: string; vendor: string };
 }
 
-export function transformHtml(input: HtmlTransformInput): HtmlTransformOutput {
+/** `elementRules` (functions, so not part of the plain-data input) change the markdown of elements. */
+export function transformHtml(input: HtmlTransformInput, elementRules?: ElementRuleOverrides): HtmlTransformOutput {
   const document = parseHtml(input.html);
   const metadata = extractMetadata(document, input.url);
   const baseUrl = baseUrlOf(document, input.url);
@@ -57,16 +58,17 @@ export function transformHtml(input: HtmlTransformInput): HtmlTransformOutput {
   if (!input.want.markdown && !input.want.html && !input.want.images) return output;
 
   let content = cleanContent(document, input, input.onlyMainContent, baseUrl);
-  let markdown = input.want.markdown || input.onlyMainContent ? htmlToMarkdown(content.root, { baseUrl, removeBase64Images: input.removeBase64Images }) : undefined;
+  const toMarkdown = (root: AnyNode) => htmlToMarkdown(root, { baseUrl, removeBase64Images: input.removeBase64Images, ...(elementRules ? { elementRules } : {}) });
+  let markdown = input.want.markdown || input.onlyMainContent ? toMarkdown(content.root) : undefined;
   if (input.onlyMainContent && (content.isFallback || !markdown?.trim())) {
     output.usedWholePage = true;
     if (!markdown?.trim()) {
       // Main-content extraction found nothing worth keeping: answer with the whole page instead.
       content = cleanContent(parseHtml(input.html), input, false, baseUrl);
-      markdown = htmlToMarkdown(content.root, { baseUrl, removeBase64Images: input.removeBase64Images });
+      markdown = toMarkdown(content.root);
     }
   }
-  if (input.want.markdown) output.markdown = markdown ?? htmlToMarkdown(content.root, { baseUrl, removeBase64Images: input.removeBase64Images });
+  if (input.want.markdown) output.markdown = markdown ?? toMarkdown(content.root);
   if (input.want.html) output.html = render(content.root.children, { encodeEntities: 'utf8' });
   if (input.want.images) output.images = collectImages(content.root.children);
   return output;

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
  * A small HTTP server on 127.0.0.1 for tests: a route table, or one handler. Tests serve their own
  * sites with it and never touch the internet.
  */
-export type RouteHandler = (request: IncomingMessage, response: ServerResponse, url: URL) => void | Promise<void>;
+/** A handler's result is ignored (handlers may `return response.end()`). */
+export type RouteHandler = (request: IncomingMessage, response: ServerResponse, url: URL) => unknown;
 export type RouteTable = Record<string, RouteHandler | { status?: number; type?: string; body: string | Uint8Array; headers?: Record<string, string> }>;
 
 export interface TestServer {
@@ -54,11 +55,11 @@ export async function startTestServer(routes: RouteTable | RouteHandler): Promis
 }
 
 /** Waits until `check` returns a truthy value or the deadline passes (no fixed sleeps in tests). */
-export async function waitFor<T>(check: () => T | Promise<T>, options: { timeoutMs?: number; intervalMs?: number; message?: string } = {}): Promise<T> {
+export async function waitFor<T>(check: () => T | Promise<T>, options: { timeoutMs?: number; intervalMs?: number; message?: string } = {}): Promise<Exclude<T, undefined | null | false>> {
   const deadline = Date.now() + (options.timeoutMs ?? 20_000);
   for (;;) {
     const value = await check();
-    if (value) return value;
+    if (value) return value as Exclude<T, undefined | null | false>;
     if (Date.now() > deadline) throw new Error(`Timed out waiting${options.message ? ` for ${options.message}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 25));
   }

@@ -13,7 +13,7 @@ const available = await areBackingServicesAvailable();
 
 describe.runIf(available)('agent jobs on API and worker processes', () => {
   const processes: QuarryProcess[] = [];
-  let env: Record<string, string>;
+  let env: ReturnType<typeof isolatedEnv> & Record<string, string>;
   let site: TestServer;
   let shop: TestServer;
   let openai: LlmDouble;
@@ -24,7 +24,7 @@ describe.runIf(available)('agent jobs on API and worker processes', () => {
     shop = await startTestServer(shopRoutes());
     openai = await startOpenAiDouble();
     env = { ...isolatedEnv(), QUARRY_RECONCILE_INTERVAL_MS: '1000', OPENAI_BASE_URL: openai.url, MODEL_NAME: 'double-model' };
-    api = await startApiProcess(env);
+    api = (await startApiProcess(env)) as QuarryProcess & { url: string };
     processes.push(api, await startWorkerProcess(env, 2), await startWorkerProcess(env, 2));
   });
 
