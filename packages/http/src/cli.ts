@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { asQuarryError, type ScrapeDocument, type ScrapeOptionsInput } from '@quarry/core';
 import { crawlCommand, mapCommand } from './cli-crawl.js';
+import { doctorCommand } from './cli-doctor.js';
 import { indexCommand } from './cli-index.js';
 import { keysCommands, serveCommand } from './cli-server.js';
 import { workerCommand } from './cli-worker.js';
@@ -45,6 +46,7 @@ export async function main(argv: string[]): Promise<void> {
   serveCommand(program);
   workerCommand(program);
   keysCommands(program);
+  doctorCommand(program);
 
   try {
     await program.parseAsync(argv);
