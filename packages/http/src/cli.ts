@@ -31,7 +31,7 @@ export async function main(argv: string[]): Promise<void> {
     .option('--json', 'print the whole document as JSON')
     .option('--allow-private-hosts [hosts]', 'allow loopback/private targets (comma-separated hosts or CIDRs; all when no value)')
     .action(async (url: string, flags: ScrapeFlags) => {
-      const engine = buildEngine(loadConfig(process.env, privateHostsOverride(flags.allowPrivateHosts)));
+      const engine = buildEngine(loadConfig(process.env, privateHostsOverride(flags.allowPrivateHosts)), undefined, {}, 'cli');
       try {
         const document = await engine.scrape(url, scrapeOptionsFromFlags(flags));
         process.stdout.write(render(document, flags));

@@ -38,6 +38,7 @@ export function blobFolder(config: ServerConfig): string {
 export function buildBrowserParts(
   config: ServerConfig,
   allowPrivateHosts: readonly string[],
+  privateHostsHint: string,
   log: (message: string) => void = (message) => console.error(message),
 ): BrowserParts {
   const executablePath = findChromium(config.QUARRY_CHROMIUM_PATH);
@@ -47,5 +48,5 @@ export function buildBrowserParts(
     return { blobs };
   }
   const pool = { maxOpenPages: config.QUARRY_BROWSER_MAX_PAGES, maxBrowsers: config.QUARRY_BROWSER_MAX_BROWSERS, retireAfterPages: config.QUARRY_BROWSER_RETIRE_AFTER };
-  return { browser: new PlaywrightFetcher({ executablePath, allowPrivateHosts, ...pool }), blobs };
+  return { browser: new PlaywrightFetcher({ executablePath, allowPrivateHosts, privateHostsHint, ...pool }), blobs };
 }

@@ -20,6 +20,7 @@ import {
   type ServerConfig,
 } from '@quarry/core';
 import { allowedPrivateHosts, buildEngine } from './compose.js';
+import { surfaceHints } from './surface-hints.js';
 import { searchProviderOf } from './compose-search.js';
 import { keylessPolicy, pageWorkerOf, runnerOptionsOf, webhookSecretOf } from './compose-work.js';
 import { chargingPageTokens } from './compose-llm.js';
@@ -147,6 +148,7 @@ export async function composeDistributed(config: ServerConfig, role: QuarryRole 
       role === 'api'
         ? undefined
         : new WebhookDeliverer({
+            privateHostsHint: surfaceHints.server.privateHosts,
             outbox: work.outbox,
             clock,
             allowPrivateHosts: allowedPrivateHosts(config),

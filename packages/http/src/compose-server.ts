@@ -11,6 +11,7 @@ import {
   type ServerConfig,
 } from '@quarry/core';
 import { allowedPrivateHosts, buildEngine } from './compose.js';
+import { surfaceHints } from './surface-hints.js';
 import { searchProviderOf } from './compose-search.js';
 import { keylessPolicy, pageWorkerOf, runnerOptionsOf, webhookSecretOf } from './compose-work.js';
 import { chargingPageTokens } from './compose-llm.js';
@@ -69,6 +70,7 @@ export async function composeServer(config: ServerConfig): Promise<ServerParts> 
   for (const kind of ['crawl', 'batch_scrape'] as const) for (const job of await storage.jobs.listActive(kind)) await runner.settle(job.id);
 
   const deliverer = new WebhookDeliverer({
+    privateHostsHint: surfaceHints.server.privateHosts,
     outbox: storage.outbox,
     clock,
     allowPrivateHosts: allowedPrivateHosts(config),

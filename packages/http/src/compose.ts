@@ -3,6 +3,7 @@ import { defaultWorkerLimits, GotFetcher, WorkerPoolTransformer } from '@quarry/
 import { createEngine, parseServerConfig, type Engine, type EngineDeps, type Fetcher, type ServerConfig } from '@quarry/core';
 import { buildBrowserParts } from './compose-browser.js';
 import { buildLlmProvider, llmStages } from './compose-llm.js';
+import { surfaceHints, type Surface } from './surface-hints.js';
 
 /**
  * The composition root: the one place that reads the environment, builds adapters and storage,
@@ -23,17 +24,21 @@ export function allowedPrivateHosts(config: ServerConfig): string[] {
  * the main thread; N is on N worker threads (started with the first pages, closed with the
  * engine); 0 is one thread per CPU core: the main thread, which fetches and runs the frontier, and
  * a worker for each other core (at least one, also on a single core). Workers bound each page by
- * `QUARRY_TRANSFORM_DEADLINE_MS` and `QUARRY_TRANSFORM_HEAP_MB`.
+ * `QUARRY_TRANSFORM_DEADLINE_MS` and `QUARRY_TRANSFORM_HEAP_MB`. Its errors name the knobs of
+ * `surface` (the CLI's flags or the server's variables).
  */
 export function buildEngine(
   config: ServerConfig,
   wrapFetcher: (fetcher: Fetcher) => Fetcher = (fetcher) => fetcher,
   stores: Pick<EngineDeps, 'documentCache' | 'pageIndex' | 'changeHistory'> = {},
+  surface: Surface = 'server',
 ): Engine {
+  const hints = surfaceHints[surface];
   const fetcher = wrapFetcher(
     new GotFetcher({
       allowPrivateHosts: allowedPrivateHosts(config),
       maxBytes: config.QUARRY_MAX_BODY_BYTES,
+      privateHostsHint: hints.privateHosts,
     }),
   );
   // Pages convert on worker threads, bounded in time and heap, so no page can stall the server;
@@ -47,7 +52,7 @@ export function buildEngine(
           deadlineMs: config.QUARRY_TRANSFORM_DEADLINE_MS,
           resourceLimits: { ...defaultWorkerLimits, maxOldGenerationSizeMb: config.QUARRY_TRANSFORM_HEAP_MB },
         });
-  const { browser, ...browserParts } = buildBrowserParts(config, allowedPrivateHosts(config));
+  const { browser, ...browserParts } = buildBrowserParts(config, allowedPrivateHosts(config), hints.privateHosts);
   const llm = buildLlmProvider(config);
-  return createEngine({ fetcher, ...browserParts, ...(browser ? { browser: wrapFetcher(browser) } : {}), ...(transformer ? { transformer } : {}), ...stores, stages: llmStages(llm), ...(llm ? { llm } : {}), proxies: proxyPoolsOf(config) });
+  return createEngine({ fetcher, browserHint: hints.browser, ...browserParts, ...(browser ? { browser: wrapFetcher(browser) } : {}), ...(transformer ? { transformer } : {}), ...stores, stages: llmStages(llm), ...(llm ? { llm } : {}), proxies: proxyPoolsOf(config) });
 }
