@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { UsageRecord } from '@quarry/core';
+import type { Ledger, UsageRecord } from '@quarry/core';
 import type { ApiVersion } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
 
@@ -48,7 +48,7 @@ export function teamRoutes(app: FastifyInstance, services: Services, version: Ap
     return { success: true, concurrency: Math.min(pending, limit), maxConcurrency: limit };
   });
 
-  app.get(`/${version}/team/queue-status`, { config: { kind: 'crawlStatus' } }, async () => {
+  app.get(`/${version}/team/queue-status`, { config: { kind: 'crawlStatus' } }, async (request) => {
     const depth = await services.queue.depth();
     return {
       success: true,
@@ -56,9 +56,22 @@ export function teamRoutes(app: FastifyInstance, services: Services, version: Ap
       activeJobsInQueue: depth.active,
       waitingJobsInQueue: depth.waiting,
       maxConcurrency: services.config.QUARRY_WORKER_CONCURRENCY,
-      mostRecentSuccess: null,
+      mostRecentSuccess: await mostRecentSuccess(services.ledger, request.caller.teamId),
     };
   });
+}
+
+/**
+ * When the team's last successful work finished (ISO), or null: the latest credit charge, since
+ * every scraped page, search or extract is charged once it succeeded. The day totals find the
+ * last day with charges, so only that day's records are read.
+ */
+async function mostRecentSuccess(ledger: Ledger, teamId: string): Promise<string | null> {
+  const lastDay = (await ledger.usageByDay(teamId)).filter((day) => day.kind === 'credits').at(-1);
+  if (!lastDay) return null;
+  const records = await ledger.listUsage(teamId, { kind: 'credits', since: Date.parse(`${lastDay.day}T00:00:00Z`) });
+  const latest = Math.max(...records.map((record) => record.at));
+  return Number.isFinite(latest) ? new Date(latest).toISOString() : null;
 }
 
 export interface UsagePeriod {
