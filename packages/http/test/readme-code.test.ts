@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { tsBlocks } from './support/readme-blocks.js';
 
 /**
  * Every ```ts block of the README type-checks against the built packages (as a user's project
@@ -9,20 +10,6 @@ import { describe, expect, it } from 'vitest';
  */
 const root = new URL('../../../', import.meta.url);
 const readme = readFileSync(new URL('README.md', root), 'utf8');
-
-export function tsBlocks(markdown: string): Array<{ line: number; code: string }> {
-  const blocks: Array<{ line: number; code: string }> = [];
-  const lines = markdown.split('\n');
-  for (let index = 0; index < lines.length; index++) {
-    if (lines[index]!.trim() !== '```ts') continue;
-    const start = index + 1;
-    let end = start;
-    while (end < lines.length && !lines[end]!.startsWith('```')) end++;
-    blocks.push({ line: start + 1, code: lines.slice(start, end).join('\n') });
-    index = end;
-  }
-  return blocks;
-}
 
 function typeErrors(blocks: Array<{ line: number; code: string }>): string[] {
   // Under node_modules of the repository, so imports resolve as in a project that installed the packages.
