@@ -71,12 +71,13 @@ ${jobs.length === 0 ? html`<p class="muted">No jobs yet. Start a crawl above, or
   }));
 }
 
-function jobsTable(jobs: JobRecord[], progress: JobProgress[]): Html {
+/** Jobs with their progress; each URL links to the job's page unless `linked` is false (the admin's view). */
+export function jobsTable(jobs: JobRecord[], progress: JobProgress[], linked = true): Html {
   const rows = jobs.map((job, index) => {
     const counts = progress[index]!;
     return html`<tr>
 <td data-label="Kind">${kindLabel(job.kind)}</td>
-<td data-label="URL" class="url"><a href="/dashboard/jobs/${job.id}">${job.url}</a></td>
+<td data-label="URL" class="url">${linked ? html`<a href="/dashboard/jobs/${job.id}">${job.url}</a>` : job.url}</td>
 <td data-label="Status">${statusBadge(job.status)}</td>
 <td data-label="Pages" class="number">${counts.completed} / ${counts.total}</td>
 <td data-label="Credits" class="number">${counts.creditsUsed}</td>
