@@ -10,6 +10,7 @@ import { jobDetailPages } from './job-detail-pages.js';
 import { jobsPages } from './jobs-pages.js';
 import { keysPages } from './keys-pages.js';
 import { renderPage } from './layout.js';
+import { playgroundTools } from './playground-tools.js';
 import { playgroundPages } from './playground-pages.js';
 import { signInPages } from './sign-in-pages.js';
 import { usagePages } from './usage-pages.js';
@@ -54,6 +55,7 @@ export function dashboardRoutes(app: FastifyInstance, services: Services): void 
       jobsPages(scope, auth);
       jobDetailPages(scope, auth);
       playgroundPages(scope, auth);
+      playgroundTools(scope, auth);
     },
     { prefix: '/dashboard' },
   );
