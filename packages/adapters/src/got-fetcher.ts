@@ -23,6 +23,8 @@ export interface GotFetcherOptions {
   userAgent?: string;
   /** Redirects followed before TargetError('redirect'). Default 10. */
   maxRedirects?: number;
+  /** What a refused private target says to do; by default this option (the composition names its own knob). */
+  privateHostsHint?: string;
   /** DNS resolution for the guard; the system resolver when not given (tests and custom DNS). */
   resolve?: Resolver;
 }
@@ -124,6 +126,7 @@ export class GotFetcher implements Fetcher {
   constructor(options: GotFetcherOptions = {}) {
     this.guard = new SsrfGuard({
       ...(options.allowPrivateHosts ? { allowPrivateHosts: options.allowPrivateHosts } : {}),
+      howToAllow: options.privateHostsHint ?? "allow it with `new GotFetcher({ allowPrivateHosts: [...] })` (host names, IPs or CIDRs, or '*')",
       ...(options.resolve ? { resolve: options.resolve } : {}),
     });
     this.transport = createGuardedTransport(this.guard);

@@ -46,7 +46,7 @@ describe('SsrfGuard.checkUrl', () => {
   ])('refuses %s', (url, reason) => {
     const host = new URL(url).host;
     expect(() => guard.checkUrl(new URL(url))).toThrow(
-      `Refused to connect to ${host}: ${reason}; allow it with QUARRY_ALLOW_PRIVATE_HOSTS or --allow-private-hosts`,
+      `Refused to connect to ${host}: ${reason}; allow it with the \`allowPrivateHosts\` option (host names, IPs or CIDRs)`,
     );
   });
 
@@ -94,7 +94,7 @@ describe('SsrfGuard.resolve and lookup', () => {
 
   it('refuses a name with no allowed address, naming host, address and reason', async () => {
     await expect(guard.resolve('localhost')).rejects.toThrow(
-      'Refused to connect to localhost: it resolves to 127.0.0.1, a loopback address; allow it with QUARRY_ALLOW_PRIVATE_HOSTS or --allow-private-hosts',
+      'Refused to connect to localhost: it resolves to 127.0.0.1, a loopback address; allow it with the `allowPrivateHosts` option (host names, IPs or CIDRs)',
     );
     await expect(guard.resolve('private.test')).rejects.toMatchObject({ name: 'TargetError', kind: 'ssrf', details: { address: '10.0.0.7', addressKind: 'private' } });
   });

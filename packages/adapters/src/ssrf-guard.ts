@@ -23,6 +23,11 @@ export interface SsrfGuardOptions {
   allowPrivateHosts?: readonly string[];
   /** DNS resolution; `dns.lookup(hostname, { all: true })` when not given. */
   resolve?: Resolver;
+  /**
+   * What a refusal says to do, naming the knob of the surface that owns the guard (the adapter's
+   * option for a library user; the composition passes its flag or environment variable).
+   */
+  howToAllow?: string;
 }
 
 /** The `lookup` option of `net.connect`/`tls.connect`/`http.Agent`. */
@@ -33,11 +38,11 @@ export type GuardedLookup = (
 ) => void;
 
 const allowedSchemes = new Set(['http:', 'https:']);
-const howToAllow = 'allow it with QUARRY_ALLOW_PRIVATE_HOSTS or --allow-private-hosts';
+const defaultHowToAllow = 'allow it with the `allowPrivateHosts` option (host names, IPs or CIDRs)';
 
 const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true });
 
-function refusal(host: string, reason: string, addressClass?: AddressClass): TargetError {
+function refusal(host: string, reason: string, howToAllow: string, addressClass?: AddressClass): TargetError {
   return new TargetError('ssrf', `Refused to connect to ${host}: ${reason}; ${howToAllow}`, {
     details: {
       host,
@@ -61,10 +66,12 @@ const loopback = '127.0.0.1';
 export class SsrfGuard {
   readonly allowList: AllowList;
   private readonly resolveHost: Resolver;
+  private readonly howToAllow: string;
 
   constructor(options: SsrfGuardOptions = {}) {
     this.allowList = parseAllowList(options.allowPrivateHosts ?? []);
     this.resolveHost = options.resolve ?? systemResolver;
+    this.howToAllow = options.howToAllow ?? defaultHowToAllow;
   }
 
   /** Whether a connection to `address`, reached through `hostname`, may be made. */
@@ -85,13 +92,13 @@ export class SsrfGuard {
     }
     if (isLocalhostName(url.hostname)) {
       const addressClass = classifyAddress(loopback);
-      if (!this.isAllowed(url.hostname, addressClass)) throw refusal(url.hostname, `it resolves to ${describeAddress(addressClass)}`, addressClass);
+      if (!this.isAllowed(url.hostname, addressClass)) throw refusal(url.hostname, `it resolves to ${describeAddress(addressClass)}`, this.howToAllow, addressClass);
       return;
     }
     if (!parseAddress(url.hostname)) return;
     const addressClass = classifyAddress(url.hostname);
     if (!this.isAllowed(url.hostname, addressClass)) {
-      throw refusal(url.host, describeAddress(addressClass, ' is '), addressClass);
+      throw refusal(url.host, describeAddress(addressClass, ' is '), this.howToAllow, addressClass);
     }
   }
 
@@ -113,7 +120,7 @@ export class SsrfGuard {
     const allowed = classes.filter(({ addressClass }) => this.isAllowed(hostname, addressClass));
     if (allowed.length > 0) return allowed.map(({ entry }) => entry);
     const first = classes[0]!.addressClass;
-    throw refusal(hostname, `it resolves to ${describeAddress(first)}`, first);
+    throw refusal(hostname, `it resolves to ${describeAddress(first)}`, this.howToAllow, first);
   }
 
   /** `dns.lookup` for sockets: resolve once, keep what is allowed, connect only to that. */

@@ -39,6 +39,8 @@ export interface WebhookDelivererOptions {
   clock: Clock;
   /** Receivers allowed although not public: host names, `*.suffix`, IPs, CIDRs, or `*`. */
   allowPrivateHosts: readonly string[];
+  /** What a refused private receiver says to do; by default this option. */
+  privateHostsHint?: string;
   /** Whether `http:` receivers are allowed (QUARRY_WEBHOOK_ALLOW_HTTP); https only otherwise. */
   allowHttp: boolean;
   /** The team's webhook secret; when there is one, every POST is signed with it. */
@@ -139,7 +141,10 @@ export class WebhookDeliverer {
   constructor(options: WebhookDelivererOptions) {
     this.outbox = options.outbox;
     this.clock = options.clock;
-    this.guard = new SsrfGuard({ allowPrivateHosts: options.allowPrivateHosts, ...(options.resolve ? { resolve: options.resolve } : {}) });
+    this.guard = new SsrfGuard({
+      allowPrivateHosts: options.allowPrivateHosts,
+      howToAllow: options.privateHostsHint ?? 'allow it with the `allowPrivateHosts` option of the WebhookDeliverer',
+      ...(options.resolve ? { resolve: options.resolve } : {}) });
     const lookup = this.guard.lookup;
     const ca = options.ca === undefined ? {} : { ca: [...tls.rootCertificates, ...[options.ca].flat()] };
     this.agents = { 'http:': new http.Agent({ keepAlive: true, lookup }), 'https:': new https.Agent({ keepAlive: true, lookup, ...ca }) };

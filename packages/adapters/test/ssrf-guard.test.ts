@@ -31,7 +31,7 @@ const redirector: Handler = (request, response) => {
   response.end();
 };
 
-const howToAllow = 'allow it with QUARRY_ALLOW_PRIVATE_HOSTS or --allow-private-hosts';
+const howToAllow = "allow it with `new GotFetcher({ allowPrivateHosts: [...] })` (host names, IPs or CIDRs, or '*')";
 
 describe('SSRF guard in GotFetcher', () => {
   let plain: LocalServer;

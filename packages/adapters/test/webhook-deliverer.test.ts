@@ -237,7 +237,7 @@ describe('WebhookDeliverer', () => {
 
     const failed = await outbox.list({ state: 'failed' });
     expect(failed.map((entry) => [entry.id, entry.attempts])).toEqual([['p-ip', 0], ['p-name', 0]]);
-    expect(failed[0]!.lastError).toMatch(/^Refused to connect to 127\.0\.0\.1:\d+: .*loopback.*QUARRY_ALLOW_PRIVATE_HOSTS/);
+    expect(failed[0]!.lastError).toMatch(/^Refused to connect to 127\.0\.0\.1:\d+: .*loopback.*`allowPrivateHosts` option of the WebhookDeliverer/);
     expect(failed[1]!.lastError).toMatch(/^Refused to connect to site\.test: it resolves to 127\.0\.0\.1, a loopback address/);
     expect(secure.server.connections()).toBe(connectionsBefore);
     expect(secure.received).toHaveLength(0);

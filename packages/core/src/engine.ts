@@ -45,6 +45,11 @@ export interface EngineDeps {
   fetcher: Fetcher;
   /** A browser fetcher, when one is available. */
   browser?: Fetcher;
+  /**
+   * What a browser-only option's error says to do when no browser is given; by default to pass
+   * one. A composition names its own knob (a server its environment variable).
+   */
+  browserHint?: string;
   /** Where HTML becomes formats; defaults to inline (same thread). */
   transformer?: HtmlTransformer;
   /**
@@ -126,6 +131,7 @@ export function createEngine(deps: EngineDeps): Engine {
   const scrapeDeps: ScrapeDeps = {
     fetcher: deps.fetcher,
     ...(deps.browser ? { browser: deps.browser } : {}),
+    ...(deps.browserHint ? { browserHint: deps.browserHint } : {}),
     ...(deps.blobs ? { blobs: deps.blobs } : {}),
     transformer,
     clock,

@@ -52,7 +52,7 @@ export function crawlCommand(program: Command) {
       .option('--json', 'stream documents as JSON lines to stdout instead of writing files')
       .option('--no-main-content', 'keep whole pages, not only their main content'),
   ).action(async (url: string, flags: RuleFlags & { limit: number; out: string; json?: boolean; mainContent: boolean }) => {
-    const engine = buildEngine(loadConfig(process.env, privateHostsOverride(flags.allowPrivateHosts)));
+    const engine = buildEngine(loadConfig(process.env, privateHostsOverride(flags.allowPrivateHosts)), undefined, {}, 'cli');
     const options: CrawlOptionsInput = {
       ...rules(flags),
       ...(flags.sitemap && flags.sitemap !== 'only' ? { sitemap: flags.sitemap } : {}),
@@ -102,7 +102,7 @@ export function mapCommand(program: Command) {
       .option('--no-subdomains', 'leave out subdomains')
       .option('--json', 'print {url, title, description} objects as JSON lines'),
   ).action(async (url: string, flags: RuleFlags & { search?: string; limit?: number; timeout?: number; subdomains: boolean; json?: boolean }) => {
-    const engine = buildEngine(loadConfig(process.env, privateHostsOverride(flags.allowPrivateHosts)));
+    const engine = buildEngine(loadConfig(process.env, privateHostsOverride(flags.allowPrivateHosts)), undefined, {}, 'cli');
     try {
       const options: MapOptionsInput = {
         ...(flags.search ? { search: flags.search } : {}),

@@ -39,7 +39,7 @@ export function indexCommand(program: Command) {
         ? await createPostgresStorage({ connectionString: config.DATABASE_URL, schema: config.QUARRY_PG_SCHEMA, maxConnections: 4, applicationName: 'quarry-index' })
         : createSqliteStorage({ dataDir: config.QUARRY_DATA_DIR });
       const stores: { documentCache: DocumentCache; pageIndex: PageIndex } = { documentCache: storage.documents, pageIndex: storage.pageIndex };
-      const engine = buildEngine(config, undefined, stores);
+      const engine = buildEngine(config, undefined, stores, 'cli');
       const options: CrawlOptionsInput = {
         limit: flags.limit,
         ...(flags.includePaths ? { includePaths: flags.includePaths } : {}),

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { isReadableLog, readableLogStream } from './server/log-lines.js';
 import { Command } from 'commander';
 import { createPostgresStorage, createSqliteStorage } from '@quarry/storage';
-import { ValidationError, type Ledger } from '@quarry/core';
+import { NotFoundError, ValidationError, type Ledger } from '@quarry/core';
 import { privateHostsOverride } from './cli-flags.js';
 import { runWorker } from './cli-worker.js';
 import { loadConfig } from './compose.js';
@@ -53,9 +55,26 @@ export function serveCommand(program: Command) {
 }
 
 export function keysCommands(program: Command) {
-  const withStorage = async <T>(run: (storage: { ledger: Ledger }) => Promise<T>): Promise<T> => {
+  /**
+   * Opens the storage a command works on and says which (stderr). A read-only command never creates
+   * a data folder: run elsewhere by mistake, it refuses instead of listing an empty new one.
+   */
+  const withStorage = async <T>(run: (storage: { ledger: Ledger }) => Promise<T>, access: 'read' | 'write' = 'write'): Promise<T> => {
     const config = loadConfig();
-    const storage = isDistributed(config)
+    const distributed = isDistributed(config);
+    if (!distributed) {
+      const folder = resolve(config.QUARRY_DATA_DIR);
+      if (access === 'read' && !existsSync(join(folder, 'quarry.db'))) {
+        throw new NotFoundError(
+          `No Quarry data in ${folder} (QUARRY_DATA_DIR${process.env.QUARRY_DATA_DIR ? '' : ' unset: ./.quarry of this folder'}). ` +
+            'Run the command in the folder where the server runs, or set QUARRY_DATA_DIR to its data folder.',
+        );
+      }
+      process.stderr.write(`Data folder: ${folder}\n`);
+    } else {
+      process.stderr.write(`Storage: PostgreSQL (schema ${config.QUARRY_PG_SCHEMA})\n`);
+    }
+    const storage = distributed
       ? await createPostgresStorage({ connectionString: config.DATABASE_URL!, schema: config.QUARRY_PG_SCHEMA, maxConnections: 2 })
       : createSqliteStorage({ dataDir: config.QUARRY_DATA_DIR });
     try {
@@ -104,7 +123,7 @@ export function keysCommands(program: Command) {
             process.stdout.write(`${key.id}\t${teamId}\t${key.name}\t${key.prefix}…${key.last4}\t${state}\n`);
           }
         }
-      });
+      }, 'read');
     });
   keys
     .command('revoke')
@@ -118,7 +137,7 @@ export function keysCommands(program: Command) {
           throw new ValidationError(given.startsWith('fc-') ? 'No active key matches the key given' : `No active key with id ${given}`, 'key');
         }
         process.stdout.write(`Revoked ${keyId}\n`);
-      });
+      }, 'read');
     });
 
   const teams = program.command('teams').description('Team credits and webhook secrets.');
@@ -152,7 +171,7 @@ export function keysCommands(program: Command) {
         if (value !== undefined) await storage.ledger.setCredits(team, parseCredits(value));
         const credits = await storage.ledger.getCredits(team);
         process.stdout.write(`${team}\t${credits ?? 'unlimited'}\n`);
-      });
+      }, value === undefined ? 'read' : 'write');
     });
   teams
     .command('tokens')

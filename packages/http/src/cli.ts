@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { asQuarryError, type ScrapeDocument, type ScrapeOptionsInput } from '@quarry/core';
 import { crawlCommand, mapCommand } from './cli-crawl.js';
+import { doctorCommand } from './cli-doctor.js';
 import { indexCommand } from './cli-index.js';
 import { mcpCommand } from './cli-mcp.js';
 import { parseCommand } from './cli-parse.js';
@@ -32,7 +33,7 @@ export async function main(argv: string[]): Promise<void> {
     .option('--json', 'print the whole document as JSON')
     .option('--allow-private-hosts [hosts]', 'allow loopback/private targets (comma-separated hosts or CIDRs; all when no value)')
     .action(async (url: string, flags: ScrapeFlags) => {
-      const engine = buildEngine(loadConfig(process.env, privateHostsOverride(flags.allowPrivateHosts)));
+      const engine = buildEngine(loadConfig(process.env, privateHostsOverride(flags.allowPrivateHosts)), undefined, {}, 'cli');
       try {
         const document = await engine.scrape(url, scrapeOptionsFromFlags(flags));
         process.stdout.write(render(document, flags));
@@ -49,6 +50,7 @@ export async function main(argv: string[]): Promise<void> {
   workerCommand(program);
   keysCommands(program);
   mcpCommand(program);
+  doctorCommand(program);
 
   try {
     await program.parseAsync(argv);

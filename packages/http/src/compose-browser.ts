@@ -32,6 +32,7 @@ export function buildBrowserParts(
   config: ServerConfig,
   allowPrivateHosts: readonly string[],
   store: BlobStore,
+  privateHostsHint: string,
   log: (message: string) => void = (message) => console.error(message),
 ): BrowserParts {
   const executablePath = findChromium(config.QUARRY_CHROMIUM_PATH);
@@ -41,5 +42,5 @@ export function buildBrowserParts(
     return { blobs };
   }
   const pool = { maxOpenPages: config.QUARRY_BROWSER_MAX_PAGES, maxBrowsers: config.QUARRY_BROWSER_MAX_BROWSERS, retireAfterPages: config.QUARRY_BROWSER_RETIRE_AFTER };
-  return { browser: new PlaywrightFetcher({ executablePath, allowPrivateHosts, ...pool }), blobs };
+  return { browser: new PlaywrightFetcher({ executablePath, allowPrivateHosts, privateHostsHint, ...pool }), blobs };
 }

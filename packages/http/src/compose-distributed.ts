@@ -22,6 +22,7 @@ import {
 } from '@quarry/core';
 import { allowedPrivateHosts, buildEngine } from './compose.js';
 import { blobStoreOf } from './compose-blobs.js';
+import { surfaceHints } from './surface-hints.js';
 import { searchProviderOf } from './compose-search.js';
 import { keylessPolicy, pageWorkerOf, runnerOptionsOf, webhookSecretOf } from './compose-work.js';
 import { monitorSchedulerOf } from './compose-agents.js';
@@ -157,6 +158,7 @@ export async function composeDistributed(config: ServerConfig, role: QuarryRole 
       role === 'api'
         ? undefined
         : new WebhookDeliverer({
+            privateHostsHint: surfaceHints.server.privateHosts,
             outbox: work.outbox,
             clock,
             allowPrivateHosts: allowedPrivateHosts(config),

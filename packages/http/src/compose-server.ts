@@ -12,6 +12,7 @@ import {
 } from '@quarry/core';
 import { allowedPrivateHosts, buildEngine } from './compose.js';
 import { blobStoreOf } from './compose-blobs.js';
+import { surfaceHints } from './surface-hints.js';
 import { searchProviderOf } from './compose-search.js';
 import { keylessPolicy, pageWorkerOf, runnerOptionsOf, webhookSecretOf } from './compose-work.js';
 import { monitorSchedulerOf } from './compose-agents.js';
@@ -78,6 +79,7 @@ export async function composeServer(config: ServerConfig): Promise<ServerParts> 
   for (const kind of ['crawl', 'batch_scrape'] as const) for (const job of await storage.jobs.listActive(kind)) await runner.settle(job.id);
 
   const deliverer = new WebhookDeliverer({
+    privateHostsHint: surfaceHints.server.privateHosts,
     outbox: storage.outbox,
     clock,
     allowPrivateHosts: allowedPrivateHosts(config),

@@ -4,6 +4,7 @@ import { createEngine, parseServerConfig, type BlobStore, type Engine, type Engi
 import { blobStoreOf } from './compose-blobs.js';
 import { buildBrowserParts } from './compose-browser.js';
 import { buildLlmProvider, llmStages } from './compose-llm.js';
+import { surfaceHints, type Surface } from './surface-hints.js';
 
 /**
  * The composition root: the one place that reads the environment, builds adapters and storage,
@@ -24,18 +25,22 @@ export function allowedPrivateHosts(config: ServerConfig): string[] {
  * the main thread; N is on N worker threads (started with the first pages, closed with the
  * engine); 0 is one thread per CPU core: the main thread, which fetches and runs the frontier, and
  * a worker for each other core (at least one, also on a single core). Workers bound each page by
- * `QUARRY_TRANSFORM_DEADLINE_MS` and `QUARRY_TRANSFORM_HEAP_MB`.
+ * `QUARRY_TRANSFORM_DEADLINE_MS` and `QUARRY_TRANSFORM_HEAP_MB`. Its errors name the knobs of
+ * `surface` (the CLI's flags or the server's variables).
  */
 export function buildEngine(
   config: ServerConfig,
   wrapFetcher: (fetcher: Fetcher) => Fetcher = (fetcher) => fetcher,
   stores: Pick<EngineDeps, 'documentCache' | 'pageIndex' | 'changeHistory'> & { blobStore?: BlobStore } = {},
+  surface: Surface = 'server',
 ): Engine {
   const { blobStore = blobStoreOf(config), ...engineStores } = stores;
+  const hints = surfaceHints[surface];
   const fetcher = wrapFetcher(
     new GotFetcher({
       allowPrivateHosts: allowedPrivateHosts(config),
       maxBytes: config.QUARRY_MAX_BODY_BYTES,
+      privateHostsHint: hints.privateHosts,
     }),
   );
   // Pages convert on worker threads, bounded in time and heap, so no page can stall the server;
@@ -49,7 +54,7 @@ export function buildEngine(
           deadlineMs: config.QUARRY_TRANSFORM_DEADLINE_MS,
           resourceLimits: { ...defaultWorkerLimits, maxOldGenerationSizeMb: config.QUARRY_TRANSFORM_HEAP_MB },
         });
-  const { browser, ...browserParts } = buildBrowserParts(config, allowedPrivateHosts(config), blobStore);
+  const { browser, ...browserParts } = buildBrowserParts(config, allowedPrivateHosts(config), blobStore, hints.privateHosts);
   const llm = buildLlmProvider(config);
-  return createEngine({ fetcher, ...browserParts, ...(browser ? { browser: wrapFetcher(browser) } : {}), ...(transformer ? { transformer } : {}), ...engineStores, stages: llmStages(llm), ...(llm ? { llm } : {}), proxies: proxyPoolsOf(config) });
+  return createEngine({ fetcher, browserHint: hints.browser, ...browserParts, ...(browser ? { browser: wrapFetcher(browser) } : {}), ...(transformer ? { transformer } : {}), ...engineStores, stages: llmStages(llm), ...(llm ? { llm } : {}), proxies: proxyPoolsOf(config) });
 }

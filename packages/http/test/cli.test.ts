@@ -116,6 +116,27 @@ describe('quarry keys and teams', () => {
     expect((await quarry(['teams', 'credit', 'acme', '75'])).stdout).toBe('acme\t75\n');
     expect((await quarry(['teams', 'tokens', 'acme'])).stdout).toBe('acme\tunlimited\t0 used\n');
     expect((await quarry(['teams', 'tokens', 'acme', '100000'])).stdout).toBe('acme\t100000\t0 used\n');
+  }, 120_000); // ten processes: slow on a loaded machine
+
+  it('says which data folder a command uses, and a read-only command creates none', async () => {
+    const listed = await quarry(['keys', 'list']);
+    expect(listed.stderr).toBe(`Data folder: ${join(folder, 'data')}\n`);
+    const elsewhere = await mkdtemp(join(tmpdir(), 'quarry-elsewhere-'));
+    try {
+      const env = { ...process.env };
+      delete env.QUARRY_DATA_DIR;
+      for (const args of [['keys', 'list'], ['teams', 'credit', 'acme'], ['keys', 'revoke', 'some-id']]) {
+        const result = await run(process.execPath, [bin, ...args], { cwd: elsewhere, env }).then(
+          () => ({ code: 0, stderr: '' }),
+          (error: { code: number; stderr: string }) => error,
+        );
+        expect(result.code).not.toBe(0);
+        expect(result.stderr).toBe(`quarry: No Quarry data in ${join(elsewhere, '.quarry')} (QUARRY_DATA_DIR unset: ./.quarry of this folder). Run the command in the folder where the server runs, or set QUARRY_DATA_DIR to its data folder.\n`);
+      }
+      expect(await readdir(elsewhere)).toEqual([]);
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it('refuses to serve a public address without keys', async () => {

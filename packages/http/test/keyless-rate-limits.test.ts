@@ -65,6 +65,7 @@ describe('the startup log', () => {
     try {
       expect(lines).toContainEqual(expect.stringMatching(/^Rate limits: none for keyless requests on loopback \(set QUARRY_RATE_LIMITS/));
       expect(lines).toContainEqual(expect.stringMatching(/^LLM provider: none .*; search provider: SearXNG \(http:\/\/127\.0\.0\.1:9\/\)$/));
+      expect(lines).toContainEqual(expect.stringMatching(/npx quarry doctor$/));
     } finally {
       await server.close();
       await rm(dir, { recursive: true, force: true });

@@ -27,6 +27,8 @@ import { NetworkQuiet } from './network-quiet.js';
 export interface PlaywrightFetcherOptions extends Omit<BrowserPoolOptions, 'proxy'> {
   /** Destinations allowed although not public (same syntax as GotFetcher). */
   allowPrivateHosts?: readonly string[];
+  /** What a refused private target says to do; by default this option (the composition names its own knob). */
+  privateHostsHint?: string;
   /** DNS resolution for the guard (tests and custom DNS). */
   resolve?: Resolver;
   /** Filter list texts (EasyList syntax) for `blockAds`; the built-in list when absent. */
@@ -69,6 +71,7 @@ export class PlaywrightFetcher implements Fetcher {
     this.options = options;
     this.guard = new SsrfGuard({
       ...(options.allowPrivateHosts ? { allowPrivateHosts: options.allowPrivateHosts } : {}),
+      howToAllow: options.privateHostsHint ?? "allow it with `new PlaywrightFetcher({ allowPrivateHosts: [...] })` (host names, IPs or CIDRs, or '*')",
       ...(options.resolve ? { resolve: options.resolve } : {}),
     });
     this.proxy = new GuardedProxy(this.guard);

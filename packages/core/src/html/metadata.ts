@@ -4,7 +4,8 @@ import { getAttributeValue, textContent } from 'domutils';
 /**
  * Page metadata as the API returns it: title, description, language, favicon, the named
  * og/dc/article fields, and every `<meta name|property|itemprop content>` under its raw name
- * (duplicates become arrays, except `description`, whose duplicates are joined with ", ").
+ * (duplicates become arrays, except `description`, whose duplicates are joined with ", "). A value
+ * repeated under the same name (themes often emit `viewport` twice) is kept once.
  */
 const namedFields: Record<string, string> = {
   'og:title': 'ogTitle',
@@ -95,6 +96,7 @@ export function extractMetadata(document: Document, pageUrl: string): PageMetada
 
 function addValue(metadata: PageMetadata, key: string, value: string, joinDuplicates: boolean) {
   const existing = metadata[key];
+  if (existing === value || (Array.isArray(existing) && existing.includes(value))) return;
   if (existing === undefined) metadata[key] = value;
   else if (joinDuplicates && typeof existing === 'string') metadata[key] = `${existing}, ${value}`;
   else if (Array.isArray(existing)) existing.push(value);

@@ -44,7 +44,10 @@ export function requiredFeatures(options: ScrapeOptions): Array<{ feature: Engin
  * The engines able to serve `options`, cheapest first. Throws NotAvailableError naming the
  * options that no configured engine supports.
  */
-export function chooseEngines<T extends EngineProfile>(options: ScrapeOptions, available: T[]): T[] {
+/** A library user's fix: the engine was created without a browser. */
+export const defaultBrowserHint = 'pass a browser fetcher to createEngine (`browser: new PlaywrightFetcher({ executablePath })` from @quarry/adapters)';
+
+export function chooseEngines<T extends EngineProfile>(options: ScrapeOptions, available: T[], browserHint = defaultBrowserHint): T[] {
   const needed = requiredFeatures(options);
   const able = available
     .filter((engine) => needed.every(({ feature }) => engine.features.has(feature)))
@@ -52,8 +55,7 @@ export function chooseEngines<T extends EngineProfile>(options: ScrapeOptions, a
   if (able.length === 0) {
     const names = needed.map(({ option }) => `\`${option}\``).join(', ');
     throw new NotAvailableError(
-      `${names} ${needed.length > 1 ? 'need' : 'needs'} the browser engine, which is not available in this engine yet: ` +
-        'install Chromium and set QUARRY_CHROMIUM_PATH to enable it',
+      `${names} ${needed.length > 1 ? 'need' : 'needs'} the browser engine, which is not available in this engine yet: ${browserHint}`,
     );
   }
   return able;

@@ -27,6 +27,8 @@ import { scriptRenderedReason } from './script-rendered.js';
 export interface EngineSet {
   fetcher: Fetcher;
   browser?: Fetcher;
+  /** What a browser-only option's error says to do when there is no browser. */
+  browserHint?: string;
 }
 
 export interface FetchedPage {
@@ -149,7 +151,7 @@ export async function fetchWithEngines(
   const { signal, proxyUrl, analyze } = extras;
   const available: Array<EngineProfile & { fetcher: Fetcher }> = [{ ...engineProfiles.http, fetcher: engines.fetcher }];
   if (engines.browser) available.push({ ...engineProfiles.browser, fetcher: engines.browser });
-  const able = chooseEngines(options, available);
+  const able = chooseEngines(options, available, engines.browserHint);
   const fields = { ...browserRequestFields(options), ...(proxyUrl ? { proxyUrl } : {}) };
   const started = clock.now();
   let kept: { page: FetchedPage; verdict: Verdict } | undefined;

@@ -32,6 +32,8 @@ import { isRefusedThroughProxy, type ProxyPools, type ProxyTier } from './proxy-
 export interface ScrapeDeps {
   fetcher: Fetcher;
   browser?: Fetcher;
+  /** What a browser-only option's error says to do when there is no browser. */
+  browserHint?: string;
   transformer: HtmlTransformer;
   clock: Clock;
   ids: Ids;
@@ -123,7 +125,7 @@ async function fetchThroughProxies(
   extras: Omit<FetchExtras, 'proxyUrl'>,
 ): Promise<{ page: FetchedPage; proxyUsed: ProxyTier }> {
   const { signal } = extras;
-  const engines = { fetcher: deps.fetcher, ...(deps.browser ? { browser: deps.browser } : {}) };
+  const engines = { fetcher: deps.fetcher, ...(deps.browser ? { browser: deps.browser } : {}), ...(deps.browserHint ? { browserHint: deps.browserHint } : {}) };
   const plan = deps.proxies.plan(options.proxy);
   const started = deps.clock.now();
   for (const [index, tier] of plan.entries()) {

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { DashboardAuth, PageContext } from './dashboard-auth.js';
 import { html, type Html } from './html.js';
 import { keyName, keysTable } from './keys-pages.js';
+import { jobsTable } from './jobs-pages.js';
 import { csrfField, formatCredits, notice, renderPage, scrollTable, secretOnce } from './layout.js';
 import { formText } from './request-guards.js';
 import type { SessionOf } from './session-cookie.js';
@@ -10,7 +11,8 @@ import { loadUsage, renderUsage, usageWindowDays } from './usage-view.js';
 
 /**
  * The operator's view: every team with its credits and usage; create a team (with its first key),
- * set a team's credits, create a key for a team, and a team's usage and keys.
+ * set a team's credits, create a key for a team, and a team's usage, keys (any of which the admin
+ * can revoke) and recent jobs.
  */
 type AdminContext = PageContext<SessionOf<'admin'>>;
 
@@ -79,7 +81,12 @@ ${scrollTable(
   }));
 
   const sendTeam = async (reply: FastifyReply, context: AdminContext, team: Team, message: Html | string) => {
-    const [usage, keys] = await Promise.all([loadUsage(ledger, team.id, auth.now()), ledger.listKeys(team.id)]);
+    const { jobStore } = auth.services;
+    const [usage, keys, allJobs] = await Promise.all([loadUsage(ledger, team.id, auth.now()), ledger.listKeys(team.id), jobStore.listJobs(team.id, 50)]);
+    const jobs = allJobs.filter((job) => job.expiresAt > auth.now());
+    const progress = await Promise.all(jobs.map((job) => jobStore.progress(job.id)));
+    const revokeForm = (key: { id: string; name: string }) =>
+      html`<form class="inline" method="post" action="/dashboard/admin/teams/${team.id}/keys/${key.id}/revoke">${csrfField(context.csrf)}<button type="submit" class="danger" aria-label="${`Revoke ${key.name} of ${team.id}`}">Revoke</button></form>`;
     const body = html`
 <p><a href="/dashboard/admin">← All teams</a></p>
 ${message}
@@ -91,12 +98,23 @@ ${renderUsage(team, usage)}
   <input id="key-name" name="name" type="text" required maxlength="100"></div>
   <button type="submit">Create key</button>
 </form>
-${keysTable(keys, { revocable: false })}`;
+${keysTable(keys, { revocable: true, revokeForm })}
+<h2>Recent jobs</h2>
+${jobs.length === 0 ? html`<p class="muted">No jobs.</p>` : jobsTable(jobs, progress, false)}`;
     return reply.type('text/html; charset=utf-8').send(renderPage({ title: `Team ${team.id}`, session: context.session, csrf: context.csrf, active: '/dashboard/admin' }, body));
   };
 
   scope.get('/admin/teams/:id', auth.page('admin', 'crawlStatus', async (request, reply, context) => {
     return sendTeam(reply, context, await requireTeam(auth, (request.params as { id: string }).id), '');
+  }));
+
+  scope.post('/admin/teams/:id/keys/:keyId/revoke', auth.page('admin', 'crawlStatus', async (request, reply, context) => {
+    const params = request.params as { id: string; keyId: string };
+    const team = await requireTeam(auth, params.id);
+    const key = (await ledger.listKeys(team.id)).find((candidate) => candidate.id === params.keyId && candidate.revokedAt === undefined);
+    if (!key) throw new NotFoundError('No active key with that id in this team');
+    await ledger.revokeKey(key.id);
+    return sendTeam(reply, context, team, notice('ok', `Key “${key.name}” of ${team.id} revoked: requests with it are refused from now on.`));
   }));
 
   scope.post('/admin/teams/:id/keys', auth.page('admin', 'crawlStatus', async (request, reply, context) => {

@@ -1,6 +1,6 @@
 import { NotFoundError, ValidationError } from '@quarry/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { toHttpError } from '../errors/to-http.js';
+import { logFailure, toHttpError } from '../errors/to-http.js';
 import type { Services } from '../server/services.js';
 import { adminPages } from './admin-pages.js';
 import { assetRoutes } from './assets.js';
@@ -10,6 +10,7 @@ import { jobDetailPages } from './job-detail-pages.js';
 import { jobsPages } from './jobs-pages.js';
 import { keysPages } from './keys-pages.js';
 import { renderPage } from './layout.js';
+import { playgroundTools } from './playground-tools.js';
 import { playgroundPages } from './playground-pages.js';
 import { signInPages } from './sign-in-pages.js';
 import { usagePages } from './usage-pages.js';
@@ -54,6 +55,7 @@ export function dashboardRoutes(app: FastifyInstance, services: Services): void 
       jobsPages(scope, auth);
       jobDetailPages(scope, auth);
       playgroundPages(scope, auth);
+      playgroundTools(scope, auth);
     },
     { prefix: '/dashboard' },
   );
@@ -62,9 +64,10 @@ export function dashboardRoutes(app: FastifyInstance, services: Services): void 
 function sendError(error: Error & { statusCode?: number }, request: FastifyRequest, reply: FastifyReply) {
   // Fastify's own errors (unreadable or too large bodies, unknown content types) are bad input too.
   const isBadInput = error.statusCode === 400 || error.statusCode === 413 || error.statusCode === 415;
-  const failure = toHttpError(isBadInput ? new ValidationError(`The form could not be read: ${error.message}`, 'body') : error);
+  const normalized = isBadInput ? new ValidationError(`The form could not be read: ${error.message}`, 'body') : error;
+  const failure = toHttpError(normalized);
   const status = error.statusCode === 413 || error.statusCode === 415 ? error.statusCode : failure.status;
-  if (status >= 500) request.log.error({ err: error }, 'dashboard request failed');
+  logFailure(request.server.log.child({ reqId: request.id }), normalized, `dashboard ${request.method} ${request.routeOptions.url ?? request.url}`);
   void reply.status(status).headers(failure.headers);
   if ((request.headers.accept ?? '').includes('application/json')) return reply.send(failure.body);
   const message = status >= 500 ? 'Something went wrong on the server; the log says more.' : failure.body.error;

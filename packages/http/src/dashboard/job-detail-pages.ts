@@ -6,6 +6,7 @@ import { agentResultSection } from './agent-result.js';
 import { html, type Html } from './html.js';
 import { csrfField, formatTime, notice, renderPage, scrollTable } from './layout.js';
 import { kindLabel, statusBadge, teamJob } from './jobs-pages.js';
+import { markdownFileName, zipStore } from './zip-store.js';
 
 /**
  * One job: status and progress (live while it runs: the client script polls `/progress`), credits,
@@ -54,6 +55,7 @@ export function jobDetailPages(scope: FastifyInstance, auth: DashboardAuth): voi
   <label for="job-progress" class="visually-hidden">Progress</label>
   <progress id="job-progress" max="${Math.max(progress.total, 1)}" value="${progress.completed}">${progress.completed} of ${progress.total}</progress>
   ${isRunning ? html`<p class="actions"><a class="button danger" href="/dashboard/jobs/${job.id}/cancel">Cancel job…</a></p>` : ''}
+  ${!isRunning && progress.completed > 0 ? html`<p class="actions"><a class="button secondary" href="/dashboard/jobs/${job.id}/results.jsonl" download>Download JSONL</a> <a class="button secondary" href="/dashboard/jobs/${job.id}/results.zip" download>Download markdown (zip)</a></p>` : ''}
 </section>
 ${result}
 <h2>Pages</h2>
@@ -119,6 +121,29 @@ ${robotsBlocked.length === 0 ? html`<p class="muted">None.</p>` : html`<ul>${rob
   </section>
 </div>`;
     return reply.type('text/html; charset=utf-8').send(renderPage(frame(String(title), context), body));
+  }));
+
+  // A finished job's pages, whole: one JSON document per line, or one markdown file per page.
+  const allDocuments = async (jobId: string) => {
+    const documents = [];
+    for (let skip = 0; ; skip += 500) {
+      const batch = await services.jobStore.listDocuments(jobId, skip, 500);
+      documents.push(...batch);
+      if (batch.length < 500) return documents;
+    }
+  };
+  scope.get('/jobs/:id/results.jsonl', auth.page('team', 'crawlStatus', async (request, reply, context) => {
+    const job = await jobOf(request, context.session.teamId);
+    const lines = (await allDocuments(job.id)).map((document) => `${JSON.stringify(document)}\n`).join('');
+    return reply.type('application/x-ndjson; charset=utf-8').header('content-disposition', `attachment; filename="${job.kind}-${job.id}.jsonl"`).send(lines);
+  }));
+  scope.get('/jobs/:id/results.zip', auth.page('team', 'crawlStatus', async (request, reply, context) => {
+    const job = await jobOf(request, context.session.teamId);
+    const files = (await allDocuments(job.id)).map((document, index) => ({
+      name: markdownFileName(index, document.metadata?.sourceURL),
+      content: document.markdown ?? '',
+    }));
+    return reply.type('application/zip').header('content-disposition', `attachment; filename="${job.kind}-${job.id}-markdown.zip"`).send(zipStore(files));
   }));
 
   scope.get('/jobs/:id/cancel', auth.page('team', 'crawlStatus', async (request, reply, context) => {

@@ -72,20 +72,21 @@ ${jobs.length === 0 ? html`<p class="muted">No jobs yet. Start a crawl above, or
   }));
 }
 
-function jobsTable(jobs: JobRecord[], progress: JobProgress[]): Html {
+/** Jobs with their progress; each URL links to the job's page unless `linked` is false (the admin's view). */
+export function jobsTable(jobs: JobRecord[], progress: JobProgress[], linked = true): Html {
   const rows = jobs.map((job, index) => {
     const counts = progress[index]!;
     return html`<tr>
-<td>${kindLabel(job.kind)}</td>
-<td><a href="/dashboard/jobs/${job.id}">${job.url}</a></td>
-<td>${statusBadge(job.status)}</td>
-<td class="number">${counts.completed} / ${counts.total}</td>
-<td class="number">${counts.creditsUsed}</td>
-<td>${formatTime(job.createdAt)}</td>
+<td data-label="Kind">${kindLabel(job.kind)}</td>
+<td data-label="URL" class="url">${linked ? html`<a href="/dashboard/jobs/${job.id}">${job.url}</a>` : job.url}</td>
+<td data-label="Status">${statusBadge(job.status)}</td>
+<td data-label="Pages" class="number">${counts.completed} / ${counts.total}</td>
+<td data-label="Credits" class="number">${counts.creditsUsed}</td>
+<td data-label="Started">${formatTime(job.createdAt)}</td>
 </tr>`;
   });
   return scrollTable(
     'Recent jobs',
-    html`<table><thead><tr><th scope="col">Kind</th><th scope="col">URL</th><th scope="col">Status</th><th scope="col" class="number">Pages</th><th scope="col" class="number">Credits</th><th scope="col">Started</th></tr></thead><tbody>${rows}</tbody></table>`,
+    html`<table class="stack"><thead><tr><th scope="col">Kind</th><th scope="col">URL</th><th scope="col">Status</th><th scope="col" class="number">Pages</th><th scope="col" class="number">Credits</th><th scope="col">Started</th></tr></thead><tbody>${rows}</tbody></table>`,
   );
 }

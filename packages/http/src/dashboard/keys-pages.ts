@@ -76,13 +76,13 @@ ${keysTable(keys, { revocable: true, currentKeyId: context.session.keyId })}`;
   return reply.type('text/html; charset=utf-8').send(renderPage({ title: 'API keys', session: context.session, csrf: context.csrf, active: '/dashboard/keys' }, body));
 }
 
-export function keysTable(keys: ApiKeyInfo[], options: { revocable: boolean; currentKeyId?: string }): Html {
+export function keysTable(keys: ApiKeyInfo[], options: { revocable: boolean; currentKeyId?: string; revokeForm?: (key: ApiKeyInfo) => Html }): Html {
   if (keys.length === 0) return html`<p class="muted">No keys yet.</p>`;
   const rows = keys.map((key) => {
     const state = key.revokedAt === undefined ? html`<span class="status status-active">active</span>` : html`<span class="status status-revoked">revoked</span> ${formatTime(key.revokedAt)}`;
     const action =
       options.revocable && key.revokedAt === undefined
-        ? html`<a href="/dashboard/keys/${key.id}/revoke" aria-label="${`Revoke ${key.name}`}">Revoke…</a>`
+        ? (options.revokeForm?.(key) ?? html`<a href="/dashboard/keys/${key.id}/revoke" aria-label="${`Revoke ${key.name}`}">Revoke…</a>`)
         : '';
     return html`<tr data-key-id="${key.id}"><td>${key.name}${key.id === options.currentKeyId ? html` <span class="muted">(this session)</span>` : ''}</td><td><code>${key.prefix}…${key.last4}</code></td><td>${formatTime(key.createdAt)}</td><td>${formatTime(key.lastUsedAt)}</td><td>${state}</td>${options.revocable ? html`<td>${action}</td>` : ''}</tr>`;
   });

@@ -10,6 +10,7 @@ import { html, type Html } from './html.js';
 import { csrfField, notice, renderPage } from './layout.js';
 import { formBody, formText } from './request-guards.js';
 import type { SessionOf } from './session-cookie.js';
+import { playgroundTabs } from './playground-tools.js';
 
 /**
  * The playground: scrape one URL with chosen formats, exactly as POST /v2/scrape would (same
@@ -67,7 +68,7 @@ function snippetRequest(request: FastifyRequest, input: PlaygroundInput): Snippe
 }
 
 function sendPlayground(reply: FastifyReply, context: TeamContext, input: PlaygroundInput, output: Html) {
-  const body = html`
+  const body = html`${playgroundTabs('scrape')}
 <form class="stack card" method="post" action="/dashboard/playground">
   ${csrfField(context.csrf)}
   <div class="field"><label for="playground-url">URL</label>

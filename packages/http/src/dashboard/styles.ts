@@ -99,5 +99,11 @@ dl.meta dd { margin: 0; overflow-wrap: anywhere; }
   h1 { font-size: 1.35rem; }
   dl.meta { grid-template-columns: 1fr; }
   dl.meta dd { margin-bottom: .5rem; }
+  /* A stacked table: each row a card of label/value lines, so it fits a phone without scrolling. */
+  table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  table.stack tr { display: block; border: 1px solid var(--border); border-radius: 8px; margin-bottom: .6rem; padding: .25rem 0; }
+  table.stack td { display: flex; gap: .75rem; justify-content: space-between; border-bottom: 0; padding: .25rem .75rem; text-align: right; }
+  table.stack td::before { content: attr(data-label); font-weight: 600; text-align: left; flex: none; }
+  table.stack td.url { overflow-wrap: anywhere; min-width: 0; }
 }
 `;

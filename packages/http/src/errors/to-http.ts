@@ -21,6 +21,36 @@ export const statusOf: Record<ErrorCode, number> = {
   internal: 500,
 };
 
+/**
+ * How a failure is logged. Only an internal error is the server's own fault: error level, with its
+ * stack. A failing or slow target, a feature with no provider, a backing-service outage are the
+ * outcome of the request: one line at info or warn. Bad input, auth and limits are not logged.
+ */
+export type LogLevel = 'error' | 'warn' | 'info' | 'none';
+export const logLevelOf: Record<ErrorCode, LogLevel> = {
+  invalid_request: 'none',
+  unauthorized: 'none',
+  payment_required: 'none',
+  forbidden: 'none',
+  not_found: 'none',
+  too_large: 'none',
+  timeout: 'info',
+  rate_limited: 'none',
+  target_failed: 'info',
+  not_configured: 'warn',
+  not_available: 'warn',
+  unavailable: 'warn',
+  internal: 'error',
+};
+
+/** Logs a request's failure at its level (see logLevelOf): a stack for internal errors only. */
+export function logFailure(log: { error(object: object, message: string): void; warn(message: string): void; info(message: string): void }, error: unknown, what: string): void {
+  const quarryError = asQuarryError(error);
+  const level = logLevelOf[quarryError.code];
+  if (level === 'error') log.error({ err: error }, `${what} failed`);
+  else if (level !== 'none') log[level](`${what}: ${quarryError.code}: ${quarryError.message.split('\n')[0]}`);
+}
+
 /** Failures whose kind (in `details.kind`) answers another status than their code's. */
 export const statusOfKind: Readonly<Record<string, number>> = {
   ssrf: 403,

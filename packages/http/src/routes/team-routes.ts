@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { NotFoundError, type UsageRecord } from '@quarry/core';
+import { NotFoundError, type Ledger, type UsageRecord } from '@quarry/core';
 import type { ApiVersion } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
 
@@ -46,7 +46,7 @@ export function teamRoutes(app: FastifyInstance, services: Services, version: Ap
     return { success: true, concurrency: Math.min(pending, limit), maxConcurrency: limit };
   });
 
-  app.get(`/${version}/team/queue-status`, { config: { kind: 'crawlStatus' } }, async () => {
+  app.get(`/${version}/team/queue-status`, { config: { kind: 'crawlStatus' } }, async (request) => {
     const depth = await services.queue.depth();
     return {
       success: true,
@@ -54,7 +54,7 @@ export function teamRoutes(app: FastifyInstance, services: Services, version: Ap
       activeJobsInQueue: depth.active,
       waitingJobsInQueue: depth.waiting,
       maxConcurrency: services.config.QUARRY_WORKER_CONCURRENCY,
-      mostRecentSuccess: null,
+      mostRecentSuccess: await mostRecentSuccess(services.ledger, request.caller.teamId),
     };
   });
 }
@@ -70,6 +70,19 @@ async function tokenBalance(services: Services, teamId: string) {
   if (!team) throw new NotFoundError('Team not found');
   const plan = team.tokens ?? unlimitedCreditsReported;
   return { remaining: Math.max(0, plan - team.tokensUsed), plan };
+}
+
+/**
+ * When the team's last successful work finished (ISO), or null: the latest credit charge, since
+ * every scraped page, search or extract is charged once it succeeded. The day totals find the
+ * last day with charges, so only that day's records are read.
+ */
+async function mostRecentSuccess(ledger: Ledger, teamId: string): Promise<string | null> {
+  const lastDay = (await ledger.usageByDay(teamId)).filter((day) => day.kind === 'credits').at(-1);
+  if (!lastDay) return null;
+  const records = await ledger.listUsage(teamId, { kind: 'credits', since: Date.parse(`${lastDay.day}T00:00:00Z`) });
+  const latest = Math.max(...records.map((record) => record.at));
+  return Number.isFinite(latest) ? new Date(latest).toISOString() : null;
 }
 
 export interface UsagePeriod {

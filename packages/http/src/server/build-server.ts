@@ -1,7 +1,7 @@
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { UnauthorizedError, ValidationError } from '@quarry/core';
-import { toHttpError } from '../errors/to-http.js';
+import { logFailure, toHttpError } from '../errors/to-http.js';
 import { crawlRoutes } from '../routes/crawl-routes.js';
 import { dashboardRoutes } from '../dashboard/dashboard-routes.js';
 import { batchRoutes } from '../routes/batch-routes.js';
@@ -91,7 +91,8 @@ export function buildServer(services: Services, options: { logger?: boolean | ob
     const normalized =
       error.statusCode === 400 || error.statusCode === 415 ? new ValidationError(`Invalid request body: ${error.message}`, 'body') : error;
     const http = toHttpError(normalized);
-    if (http.status >= 500) request.log.error({ err: error }, 'request failed');
+    // Routes log at warn (status polling would flood info): the request's outcome goes to the app's log.
+    if (error.statusCode !== 413) logFailure(app.log.child({ reqId: request.id }), normalized, `${request.method} ${request.routeOptions.url ?? request.url}`);
     void reply.status(error.statusCode === 413 ? 413 : http.status).headers(http.headers).send(http.body);
   });
 

@@ -3,7 +3,7 @@ import type { ServerConfig } from '@quarry/core';
 import { findChromium } from '@quarry/adapters';
 import { describeSearchProvider } from '../compose-search.js';
 import { buildServer } from './build-server.js';
-import { isLoopbackHost, isUnthrottledKeyless } from './loopback.js';
+import { describeAuth, describeRateLimits, keylessRefusal } from './setup-words.js';
 import type { Services } from './services.js';
 
 /**
@@ -21,12 +21,8 @@ export { isLoopbackHost } from './loopback.js';
 export async function startServer(services: Services, config: ServerConfig, options: { close: () => Promise<void>; logger?: object | boolean }): Promise<RunningServer> {
   const app = buildServer(services, { logger: options.logger ?? false });
   const hasKeys = await services.ledger.hasAnyKey();
-  if (config.QUARRY_AUTH === 'auto' && !hasKeys && !isLoopbackHost(config.HOST)) {
-    throw new Error(
-      `Refusing to serve ${config.HOST} without API keys: anyone could use this instance. ` +
-        'Create a key (npx quarry keys create --team NAME), bind to 127.0.0.1, or set QUARRY_AUTH=off.',
-    );
-  }
+  const refusal = keylessRefusal(config, hasKeys);
+  if (refusal) throw new Error(refusal);
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   const url = address.replace('0.0.0.0', '127.0.0.1');
   services.runner.start();
@@ -39,20 +35,11 @@ export async function startServer(services: Services, config: ServerConfig, opti
     `LLM provider: ${services.llm ? services.llm.model : 'none (json, summary, prompt-only extract and research answer 501 saying how to configure one)'}; ` +
       `search provider: ${describeSearchProvider(config)}`,
   );
-  log.info(
-    isUnthrottledKeyless(config) && !hasKeys
-      ? 'Rate limits: none for keyless requests on loopback (set QUARRY_RATE_LIMITS to apply them); per team once keys exist'
-      : `Rate limits: per team and endpoint kind (${config.QUARRY_RATE_LIMITS || 'defaults'})`,
-  );
-  log.info(
-    config.QUARRY_AUTH === 'off'
-      ? 'Auth: off (QUARRY_AUTH=off): every request is accepted'
-      : hasKeys || config.QUARRY_AUTH === 'required'
-        ? 'Auth: API key required (Authorization: Bearer fc-...)'
-        : 'Auth: no API keys exist and the server is bound to loopback, so requests need no key; create one with `npx quarry keys create --team NAME`',
-  );
+  log.info(`Rate limits: ${describeRateLimits(config, hasKeys)}`);
+  log.info(`Auth: ${describeAuth(config, hasKeys)}`);
   log.info(`Private targets allowed: ${config.QUARRY_ALLOW_PRIVATE_HOSTS || 'none'}`);
   log.info(`Docs: ${url}/docs`);
+  log.info('Check the setup (storage, browser, LLM, search, proxies): npx quarry doctor');
   return {
     app,
     url,
