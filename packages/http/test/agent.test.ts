@@ -154,6 +154,11 @@ describe('POST /v2/agent refusals', () => {
     expect(badList.status).toBe(400);
   });
 
+  it('traces, snapshots and threads (cloud features) answer a clear 501, not a 404', async () => {
+    await expect(teamA.getAgentTrace('some-id')).rejects.toMatchObject({ status: 501, message: expect.stringContaining('not available') });
+    await expect(teamA.getAgentThread('some-thread')).rejects.toMatchObject({ status: 501 });
+  });
+
   it('without a model answers 501 saying how to configure one', async () => {
     const refused = await fetch(`${bare.url}/v2/agent`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'x' }) });
     expect(refused.status).toBe(501);
