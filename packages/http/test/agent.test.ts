@@ -24,7 +24,9 @@ const page = (title: string, lines: string[]) =>
   `<!doctype html><html><head><title>${title}</title></head><body><main><article><h1>${title}</h1>${lines.map((line) => `<p>${line}</p>`).join('')}<p>More words about ${title.toLowerCase()} so that the page has prose.</p></article></main></body></html>`;
 
 const siteRoutes: RouteTable = {
-  '/kettle': { body: page('Kettle', ['Name: Acme Kettle', 'Price: 39.50']) },
+  '/kettle': { body: page('Kettle', ['Name: Acme Kettle', 'Price: 39.50', 'See also the <a href="/blender">blender</a> and the <a href="/about">shop</a>.']) },
+  '/blender': { body: page('Blender', ['Name: Acme Blender', 'Price: 80']) },
+  '/about': { body: page('About', ['We sell things.']) },
   '/toaster': { body: page('Toaster', ['Name: Acme Toaster', 'Price: 25']) },
   '/slow': async (_request, response) => {
     await slowGate;
@@ -92,6 +94,17 @@ describe('the agent through the SDK', () => {
     expect((result as unknown as { sources: Array<{ url: string }> }).sources.map((source) => source.url)).toEqual([`${site.url}/toaster`]);
   });
 
+  it('browses the given site for pages that match the prompt when not constrained to the URLs', async () => {
+    searches.length = 0;
+    const result = await teamA.agent({ prompt: 'What does the blender cost?', urls: [`${site.url}/kettle`], pollInterval: 0.2, timeout: 60 });
+    expect(result.status).toBe('completed');
+    const urls = (result as unknown as { sources: Array<{ url: string }> }).sources.map((source) => source.url);
+    expect(urls).toContain(`${site.url}/kettle`);
+    expect(urls).toContain(`${site.url}/blender`);
+    expect(urls).not.toContain(`${site.url}/about`);
+    expect(searches).toEqual(['What does the blender cost?']);
+  });
+
   it('keeps within maxCredits, and fails uncharged when they cannot pay for an answer', async () => {
     const bounded = await teamA.agent({ prompt: 'The product', urls: [`${site.url}/kettle`, `${site.url}/toaster`], schema, maxCredits: 155, pollInterval: 0.2, timeout: 60 });
     expect(bounded.status).toBe('completed');
@@ -139,6 +152,11 @@ describe('POST /v2/agent refusals', () => {
     expect(badCredits.body.error).toContain('maxCredits');
     const badList = await fetch(`${quarry.url}/v2/agent?before=yesterday`, { headers: { authorization: `Bearer ${keyA}` } });
     expect(badList.status).toBe(400);
+  });
+
+  it('traces, snapshots and threads (cloud features) answer a clear 501, not a 404', async () => {
+    await expect(teamA.getAgentTrace('some-id')).rejects.toMatchObject({ status: 501, message: expect.stringContaining('not available') });
+    await expect(teamA.getAgentThread('some-thread')).rejects.toMatchObject({ status: 501 });
   });
 
   it('without a model answers 501 saying how to configure one', async () => {

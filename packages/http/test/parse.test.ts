@@ -94,6 +94,14 @@ describe('POST /v2/parse through the SDK', () => {
   });
 });
 
+describe('POST /v2/parse with the summary format', () => {
+  it('summarises the file with the configured model', async () => {
+    const document = await firecrawl.parse({ data: Buffer.from(kettleDocx()), filename: 'kettle.docx' }, { formats: ['markdown', 'summary'] });
+    expect(document.summary).toMatch(/^Summary: /);
+    expect(document.markdown).toContain('Acme Kettle');
+  });
+});
+
 describe('POST /v2/parse refusals (nothing charged)', () => {
   it('a file over QUARRY_PARSE_MAX_BYTES answers 413', async () => {
     const before = await creditsCharged();

@@ -21,7 +21,20 @@ function counting(runs: number[]): AgentProgram<{ steps: number }> {
   };
 }
 
-async function setup() {
+/** One step that spends 3,000 model tokens (200 credits) and, with a limit, says the job may cost at most `limit`. */
+function spending(limit: number | undefined): AgentProgram<{ done: boolean }> {
+  return {
+    kind: 'llmstxt',
+    initial: () => ({ done: false }),
+    step: async (context) => {
+      context.usage.tokens += 3_000;
+      return { state: { done: true }, done: true };
+    },
+    ...(limit === undefined ? {} : { creditLimit: () => limit }),
+  };
+}
+
+async function setup(program?: AgentProgram<any>) {
   const clock = new ManualClock();
   const jobs = new MemoryJobStore();
   const queue = new MemoryQueue(clock);
@@ -32,7 +45,7 @@ async function setup() {
     queue,
     clock,
     events: (event) => void events.push(event),
-    programs: { llmstxt: counting(runs) },
+    programs: { llmstxt: program ?? counting(runs) },
     scrape: async () => {
       throw new Error('no pages in this test');
     },
@@ -80,5 +93,16 @@ describe('AgentWorker', () => {
     expect(await reconcileAgentJobs(jobs, queue)).toBe(1);
     const [again] = await queue.lease(1, 60_000);
     expect(again?.key).toBe('~step:2');
+  });
+
+  it.each([
+    [undefined, 200],
+    [50, 50],
+  ])('charges what the job used, never past the program\'s credit limit (%s)', async (limit, credits) => {
+    const { jobs, queue, worker, job } = await setup(spending(limit));
+    const [message] = await queue.lease(1, 60_000);
+    await worker.handle(job, message!, new AbortController().signal);
+    expect(await jobs.getJob(job.id)).toMatchObject({ status: 'completed' });
+    expect((await jobs.getJobState(job.id))?.value).toMatchObject({ charged: { credits, tokens: 3_000 } });
   });
 });

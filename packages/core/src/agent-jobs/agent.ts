@@ -15,8 +15,10 @@ import { addPages, jobDocuments, pageCredits, pageKey, scrapeQueuedPages } from 
 /**
  * The agent (POST /v2/agent) as an agent job, in durable steps:
  *
- *   gather: the given URLs, then (unless strictConstrainToURLs) a web search for the prompt,
- *           up to the page budget -> read the pages (a few per step) -> answer: the model fills
+ *   gather: the given URLs (none given: a web search for the prompt) -> read them (a few per
+ *   step) -> browse, unless strictConstrainToURLs: the links of the pages read whose address
+ *   holds the prompt's words, then a web search for the prompt, up to the page budget -> read
+ *   -> answer: the model fills
  *           the schema from the pages (or, without one, writes `{answer}` in markdown)
  *
  * maxCredits bounds the job: the page budget leaves room for the answer, the pages given to the
@@ -35,7 +37,9 @@ export interface AgentSource {
 }
 
 export interface AgentRunState {
-  phase: 'gather' | 'read' | 'answer' | 'done';
+  phase: 'gather' | 'read' | 'browse' | 'answer' | 'done';
+  /** Whether the browse phase has run (it runs once). */
+  browsed?: boolean;
   sources: AgentSource[];
   data?: unknown;
   warnings: string[];
@@ -44,7 +48,7 @@ export interface AgentRunState {
 /** Tokens kept for the model's answer and its instructions when maxCredits bounds the job. */
 export const agentAnswerReserve = { outputTokens: 1_500, instructionTokens: 600, minContentTokens: 200 } as const;
 
-const readOptions = () => parseScrapeOptions('v2', { formats: ['markdown'], onlyMainContent: true });
+const readOptions = () => parseScrapeOptions('v2', { formats: ['markdown', 'links'], onlyMainContent: true });
 
 export const agentOptionsOf = (job: Pick<JobRecord, 'request'>) => (job.request as unknown as AgentJobRequest).options;
 
@@ -68,8 +72,9 @@ export const agentProgram: AgentProgram<AgentRunState> = {
       if (state.phase === 'gather') await gather(context, state, options);
       else if (state.phase === 'read') {
         if (!(await scrapeQueuedPages(context, readOptions()))) return { state, done: false };
-        state.phase = 'answer';
-      } else await answer(context, state, options);
+        state.phase = !state.browsed && !options.strictConstrainToURLs && options.urls.length > 0 ? 'browse' : 'answer';
+      } else if (state.phase === 'browse') await browse(context, state, options);
+      else await answer(context, state, options);
     }
     return { state, done: true };
   },
@@ -80,20 +85,67 @@ async function gather(context: StepContext, state: AgentRunState, options: Agent
   if (budget === 0) throw new Error(`maxCredits ${options.maxCredits} is too few to read a page and answer; allow more credits`);
   const urls = options.urls.slice(0, budget);
   if (urls.length < options.urls.length) state.warnings.push(`Only the first ${budget} of the ${options.urls.length} URLs were read (effort ${options.effort}${options.maxCredits ? `, maxCredits ${options.maxCredits}` : ''}).`);
-  if (!options.strictConstrainToURLs && urls.length < budget) {
-    if (context.search) {
-      const known = new Set(urls.map(pageKey));
-      const hits = await context.search.search({ query: options.prompt, limit: budget - urls.length, teamId: context.job.teamId, signal: context.signal });
-      for (const hit of hits) {
-        if (hit.source !== 'web' || !/^https?:\/\//i.test(hit.url) || known.has(pageKey(hit.url)) || urls.length >= budget) continue;
-        known.add(pageKey(hit.url));
-        urls.push(hit.url);
-      }
-    } else if (urls.length === 0) throw new NotConfiguredError('The agent needs a search provider to find pages when no `urls` are given, and none is configured.');
+  if (urls.length === 0) {
+    if (!context.search) throw new NotConfiguredError('The agent needs a search provider to find pages when no `urls` are given, and none is configured.');
+    urls.push(...(await searchPages(context, options.prompt, new Set(), budget)));
   }
   if (urls.length === 0) throw new Error('No pages were found for the prompt');
   await addPages(context, urls, budget);
   state.phase = 'read';
+}
+
+/** Links of the pages read whose address holds a word of the prompt, then web results, while the budget has room. */
+async function browse(context: StepContext, state: AgentRunState, options: AgentOptions) {
+  state.browsed = true;
+  const budget = agentPageBudget(options);
+  const documents = await jobDocuments(context);
+  const known = new Set(documents.map((document) => pageKey(document.metadata.sourceURL)));
+  const room = () => budget - known.size;
+  const words = promptWords(options.prompt);
+  const links: string[] = [];
+  for (const link of documents.flatMap((document) => document.links ?? [])) {
+    if (room() - links.length <= 0) break;
+    if (!/^https?:\/\//i.test(link) || known.has(pageKey(link))) continue;
+    const address = addressOf(link);
+    if (!words.some((word) => address.includes(word))) continue;
+    known.add(pageKey(link));
+    links.push(link);
+  }
+  if (room() - links.length > 0 && context.search) links.push(...(await searchPages(context, options.prompt, known, room() - links.length)));
+  if (links.length === 0) {
+    state.phase = 'answer';
+    return;
+  }
+  await addPages(context, links, budget, 1);
+  state.phase = 'read';
+}
+
+/** A link's path and query, decoded where it decodes, in lower case. */
+function addressOf(link: string): string {
+  const { pathname, search } = new URL(link);
+  try {
+    return decodeURIComponent(pathname + search).toLowerCase();
+  } catch {
+    return (pathname + search).toLowerCase();
+  }
+}
+
+async function searchPages(context: StepContext, query: string, known: Set<string>, limit: number): Promise<string[]> {
+  const found: string[] = [];
+  const hits = await context.search!.search({ query, limit, teamId: context.job.teamId, signal: context.signal });
+  for (const hit of hits) {
+    if (found.length >= limit) break;
+    if (hit.source !== 'web' || !/^https?:\/\//i.test(hit.url) || known.has(pageKey(hit.url))) continue;
+    known.add(pageKey(hit.url));
+    found.push(hit.url);
+  }
+  return found;
+}
+
+/** Words of the prompt that can name a page (four letters or more, common question words left out). */
+const commonWords = new Set(['what', 'which', 'does', 'where', 'when', 'that', 'this', 'with', 'from', 'about', 'there', 'their', 'have', 'much', 'many', 'find', 'tell', 'give', 'list', 'page', 'pages']);
+function promptWords(prompt: string): string[] {
+  return [...new Set(prompt.toLowerCase().match(/[\p{L}\p{N}]{4,}/gu) ?? [])].filter((word) => !commonWords.has(word));
 }
 
 async function answer(context: StepContext, state: AgentRunState, options: AgentOptions) {

@@ -1,4 +1,3 @@
-import mammoth from 'mammoth';
 import { TargetError } from '../errors.js';
 import { zipEntries } from './zip-entries.js';
 
@@ -13,6 +12,8 @@ export async function docxToHtml(bytes: Uint8Array): Promise<string> {
   if (!document) throw new TargetError('parse', 'The file is not a DOCX document: it has no word/document.xml');
   try {
     // mammoth's Node build reads a Buffer (its `arrayBuffer` input is the browser build's).
+    // Loaded on first use, as pdf.js is: processes that never see a DOCX do not pay for it.
+    const { default: mammoth } = await import('mammoth');
     const result = await mammoth.convertToHtml({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) }, { externalFileAccess: false });
     return result.value;
   } catch (error) {

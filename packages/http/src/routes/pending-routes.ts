@@ -6,6 +6,9 @@ import type { ApiVersion } from '../server/request-context.js';
 const pending: Array<{ method: 'GET' | 'POST' | 'DELETE'; path: string; feature: string; versions: ApiVersion[] }> = [
   { method: 'POST', path: '/scrape/:id/interact', feature: 'Interacting with a scrape\'s browser session', versions: ['v2'] },
   { method: 'DELETE', path: '/scrape/:id/interact', feature: 'Interacting with a scrape\'s browser session', versions: ['v2'] },
+  { method: 'GET', path: '/agent/:id/trace', feature: 'An agent trace (live view)', versions: ['v2'] },
+  { method: 'GET', path: '/agent/:id/snapshots/:snapshotId', feature: 'An agent snapshot', versions: ['v2'] },
+  { method: 'GET', path: '/agent/threads/:threadId', feature: 'Agent threads (chat mode)', versions: ['v2'] },
 ];
 
 export function pendingRoutes(app: FastifyInstance, version: ApiVersion) {
