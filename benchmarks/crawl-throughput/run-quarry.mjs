@@ -5,7 +5,7 @@
  *
  * threads, as QUARRY_TRANSFORM_THREADS: 1 = convert on the main thread, N = N worker threads,
  * 0 = the pool's default (a worker per CPU core but one). callingThread=1 lets the main thread
- * convert too while every worker is busy. Imports the built packages (run.ts builds them first).
+ * convert too while every worker is busy. CRAWL_EXCLUDE (comma-separated path regexes) becomes excludePaths. Imports the built packages (run.ts builds them first).
  */
 import { availableParallelism } from 'node:os';
 import { GotFetcher, WorkerPoolTransformer } from '@quarry/adapters';
@@ -26,7 +26,8 @@ let errors = 0;
 let markdownChars = 0;
 /** @type {string[]} */
 const urls = [];
-const options = { limit: 100_000, crawlEntireDomain: true, scrapeOptions: { formats: /** @type {const} */ (['markdown']) } };
+const excludePaths = (process.env.CRAWL_EXCLUDE ?? '').split(',').filter(Boolean);
+const options = { limit: 100_000, crawlEntireDomain: true, ...(excludePaths.length ? { excludePaths } : {}), scrapeOptions: { formats: /** @type {const} */ (['markdown']) } };
 for await (const event of engine.crawl(siteUrl, options, { concurrency })) {
   if (event.type === 'page') {
     pages++;
