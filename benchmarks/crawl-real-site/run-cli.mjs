@@ -5,9 +5,11 @@
  *
  *   node run-cli.mjs <siteUrl> <outFile> [concurrency=16]
  *
- * CRAWL_EXCLUDE (comma-separated regexes) becomes --exclude-paths.
+ * CRAWL_EXCLUDE (comma-separated regexes) becomes --exclude-paths. `markdownHash`: sha256 of every
+ * page's URL and markdown, in sorted order (the same output before and after an optimization).
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -28,6 +30,7 @@ let pages = 0;
 let errors = 0;
 let markdownChars = 0;
 const urls = [];
+const pageHashes = [];
 for await (const line of createInterface({ input: child.stdout })) {
   const record = JSON.parse(line);
   if (record.error) {
@@ -36,11 +39,13 @@ for await (const line of createInterface({ input: child.stdout })) {
   } else {
     pages++;
     markdownChars += record.markdown?.length ?? 0;
-    urls.push(record.metadata.url ?? record.metadata.sourceURL);
+    const url = record.metadata.url ?? record.metadata.sourceURL;
+    urls.push(url);
+    pageHashes.push(createHash('sha256').update(url).update('\0').update(record.markdown ?? '').digest('hex') + url);
   }
 }
 const code = await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(child.exitCode)));
 const wallMs = performance.now() - started;
 const { cpuMs, maxRssMb } = meter.stop();
 if (code !== 0) throw new Error(`quarry crawl exited with ${code}`);
-writeFileSync(outFile, JSON.stringify({ variant: 'cli', pages, errors, wallMs, cpuMs, maxRssMb, markdownChars, urls }));
+writeFileSync(outFile, JSON.stringify({ variant: 'cli', pages, errors, wallMs, cpuMs, maxRssMb, markdownChars, urls, markdownHash: createHash('sha256').update(pageHashes.sort().join('\n')).digest('hex').slice(0, 16) }));
