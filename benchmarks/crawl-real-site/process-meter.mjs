@@ -23,17 +23,20 @@ function read(pid) {
 export function meterProcess(pid) {
   let last = read(pid) ?? { cpuMs: 0, maxRssMb: 0 };
   let baseline = 0;
-  const timer = setInterval(() => {
-    last = read(pid) ?? last;
-  }, 50);
+  /** An exited, not yet reaped process still has its CPU times in /proc but no VmHWM: keep the peak seen. */
+  const update = () => {
+    const next = read(pid);
+    if (next) last = { cpuMs: next.cpuMs, maxRssMb: Math.max(last.maxRssMb, next.maxRssMb) };
+  };
+  const timer = setInterval(update, 50);
   return {
     mark() {
-      last = read(pid) ?? last;
+      update();
       baseline = last.cpuMs;
     },
     stop() {
       clearInterval(timer);
-      last = read(pid) ?? last;
+      update();
       return { cpuMs: last.cpuMs - baseline, maxRssMb: last.maxRssMb };
     },
   };
