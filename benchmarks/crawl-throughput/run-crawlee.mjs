@@ -4,6 +4,8 @@
  *
  *   node run-crawlee.mjs <siteUrl> <outFile> [concurrency=16]
  *
+ * CRAWL_EXCLUDE (comma-separated regexes of paths) leaves matching links out, as Quarry's excludePaths.
+ *
  * Concurrency is fixed (min = max) like Quarry's, so the autoscaler neither ramps up slowly nor
  * runs more requests at once than Quarry does.
  */
@@ -23,6 +25,7 @@ const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fen
 turndown.use(gfm);
 turndown.remove(['script', 'style', 'noscript', 'template']);
 
+const exclude = (process.env.CRAWL_EXCLUDE ?? '').split(',').filter(Boolean).map((pattern) => new RegExp(pattern));
 let pages = 0;
 let errors = 0;
 let markdownChars = 0;
@@ -38,7 +41,7 @@ const crawler = new CheerioCrawler(
       markdownChars += turndown.turndown(body.toString()).length;
       pages++;
       urls.push(request.loadedUrl ?? request.url);
-      await enqueueLinks();
+      await enqueueLinks(exclude.length ? { exclude } : {});
     },
     failedRequestHandler({ request }, error) {
       errors++;

@@ -37,6 +37,12 @@ const headerProfiles = {
   mobile: { devices: ['mobile'], locales: ['en-US'] },
 } as const;
 
+/**
+ * Browser identities kept at once (one per origin, profile and proxy); past it the oldest is
+ * forgotten and that origin gets a new identity on its next request.
+ */
+const maxIdentities = 1_000;
+
 interface Hop {
   url: URL;
   status: number;
@@ -122,6 +128,13 @@ export class GotFetcher implements Fetcher {
   private readonly maxBytes: number;
   private readonly maxRedirects: number;
   private readonly userAgent: string | undefined;
+  /**
+   * got-scraping session tokens by origin, profile and proxy. A session generates its browser
+   * headers once and reuses them (header-generator's sampling was the largest part of got's work
+   * per request in a crawl profile; benchmarks/crawl-real-site/README.md), and an origin sees one
+   * consistent browser, as it would from a real one.
+   */
+  private readonly identities = new Map<string, object>();
 
   constructor(options: GotFetcherOptions = {}) {
     this.guard = new SsrfGuard({
@@ -276,6 +289,18 @@ export class GotFetcher implements Fetcher {
     }
   }
 
+  /** The session token of the browser identity this request's origin, profile and proxy use. */
+  private identityOf(url: URL, request: FetchRequest): object {
+    const key = `${url.origin} ${request.mobile ? 'mobile' : 'desktop'} ${request.proxyUrl ?? ''}`;
+    let token = this.identities.get(key);
+    if (!token) {
+      if (this.identities.size >= maxIdentities) this.identities.delete(this.identities.keys().next().value!);
+      token = {};
+      this.identities.set(key, token);
+    }
+    return token;
+  }
+
   private open(url: URL, headers: Record<string, string>, request: FetchRequest, signal: AbortSignal, isHttp2Allowed: boolean): GotRequest {
     return this.client.stream(url, {
       method: 'GET',
@@ -289,6 +314,7 @@ export class GotFetcher implements Fetcher {
       http2: isHttp2Allowed,
       https: { rejectUnauthorized: !request.skipTlsVerification },
       headerGeneratorOptions: request.mobile ? headerProfiles.mobile : headerProfiles.desktop,
+      sessionToken: this.identityOf(url, request),
       ...(request.proxyUrl
         ? { proxyUrl: request.proxyUrl }
         : {

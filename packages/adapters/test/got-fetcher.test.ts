@@ -116,6 +116,16 @@ describe('GotFetcher', () => {
       expect(headers['accept-encoding']).toMatch(/gzip/);
     });
 
+    it('keeps one generated browser per origin and profile', async () => {
+      const fresh = new GotFetcher({ allowPrivateHosts: ['127.0.0.1'] });
+      const desktop = await Promise.all(Array.from({ length: 6 }, () => userAgentOf({}, fresh)));
+      expect(new Set(desktop).size).toBe(1);
+      const mobile = await Promise.all(Array.from({ length: 3 }, () => userAgentOf({ mobile: true }, fresh)));
+      expect(new Set(mobile).size).toBe(1);
+      expect(mobile[0]).not.toBe(desktop[0]);
+      await fresh.close();
+    });
+
     it('sends a mobile profile when request.mobile is set', async () => {
       expect(await userAgentOf({ mobile: true })).toMatch(/Mobile|Android|iPhone/);
     });
