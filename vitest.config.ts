@@ -10,6 +10,7 @@ export default defineConfig({
       '@quarry/core/testing': fileURLToPath(new URL('./packages/core/src/ports/testing/index.ts', import.meta.url)),
       '@quarry/core': source('core'),
       '@quarry/adapters': source('adapters'),
+      '@quarry/storage/distributed': fileURLToPath(new URL('./packages/storage/src/distributed.ts', import.meta.url)),
       '@quarry/storage': source('storage'),
       '@quarry/http': source('http'),
     },

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { asQuarryError, type ServerConfig } from '@quarry/core';
 import { loadConfig } from './compose.js';
-import { isDistributed } from './compose-distributed.js';
+import { isDistributed } from './distributed-mode.js';
 import {
   checkAuth,
   checkChromium,

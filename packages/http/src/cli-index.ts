@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { createPostgresStorage, createSqliteStorage } from '@quarry/storage';
+import { createSqliteStorage } from '@quarry/storage';
 import type { CrawlOptionsInput, DocumentCache, PageIndex } from '@quarry/core';
 import { privateHostsOverride } from './cli-flags.js';
 import { buildEngine, loadConfig } from './compose.js';
@@ -36,7 +36,7 @@ export function indexCommand(program: Command) {
     .action(async (url: string, flags: IndexFlags) => {
       const config = loadConfig(process.env, privateHostsOverride(flags.allowPrivateHosts));
       const storage = config.DATABASE_URL
-        ? await createPostgresStorage({ connectionString: config.DATABASE_URL, schema: config.QUARRY_PG_SCHEMA, maxConnections: 4, applicationName: 'quarry-index' })
+        ? await (await import('@quarry/storage/distributed')).createPostgresStorage({ connectionString: config.DATABASE_URL, schema: config.QUARRY_PG_SCHEMA, maxConnections: 4, applicationName: 'quarry-index' })
         : createSqliteStorage({ dataDir: config.QUARRY_DATA_DIR });
       const stores: { documentCache: DocumentCache; pageIndex: PageIndex } = { documentCache: storage.documents, pageIndex: storage.pageIndex };
       const engine = buildEngine(config, undefined, stores, 'cli');

@@ -3,12 +3,12 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isReadableLog, readableLogStream } from './server/log-lines.js';
 import { Command } from 'commander';
-import { createPostgresStorage, createSqliteStorage } from '@quarry/storage';
+import { createSqliteStorage } from '@quarry/storage';
 import { NotFoundError, ValidationError, type Ledger } from '@quarry/core';
 import { privateHostsOverride } from './cli-flags.js';
 import { runWorker } from './cli-worker.js';
 import { loadConfig } from './compose.js';
-import { composeDistributed, isDistributed } from './compose-distributed.js';
+import { isDistributed } from './distributed-mode.js';
 import { composeServer } from './compose-server.js';
 import { startServer } from './server/start-server.js';
 
@@ -29,7 +29,7 @@ export function serveCommand(program: Command) {
       const config = loadConfig({ ...process.env, ...overrides });
       const distributed = isDistributed(config);
       if (distributed && config.QUARRY_ROLE === 'worker') return runWorker(config);
-      const parts = distributed ? await composeDistributed(config) : await composeServer(config);
+      const parts = distributed ? await (await import('./compose-distributed.js')).composeDistributed(config) : await composeServer(config);
       let running;
       try {
         running = await startServer(parts.services, config, {
@@ -75,7 +75,7 @@ export function keysCommands(program: Command) {
       process.stderr.write(`Storage: PostgreSQL (schema ${config.QUARRY_PG_SCHEMA})\n`);
     }
     const storage = distributed
-      ? await createPostgresStorage({ connectionString: config.DATABASE_URL!, schema: config.QUARRY_PG_SCHEMA, maxConnections: 2 })
+      ? await (await import('@quarry/storage/distributed')).createPostgresStorage({ connectionString: config.DATABASE_URL!, schema: config.QUARRY_PG_SCHEMA, maxConnections: 2 })
       : createSqliteStorage({ dataDir: config.QUARRY_DATA_DIR });
     try {
       return await run(storage);

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { ValidationError, type ServerConfig } from '@quarry/core';
 import { privateHostsOverride } from './cli-flags.js';
 import { loadConfig } from './compose.js';
-import { composeDistributed, isDistributed } from './compose-distributed.js';
+import { isDistributed } from './distributed-mode.js';
 
 /**
  * `quarry worker`: page workers of the distributed mode in a process with no HTTP server. It takes
@@ -32,6 +32,7 @@ export async function runWorker(config: ServerConfig): Promise<void> {
   const log = (line: string) => {
     if (!['warn', 'error', 'fatal', 'silent'].includes(config.LOG_LEVEL)) process.stderr.write(`quarry worker ${process.pid}: ${line}\n`);
   };
+  const { composeDistributed } = await import('./compose-distributed.js');
   const parts = await composeDistributed(config, 'worker');
   await parts.reconcile();
   parts.services.runner.start();

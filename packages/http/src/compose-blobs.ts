@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { LocalBlobStore, PostgresBlobStore, S3BlobStore, type PostgresDatabase } from '@quarry/storage';
+import { LocalBlobStore, S3BlobStore } from '@quarry/storage';
 import { ValidationError, type BlobStore, type ServerConfig } from '@quarry/core';
 
 /**
@@ -7,14 +7,15 @@ import { ValidationError, type BlobStore, type ServerConfig } from '@quarry/core
  * action PDFs and where blob-routes.ts reads them back. Every process that serves or writes blob
  * links must get the same one: in the distributed mode a local folder would hold a worker's
  * screenshot on the worker's disk, out of the API's reach, so `auto` picks the shared PostgreSQL
- * table there (or the S3 bucket when one is configured).
+ * table there (or the S3 bucket when one is configured), which the distributed composition passes in
+ * as `sharedStore` (so this module never loads the PostgreSQL driver).
  */
-export function blobStoreOf(config: ServerConfig, postgres?: PostgresDatabase): BlobStore {
-  const kind = config.QUARRY_BLOB_STORE === 'auto' ? (config.QUARRY_S3_BUCKET ? 's3' : postgres ? 'postgres' : 'local') : config.QUARRY_BLOB_STORE;
+export function blobStoreOf(config: ServerConfig, sharedStore?: () => BlobStore): BlobStore {
+  const kind = config.QUARRY_BLOB_STORE === 'auto' ? (config.QUARRY_S3_BUCKET ? 's3' : sharedStore ? 'postgres' : 'local') : config.QUARRY_BLOB_STORE;
   if (kind === 'local') return new LocalBlobStore(blobFolder(config));
   if (kind === 'postgres') {
-    if (!postgres) throw new ValidationError('QUARRY_BLOB_STORE=postgres needs the distributed mode (DATABASE_URL and REDIS_URL)', 'QUARRY_BLOB_STORE');
-    return new PostgresBlobStore(postgres);
+    if (!sharedStore) throw new ValidationError('QUARRY_BLOB_STORE=postgres needs the distributed mode (DATABASE_URL and REDIS_URL)', 'QUARRY_BLOB_STORE');
+    return sharedStore();
   }
   return new S3BlobStore({ ...s3Settings(config), region: config.QUARRY_S3_REGION, prefix: config.QUARRY_S3_PREFIX });
 }

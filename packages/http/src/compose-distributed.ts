@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { WebhookDeliverer } from '@quarry/adapters';
-import { BullmqQueue, createPostgresStorage, createRedis, defaultBullmqQueueOptions, RedisRateLimiter, RedisSlotLimiter, type PostgresStorage } from '@quarry/storage';
+import { BullmqQueue, createPostgresStorage, PostgresBlobStore, createRedis, defaultBullmqQueueOptions, RedisRateLimiter, RedisSlotLimiter, type PostgresStorage } from '@quarry/storage/distributed';
 import {
   JobRunner,
   JobService,
@@ -21,6 +21,7 @@ import {
   type ServerConfig,
 } from '@quarry/core';
 import { allowedPrivateHosts, buildEngine } from './compose.js';
+import { isDistributed } from './distributed-mode.js';
 import { blobStoreOf } from './compose-blobs.js';
 import { surfaceHints } from './surface-hints.js';
 import { searchProviderOf } from './compose-search.js';
@@ -59,16 +60,6 @@ const workerOutageRetryMs = 60_000;
 /** How long an API process's Redis commands may wait (an outage answers 503 after this, not a hang). */
 const apiRedisTimeoutMs = 2_000;
 
-/** Whether the configuration asks for the distributed mode; half a configuration is an error. */
-export function isDistributed(config: ServerConfig): boolean {
-  if (!config.DATABASE_URL !== !config.REDIS_URL) {
-    throw new ValidationError(
-      `The distributed mode needs both DATABASE_URL (PostgreSQL) and REDIS_URL (Redis); only ${config.DATABASE_URL ? 'DATABASE_URL' : 'REDIS_URL'} is set`,
-      config.DATABASE_URL ? 'REDIS_URL' : 'DATABASE_URL',
-    );
-  }
-  return Boolean(config.DATABASE_URL);
-}
 
 export async function composeDistributed(config: ServerConfig, role: QuarryRole = config.QUARRY_ROLE): Promise<DistributedParts> {
   if (!isDistributed(config)) throw new ValidationError('DATABASE_URL and REDIS_URL must be set for the distributed mode', 'DATABASE_URL');
@@ -110,7 +101,7 @@ export async function composeDistributed(config: ServerConfig, role: QuarryRole 
     // Blobs live where every process reads them (a PostgreSQL table or an S3 bucket), never on one
     // machine's disk: the worker that takes a screenshot is rarely the process that serves its link.
     const engine = buildEngine(config, (fetcher) => metrics.measure(fetcher), {
-      blobStore: blobStoreOf(config, work.db),
+      blobStore: blobStoreOf(config, () => new PostgresBlobStore(work.db)),
       documentCache: work.documents,
       pageIndex: work.pageIndex,
       changeHistory: work.changeHistory,
@@ -141,7 +132,7 @@ export async function composeDistributed(config: ServerConfig, role: QuarryRole 
       ledger: api.ledger,
       rateLimiter,
       metrics,
-      blobs: blobStoreOf(config, api.db),
+      blobs: blobStoreOf(config, () => new PostgresBlobStore(api.db)),
       search,
       monitors: api.monitors,
       monitorScheduler,

@@ -1,3 +1,8 @@
+/**
+ * The embedded backends (SQLite, local folder and S3 blobs). The PostgreSQL, Redis and BullMQ
+ * backends of the distributed mode are in `@quarry/storage/distributed`, so that a process that does
+ * not use them never loads their drivers (pg, ioredis and bullmq cost ~45 MB of RSS at start).
+ */
 export * from './open-sqlite.js';
 export * from './migrations.js';
 export * from './sqlite-job-store.js';
@@ -11,23 +16,4 @@ export * from './sqlite-webhook-outbox.js';
 export * from './local-blob-store.js';
 export * from './sqlite-storage.js';
 export { apiKeyPattern } from './api-key.js';
-export * from './postgres/open-postgres.js';
-export * from './postgres/postgres-database.js';
-export * from './postgres/postgres-errors.js';
-export * from './postgres/postgres-migrations.js';
-export * from './postgres/postgres-job-store.js';
-export * from './postgres/postgres-ledger.js';
-export * from './postgres/postgres-webhook-outbox.js';
-export * from './postgres/postgres-document-cache.js';
-export * from './postgres/postgres-page-index.js';
-export * from './postgres/postgres-change-history.js';
-export * from './postgres/postgres-monitor-store.js';
-export * from './postgres/postgres-blob-store.js';
 export * from './s3/s3-blob-store.js';
-export * from './postgres/postgres-storage.js';
-export * from './redis/redis-client.js';
-export * from './redis/redis-script.js';
-export * from './bullmq/bullmq-queue.js';
-export * from './redis/redis-rate-limiter.js';
-export * from './redis/redis-errors.js';
-export * from './redis/redis-slot-limiter.js';

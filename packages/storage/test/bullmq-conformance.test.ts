@@ -1,7 +1,7 @@
 import { describeQueue } from '@quarry/core/testing';
 import { afterAll, afterEach, beforeAll, describe } from 'vitest';
 import type { Redis } from 'ioredis';
-import { BullmqQueue, createRedis, defaultBullmqQueueOptions } from '../src/index.js';
+import { BullmqQueue, createRedis, defaultBullmqQueueOptions } from '../src/distributed.js';
 import { deletePrefix, isRedisAvailable, testRedisUrl, uniquePrefix } from './bullmq-test-redis.js';
 
 // The Queue conformance suite against real Redis: a fresh key prefix (so an empty queue) per test.

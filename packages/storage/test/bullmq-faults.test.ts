@@ -2,7 +2,7 @@ import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { ManualClock, queueMessage } from '@quarry/core/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BullmqQueue, createRedis, defaultBullmqQueueOptions } from '../src/index.js';
+import { BullmqQueue, createRedis, defaultBullmqQueueOptions } from '../src/distributed.js';
 import { deletePrefix, isRedisAvailable, testRedisUrl, uniquePrefix } from './bullmq-test-redis.js';
 
 // Faults between processes sharing one queue: each BullmqQueue object stands for one process.

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { describeSlotLimiter, ManualClock } from '@quarry/core/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRedis, RedisRateLimiter, RedisSlotLimiter } from '../src/index.js';
+import { createRedis, RedisRateLimiter, RedisSlotLimiter } from '../src/distributed.js';
 import { deletePrefix, isRedisAvailable, testRedisUrl, uniquePrefix } from './bullmq-test-redis.js';
 
 // Limits shared in Redis by every process: each limiter object stands for one process.

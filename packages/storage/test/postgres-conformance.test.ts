@@ -1,6 +1,6 @@
 import { describeBlobStore, describeDocumentCache, describeJobStore, describeLedger, describeWebhookOutbox } from '@quarry/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PostgresBlobStore, PostgresDocumentCache, PostgresJobStore, PostgresLedger, PostgresWebhookOutbox } from '../src/index.js';
+import { PostgresBlobStore, PostgresDocumentCache, PostgresJobStore, PostgresLedger, PostgresWebhookOutbox } from '../src/distributed.js';
 import { isPostgresAvailable, openTestDatabase, resetTestDatabase } from './postgres-test-database.js';
 
 // Every state port runs its conformance suite against a real PostgreSQL schema of its own,

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { frontierEntry, jobRecord, pageDocument } from '@quarry/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgres, PostgresJobStore, PostgresLedger, type PostgresDatabase } from '../src/index.js';
+import { openPostgres, PostgresJobStore, PostgresLedger, type PostgresDatabase } from '../src/distributed.js';
 import { isPostgresAvailable, openTestDatabase, testDatabaseUrl, uniqueSchema } from './postgres-test-database.js';
 
 // Several processes on one schema: each pool stands for a process with its own connections.

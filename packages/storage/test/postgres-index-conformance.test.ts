@@ -1,6 +1,6 @@
 import { describeChangeHistory, describeMonitorStore, describePageIndex } from '@quarry/core/testing';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { PostgresChangeHistory, PostgresMonitorStore, PostgresPageIndex } from '../src/index.js';
+import { PostgresChangeHistory, PostgresMonitorStore, PostgresPageIndex } from '../src/distributed.js';
 import { isPostgresAvailable, openTestDatabase, resetTestDatabase } from './postgres-test-database.js';
 
 // The index ports on a real PostgreSQL schema of their own (the DocumentCache suite runs in

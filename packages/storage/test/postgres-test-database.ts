@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { localTeamId } from '@quarry/core';
-import { openPostgres, postgresSeed, type PostgresDatabase } from '../src/index.js';
+import { openPostgres, postgresSeed, type PostgresDatabase } from '../src/distributed.js';
 
 /**
  * PostgreSQL for tests: QUARRY_TEST_DATABASE_URL (default: the local `test` database). Each test

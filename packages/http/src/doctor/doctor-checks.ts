@@ -4,7 +4,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { findChromium } from '@quarry/adapters';
-import { createRedis, createSqliteStorage, defaultPostgresOptions, openSqlite, PostgresDatabase } from '@quarry/storage';
+import { createSqliteStorage, openSqlite } from '@quarry/storage';
 import type { ServerConfig } from '@quarry/core';
 import { buildLlmProvider, llmProviderKind } from '../compose-llm.js';
 import { maskProxy, proxyPoolsOf } from '../compose-proxies.js';
@@ -90,6 +90,7 @@ export async function checkSqlite(config: ServerConfig): Promise<{ result: Check
 
 /** PostgreSQL's version, and whether keys exist (undefined before the schema exists). */
 export async function checkPostgres(config: ServerConfig): Promise<{ result: CheckResult; hasKeys: KeysKnown }> {
+  const { defaultPostgresOptions, PostgresDatabase } = await import('@quarry/storage/distributed');
   const db = new PostgresDatabase({ ...defaultPostgresOptions, connectionString: config.DATABASE_URL!, schema: config.QUARRY_PG_SCHEMA, maxConnections: 1, applicationName: 'quarry-doctor' });
   try {
     const [row] = await db.query<{ version: string }>('SHOW server_version');
@@ -104,6 +105,7 @@ export async function checkPostgres(config: ServerConfig): Promise<{ result: Che
 }
 
 export async function checkRedis(config: ServerConfig): Promise<CheckResult> {
+  const { createRedis } = await import('@quarry/storage/distributed');
   const redis = createRedis(config.REDIS_URL!, { name: 'quarry-doctor', commandTimeoutMs: 5_000 });
   try {
     const info = await redis.info('server');
