@@ -232,6 +232,7 @@ export class PlaywrightFetcher implements Fetcher {
     }
     if (!response) throw new TargetError('connection', `The browser got no response from ${request.url.host}`, { details: { host: request.url.host } });
     const headers = headersOf(await response.allHeaders());
+    if (headers.get('x-quarry-failed')) throw this.refusalFor(new URL(response.url()).hostname) ?? new TargetError('connection', `The browser could not reach ${new URL(response.url()).host}`);
     if (headers.get('x-quarry-refused')) throw this.refusalFor(new URL(response.url()).hostname) ?? new TargetError('ssrf', `Refused to connect to ${new URL(response.url()).host}`);
     const contentType = headers.get('content-type') ?? '';
     const isHtml = contentType === '' || /html|xml\+xhtml/i.test(contentType);

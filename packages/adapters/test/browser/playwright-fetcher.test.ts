@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '@quarry/core/testing';
 import { locationProfile, type FetchRequest } from '@quarry/core';
@@ -152,8 +153,16 @@ describe.skipIf(skipWithoutChromium)('PlaywrightFetcher', () => {
     await expect(fetcher.fetch(request('/slow', { timeoutMs: 1_500 }))).rejects.toMatchObject({ name: 'TimeoutError' });
   });
 
-  it('reports connection failures as target errors', async () => {
-    await expect(fetcher.fetch({ url: new URL('http://127.0.0.1:9/'), timeoutMs: 10_000 })).rejects.toMatchObject({ name: 'TargetError', kind: 'connection' });
+  it('reports a closed port as the target refusing the connection, naming host and port', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    await expect(fetcher.fetch({ url: new URL(`http://127.0.0.1:${port}/`), timeoutMs: 10_000 })).rejects.toMatchObject({
+      name: 'TargetError',
+      kind: 'connection-refused',
+      message: expect.stringContaining(`127.0.0.1:${port}`),
+    });
   });
 });
 

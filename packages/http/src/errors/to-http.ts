@@ -24,6 +24,10 @@ export const statusOf: Record<ErrorCode, number> = {
 export const statusOfKind: Readonly<Record<string, number>> = {
   ssrf: 403,
   'unsupported-type': 415,
+  // The URL names a host that does not exist or a port nobody listens on: the caller's to fix, and
+  // not a 5xx the SDKs retry.
+  dns: 422,
+  'connection-refused': 422,
 };
 
 /** What each status this map can answer means, for the OpenAPI documents. */
@@ -44,6 +48,8 @@ const meaningOf: Record<ErrorCode, string> = {
 const meaningOfKind: Record<keyof typeof statusOfKind, string> = {
   ssrf: 'the target is a private or loopback address the operator did not allow',
   'unsupported-type': 'the target answered a content type Quarry cannot convert',
+  dns: 'the host name of the target does not resolve',
+  'connection-refused': 'the target refused the connection (nothing listens on its port)',
 };
 
 /**
@@ -65,6 +71,12 @@ const publicCode: Partial<Record<ErrorCode, string>> = {
   target_failed: 'SCRAPE_FAILED',
   not_available: 'NOT_AVAILABLE',
   not_configured: 'NOT_CONFIGURED',
+};
+
+/** Codes of failure kinds, in Firecrawl's spelling, where they are more precise than their code's. */
+const publicCodeOfKind: Readonly<Record<string, string>> = {
+  dns: 'SCRAPE_DNS_RESOLUTION_ERROR',
+  'connection-refused': 'SCRAPE_SITE_ERROR',
 };
 
 export interface HttpError {
@@ -95,7 +107,8 @@ function detailsOf(error: QuarryError): unknown {
 export function toHttpError(error: unknown): HttpError {
   const quarryError: QuarryError = asQuarryError(error);
   const kind = quarryError.details?.kind;
-  const status = (typeof kind === 'string' && Object.hasOwn(statusOfKind, kind) ? statusOfKind[kind] : undefined) ?? statusOf[quarryError.code];
+  const knownKind = typeof kind === 'string' && Object.hasOwn(statusOfKind, kind) ? kind : undefined;
+  const status = (knownKind ? statusOfKind[knownKind] : undefined) ?? statusOf[quarryError.code];
   const headers: Record<string, string> = {};
   const retryAfter = quarryError.details?.retryAfterSeconds;
   if (typeof retryAfter === 'number') headers['retry-after'] = String(Math.ceil(retryAfter));
@@ -112,7 +125,7 @@ export function toHttpError(error: unknown): HttpError {
     body: {
       success: false,
       error: message,
-      code: publicCode[quarryError.code] ?? quarryError.code.toUpperCase(),
+      code: (knownKind ? publicCodeOfKind[knownKind] : undefined) ?? publicCode[quarryError.code] ?? quarryError.code.toUpperCase(),
       ...(quarryError.details && status !== 500 && quarryError.code !== 'rate_limited' ? { details: detailsOf(quarryError) } : {}),
     },
   };
