@@ -54,6 +54,7 @@ export * from './ports/change-history.js';
 export * from './cache/cache-key.js';
 export * from './cache/cache-policy.js';
 export * from './cache/cached-scrape.js';
+export * from './cache/store-scope.js';
 export * from './change-tracking/change-tracking-stage.js';
 export * from './change-tracking/git-diff.js';
 export * from './memory/memory-change-history.js';

@@ -49,5 +49,5 @@ export function buildEngine(
         });
   const { browser, ...browserParts } = buildBrowserParts(config, allowedPrivateHosts(config));
   const llm = buildLlmProvider(config);
-  return createEngine({ fetcher, ...browserParts, ...(browser ? { browser: wrapFetcher(browser) } : {}), ...(transformer ? { transformer } : {}), ...stores, stages: llmStages(llm), ...(llm ? { llm } : {}), proxies: proxyPoolsOf(config) });
+  return createEngine({ fetcher, ...browserParts, ...(browser ? { browser: wrapFetcher(browser) } : {}), ...(transformer ? { transformer } : {}), ...stores, stages: llmStages(llm), ...(llm ? { llm } : {}), proxies: proxyPoolsOf(config), sharing: { sharedAcrossTeams: config.QUARRY_SHARED_INDEX } });
 }

@@ -87,6 +87,11 @@ export const serverConfigSchema = Type.Object(
       default: 1_000_000,
       description: 'Credits a new team starts with when `keys create` names a team that does not exist and gives no --credits.',
     }),
+    QUARRY_SHARED_INDEX: Type.Boolean({
+      default: false,
+      description:
+        'Share stored pages across teams: the search index, the maxAge cache and change-tracking histories. Off: each team sees only the pages it stored (another team may have crawled an intranet page).',
+    }),
     QUARRY_WEBHOOK_ALLOW_HTTP: Type.Boolean({
       default: false,
       description: 'Allow plain http webhook URLs (https only by default). Private targets also need QUARRY_ALLOW_PRIVATE_HOSTS.',

@@ -19,7 +19,7 @@ export function mapRoutes(app: FastifyInstance, services: Services, version: Api
       ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
       useIndex: options.useIndex,
       filterByPath: options.filterByPath,
-    });
+    }, { teamId: request.caller.teamId });
     await services.ledger.charge(request.caller.teamId, 1, 'map', chargeContext(request.caller.keyId));
     if (version === 'v1') return { success: true, links: links.map((link) => link.url) };
     return { success: true, links };

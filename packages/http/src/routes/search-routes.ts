@@ -26,6 +26,7 @@ export function searchRoutes(app: FastifyInstance, services: Services, version: 
         provider: services.search,
         clock: services.engine.parts.clock,
         scrape: (url, context) => services.engine.scrapeParsed(url, scrapeOptions!, { signal: context.signal, teamId }),
+        teamId,
       },
       search,
       controller.signal,
