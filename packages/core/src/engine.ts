@@ -15,7 +15,8 @@ import { parseScrapeOptions } from './options/normalize-scrape-options.js';
 import type { ScrapeOptions, ScrapeOptionsInput } from './options/scrape-options.js';
 import { randomIds, systemClock, type Clock, type Ids } from './ports/clock.js';
 import type { Fetcher } from './ports/fetcher.js';
-import { inlineHtmlTransformer, type HtmlTransformer } from './ports/html-transformer.js';
+import { inlineHtmlTransformer, withPageLimits, type HtmlTransformer } from './ports/html-transformer.js';
+import type { PageLimits } from './html/page-limits.js';
 import type { JobProgress } from './ports/job-store.js';
 import { scrapePageWithLinks, type ScrapeContext, type ScrapeDeps, type ScrapedPage } from './scrape/scrape-page.js';
 import type { BlobLinks } from './scrape/capture-links.js';
@@ -70,6 +71,8 @@ export interface EngineDeps {
    * QUARRY_SHARED_INDEX); per team when absent or false.
    */
   sharing?: StoreSharing;
+  /** What one page may hold before its conversion fails as too large (default `defaultPageLimits`). */
+  pageLimits?: PageLimits;
 }
 
 /** What a library crawl yields: each page as it finishes, each page error, and the end. */
@@ -111,7 +114,7 @@ export interface Engine {
 export function createEngine(deps: EngineDeps): Engine {
   const clock = deps.clock ?? systemClock;
   const ids = deps.ids ?? randomIds;
-  const transformer = deps.transformer ?? inlineHtmlTransformer;
+  const transformer = deps.pageLimits ? withPageLimits(deps.transformer ?? inlineHtmlTransformer, deps.pageLimits) : (deps.transformer ?? inlineHtmlTransformer);
   const robotsTokens = [deps.robotsUserAgent ?? 'QuarryBot', ...robotsCompatibilityTokens];
   const changeHistory = deps.changeHistory && deps.sharing?.sharedAcrossTeams ? sharedChangeHistory(deps.changeHistory) : deps.changeHistory;
   const scrapeDeps: ScrapeDeps = {

@@ -15,6 +15,7 @@ export * from './html/parse-html.js';
 export * from './html/metadata.js';
 export * from './html/clean-html.js';
 export * from './html/decode-body.js';
+export * from './html/page-limits.js';
 export * from './markdown/index.js';
 export * from './extract/index.js';
 export * from './pdf/index.js';

@@ -65,6 +65,21 @@ export const serverConfigSchema = Type.Object(
       default: 52_428_800,
       description: 'Largest response body a fetch accepts, in bytes; larger pages fail with a too-large error.',
     }),
+    QUARRY_MAX_PAGE_ELEMENTS: Type.Integer({
+      minimum: 1,
+      default: 500_000,
+      description: 'Most elements (start tags) one page may have; a page with more fails as too large before it is parsed.',
+    }),
+    QUARRY_MAX_TABLE_CELLS: Type.Integer({
+      minimum: 1,
+      default: 200_000,
+      description: 'Most table cells (td, th) one page may have; a page with more fails as too large before it is parsed.',
+    }),
+    QUARRY_MAX_MARKDOWN_CHARS: Type.Integer({
+      minimum: 1,
+      default: 20_000_000,
+      description: 'Longest markdown one page may give, in characters; a longer one fails as too large.',
+    }),
     QUARRY_WORKER_CONCURRENCY: Type.Integer({
       minimum: 1,
       maximum: 1_000,

@@ -1,3 +1,4 @@
+import type { PageLimits } from '../html/page-limits.js';
 import { transformHtml, type HtmlTransformInput, type HtmlTransformOutput } from '../scrape/transform-html.js';
 
 /**
@@ -14,3 +15,11 @@ export interface HtmlTransformer {
 export const inlineHtmlTransformer: HtmlTransformer = {
   transform: async (input) => transformHtml(input),
 };
+
+/** A transformer that gives every page the operator's limits (QUARRY_MAX_PAGE_ELEMENTS and the like). */
+export function withPageLimits(transformer: HtmlTransformer, limits: PageLimits): HtmlTransformer {
+  return {
+    transform: (input) => transformer.transform({ ...input, limits }),
+    ...(transformer.close ? { close: () => transformer.close!() } : {}),
+  };
+}

@@ -28,6 +28,8 @@ export const statusOfKind: Readonly<Record<string, number>> = {
   // not a 5xx the SDKs retry.
   dns: 422,
   'connection-refused': 422,
+  // Over a per-page limit (bytes, elements, table cells, markdown, conversion time or heap): the page's own failure.
+  'too-large': 422,
 };
 
 /** What each status this map can answer means, for the OpenAPI documents. */
@@ -50,6 +52,7 @@ const meaningOfKind: Record<keyof typeof statusOfKind, string> = {
   'unsupported-type': 'the target answered a content type Quarry cannot convert',
   dns: 'the host name of the target does not resolve',
   'connection-refused': 'the target refused the connection (nothing listens on its port)',
+  'too-large': 'the page is over a per-page limit (bytes, elements, table cells, markdown length, conversion time or heap)',
 };
 
 /**
@@ -77,6 +80,7 @@ const publicCode: Partial<Record<ErrorCode, string>> = {
 const publicCodeOfKind: Readonly<Record<string, string>> = {
   dns: 'SCRAPE_DNS_RESOLUTION_ERROR',
   'connection-refused': 'SCRAPE_SITE_ERROR',
+  'too-large': 'CONTENT_TOO_LARGE',
 };
 
 export interface HttpError {
