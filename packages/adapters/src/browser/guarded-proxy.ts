@@ -18,7 +18,7 @@
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import net, { type AddressInfo, type Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
+import { pipeline, type Duplex } from 'node:stream';
 import { TargetError } from '@quarry/core';
 import type { SsrfGuard } from '../ssrf-guard.js';
 import { toCoreError } from '../got-error.js';
@@ -135,7 +135,9 @@ export class GuardedProxy {
         const answerHeaders: Record<string, string | string[]> = {};
         for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !hopByHop.has(name)) answerHeaders[name] = value;
         response.writeHead(answer.statusCode ?? 502, answer.statusMessage, answerHeaders);
-        answer.pipe(response);
+        // pipeline, not pipe: a target that resets mid-body must end Chromium's response too, or the
+        // browser waits for the rest until the scrape times out.
+        pipeline(answer, response, () => undefined);
       },
     );
     upstream.on('error', (error) => {

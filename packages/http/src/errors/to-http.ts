@@ -28,6 +28,8 @@ export const statusOfKind: Readonly<Record<string, number>> = {
   // not a 5xx the SDKs retry.
   dns: 422,
   'connection-refused': 422,
+  // Redirects without end (or past the hop limit): the target's to fix.
+  redirect: 422,
   // Over a per-page limit (bytes, elements, table cells, markdown, conversion time or heap): the page's own failure.
   'too-large': 422,
 };
@@ -52,6 +54,7 @@ const meaningOfKind: Record<keyof typeof statusOfKind, string> = {
   'unsupported-type': 'the target answered a content type Quarry cannot convert',
   dns: 'the host name of the target does not resolve',
   'connection-refused': 'the target refused the connection (nothing listens on its port)',
+  redirect: 'the target redirects too many times',
   'too-large': 'the page is over a per-page limit (bytes, elements, table cells, markdown length, conversion time or heap)',
 };
 
