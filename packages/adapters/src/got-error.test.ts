@@ -11,7 +11,7 @@ describe('toCoreError', () => {
   it.each([
     ['ENOTFOUND', 'dns'],
     ['EAI_AGAIN', 'dns'],
-    ['ECONNREFUSED', 'connection'],
+    ['ECONNREFUSED', 'connection-refused'],
     ['ECONNRESET', 'connection'],
     ['EHOSTUNREACH', 'connection'],
     ['DEPTH_ZERO_SELF_SIGNED_CERT', 'tls'],

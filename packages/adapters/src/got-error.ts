@@ -25,7 +25,7 @@ const outcomeByCode: Record<string, Outcome> = {
   EAI_NODATA: { kind: 'dns', words: 'the host name has no address', isRetryable: false },
   EAI_AGAIN: { kind: 'dns', words: 'DNS lookup failed temporarily', isRetryable: true },
   EAI_FAIL: { kind: 'dns', words: 'DNS lookup failed', isRetryable: true },
-  ECONNREFUSED: { kind: 'connection', words: 'connection refused', isRetryable: true },
+  ECONNREFUSED: { kind: 'connection-refused', words: 'connection refused', isRetryable: false },
   ECONNRESET: { kind: 'connection', words: 'connection reset by the server', isRetryable: true },
   ECONNABORTED: { kind: 'connection', words: 'connection aborted', isRetryable: true },
   EPIPE: { kind: 'connection', words: 'connection closed while sending', isRetryable: true },

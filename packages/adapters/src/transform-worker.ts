@@ -7,7 +7,7 @@
  * `workerScript` in worker-pool-transformer.ts).
  */
 import { parentPort } from 'node:worker_threads';
-import { transformHtml } from '@quarry/core';
+import { QuarryError, transformHtml } from '@quarry/core';
 import type { WorkerReply, WorkerRequest } from './worker-pool-transformer.js';
 
 const port = parentPort;
@@ -19,7 +19,8 @@ port.on('message', (request: WorkerRequest) => {
     reply = { id: request.id, output: transformHtml(request.input) };
   } catch (error) {
     const plain = error instanceof Error ? error : new Error(String(error));
-    reply = { id: request.id, error: { name: plain.name, message: plain.message, ...(plain.stack ? { stack: plain.stack } : {}) } };
+    const details = error instanceof QuarryError ? error.details : undefined;
+    reply = { id: request.id, error: { name: plain.name, message: plain.message, ...(plain.stack ? { stack: plain.stack } : {}), ...(details ? { details } : {}) } };
   }
   port.postMessage(reply);
 });

@@ -37,7 +37,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
-import { TargetError, transformHtml, type HtmlTransformer, type HtmlTransformInput, type HtmlTransformOutput } from '@quarry/core';
+import { TargetError, transformHtml, type TargetErrorKind, type HtmlTransformer, type HtmlTransformInput, type HtmlTransformOutput } from '@quarry/core';
 
 export interface WorkerPoolTransformerOptions {
   /** Worker threads at most. Default: one per CPU core but one (`os.availableParallelism() - 1`), at least 1. */
@@ -65,7 +65,7 @@ export interface WorkerRequest {
 export type WorkerReply =
   | { ready: true }
   | { id: number; output: HtmlTransformOutput }
-  | { id: number; error: { name: string; message: string; stack?: string } };
+  | { id: number; error: { name: string; message: string; stack?: string; details?: Record<string, unknown> } };
 
 interface Task {
   id: number;
@@ -94,6 +94,8 @@ export const defaultWorkerLimits: ResourceLimits = { maxYoungGenerationSizeMb: 8
 
 /** A 40 KB page converts in ~5 ms and a 5 MB one in well under a second; a page still going after this is hostile. */
 export const defaultTransformDeadlineMs = 20_000;
+/** What a worker may take to load before the deadline of the pages it holds starts. */
+const workerStartupMs = 30_000;
 
 export class WorkerPoolTransformer implements HtmlTransformer {
   private readonly maxWorkers: number;
@@ -167,8 +169,7 @@ export class WorkerPoolTransformer implements HtmlTransformer {
       const task = this.waiting.shift()!;
       if (slot.tasks.size === 0) slot.worker.ref();
       slot.tasks.set(task.id, task);
-      task.timer = setTimeout(() => this.expire(slot, task), this.deadlineMs);
-      task.timer.unref();
+      this.arm(slot, task);
       slot.worker.postMessage({ id: task.id, input: task.input } satisfies WorkerRequest);
     }
     if (this.waiting.length > 0 && this.useCallingThread && !this.isInlineScheduled) {
@@ -210,6 +211,13 @@ export class WorkerPoolTransformer implements HtmlTransformer {
     this.dispatch();
   }
 
+  /** (Re)starts the task's deadline on its worker, with time to load while the worker is not ready. */
+  private arm(slot: PoolWorker, task: Task): void {
+    clearTimeout(task.timer);
+    task.timer = setTimeout(() => this.expire(slot, task), this.deadlineMs + (slot.isReady ? 0 : workerStartupMs));
+    task.timer.unref();
+  }
+
   private pickWorker(): PoolWorker | undefined {
     let best: PoolWorker | undefined;
     for (const slot of this.workers) if (!best || slot.tasks.size < best.tasks.size) best = slot;
@@ -230,6 +238,9 @@ export class WorkerPoolTransformer implements HtmlTransformer {
   private answer(slot: PoolWorker, reply: WorkerReply): void {
     if ('ready' in reply) {
       slot.isReady = true;
+      // The deadline is the page's conversion time: it starts once the worker can work, not while
+      // it loads (slow on a busy machine).
+      for (const task of slot.tasks.values()) this.arm(slot, task);
       return;
     }
     const task = slot.tasks.get(reply.id);
@@ -279,7 +290,10 @@ function tooLarge(why: string): TargetError {
   return new TargetError('too-large', `The page is too large to convert: ${why}.`, { details: { limit: 'transform' } });
 }
 
-function rebuildError(remote: { name: string; message: string; stack?: string }): Error {
+function rebuildError(remote: { name: string; message: string; stack?: string; details?: Record<string, unknown> }): Error {
+  // A page over a limit (page-limits.ts) is the page's own failure: it stays a TargetError.
+  const kind = remote.details?.kind;
+  if (remote.name === 'TargetError' && typeof kind === 'string') return new TargetError(kind as TargetErrorKind, remote.message, { details: remote.details });
   const error = new Error(remote.message);
   error.name = remote.name;
   if (remote.stack) error.stack = remote.stack;

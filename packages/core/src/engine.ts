@@ -15,8 +15,9 @@ import { parseScrapeOptions } from './options/normalize-scrape-options.js';
 import type { ScrapeOptions, ScrapeOptionsInput } from './options/scrape-options.js';
 import { randomIds, systemClock, type Clock, type Ids } from './ports/clock.js';
 import type { Fetcher } from './ports/fetcher.js';
-import { inlineHtmlTransformer, inlineHtmlTransformerWith, type HtmlTransformer } from './ports/html-transformer.js';
+import { inlineHtmlTransformer, inlineHtmlTransformerWith, withPageLimits, type HtmlTransformer } from './ports/html-transformer.js';
 import { withElementRules, type ElementRuleOverrides } from './markdown/index.js';
+import type { PageLimits } from './html/page-limits.js';
 import type { JobProgress } from './ports/job-store.js';
 import { parseFile, type ParseFileInput } from './scrape/parse-file.js';
 import { scrapePageWithLinks, type ScrapeContext, type ScrapeDeps, type ScrapedPage } from './scrape/scrape-page.js';
@@ -28,6 +29,8 @@ import { parseTargetUrl } from './scrape/target-url.js';
 import { withDocumentCache, type ScrapeRun } from './cache/cached-scrape.js';
 import { siteOf } from './cache/cache-key.js';
 import { changeTrackingStage } from './change-tracking/change-tracking-stage.js';
+import { sharedChangeHistory } from './change-tracking/shared-history.js';
+import { libraryTeamId, storeScope, type StoreSharing } from './cache/store-scope.js';
 import type { ChangeHistory } from './ports/change-history.js';
 import type { DocumentCache } from './ports/document-cache.js';
 import type { PageIndex } from './ports/page-index.js';
@@ -76,6 +79,13 @@ export interface EngineDeps {
   pageIndex?: PageIndex;
   /** Per-team histories for the changeTracking format. */
   changeHistory?: ChangeHistory;
+  /**
+   * Whether the cache, the index and change histories are shared across teams (the operator's
+   * QUARRY_SHARED_INDEX); per team when absent or false.
+   */
+  sharing?: StoreSharing;
+  /** What one page may hold before its conversion fails as too large (default `defaultPageLimits`). */
+  pageLimits?: PageLimits;
 }
 
 /** What a library crawl yields: each page as it finishes, each page error, and the end. */
@@ -86,6 +96,8 @@ export type CrawlEvent =
 
 export interface CrawlRunOptions {
   signal?: AbortSignal;
+  /** The team the crawl's pages are stored for (the cache and index scope; default `library`). */
+  teamId?: string;
   /** Pages fetched at once (default 16, or the crawl's maxConcurrency). */
   concurrency?: number;
 }
@@ -107,7 +119,7 @@ export interface Engine {
   /** Crawls a site in memory, yielding pages as they finish. A failed page never fails the crawl. */
   crawl(url: string, options?: CrawlOptionsInput, run?: CrawlRunOptions): AsyncGenerator<CrawlEvent, void, undefined>;
   /** The URLs of a site: sitemap plus a breadth-first walk, ranked by `search` when given. */
-  map(url: string, options?: MapOptionsInput, context?: { signal?: AbortSignal }): Promise<MapLink[]>;
+  map(url: string, options?: MapOptionsInput, context?: { signal?: AbortSignal; teamId?: string }): Promise<MapLink[]>;
   /**
    * Throws TargetError('ssrf') when the fetcher would refuse `url`'s host (a private address the
    * operator did not allow), so jobs can be refused at submit; ValidationError for a bad URL.
@@ -126,8 +138,10 @@ export function createEngine(deps: EngineDeps): Engine {
     throw new ValidationError('`elementRules` run on the converting thread: pass either `elementRules` or a `transformer`, not both', 'elementRules');
   }
   withElementRules(deps.elementRules); // refuses a malformed table now, not at the first page
-  const transformer = deps.transformer ?? (deps.elementRules ? inlineHtmlTransformerWith(deps.elementRules) : inlineHtmlTransformer);
+  const baseTransformer = deps.transformer ?? (deps.elementRules ? inlineHtmlTransformerWith(deps.elementRules) : inlineHtmlTransformer);
+  const transformer = deps.pageLimits ? withPageLimits(baseTransformer, deps.pageLimits) : baseTransformer;
   const robotsTokens = [deps.robotsUserAgent ?? 'QuarryBot', ...robotsCompatibilityTokens];
+  const changeHistory = deps.changeHistory && deps.sharing?.sharedAcrossTeams ? sharedChangeHistory(deps.changeHistory) : deps.changeHistory;
   const scrapeDeps: ScrapeDeps = {
     fetcher: deps.fetcher,
     ...(deps.browser ? { browser: deps.browser } : {}),
@@ -137,7 +151,7 @@ export function createEngine(deps: EngineDeps): Engine {
     clock,
     ids,
     proxies: new ProxyPools(deps.proxies),
-    stages: [...(deps.stages ?? []), ...(deps.changeHistory ? [changeTrackingStage({ history: deps.changeHistory, clock, ...(deps.llm ? { provider: deps.llm } : {}) })] : [])],
+    stages: [...(deps.stages ?? []), ...(changeHistory ? [changeTrackingStage({ history: changeHistory, clock, ...(deps.llm ? { provider: deps.llm } : {}) })] : [])],
     missingProviders: {
       json: 'an LLM provider (configure OPENAI_BASE_URL / OPENAI_API_KEY / MODEL_NAME, OLLAMA_BASE_URL or ANTHROPIC_API_KEY)',
       summary: 'an LLM provider (configure OPENAI_BASE_URL / OPENAI_API_KEY / MODEL_NAME, OLLAMA_BASE_URL or ANTHROPIC_API_KEY)',
@@ -147,23 +161,27 @@ export function createEngine(deps: EngineDeps): Engine {
   const fresh: ScrapeRun = (url, options, context, discoverLinks) =>
     scrapePageWithLinks(scrapeDeps, url, parseTargetUrl(url), options, context, discoverLinks);
   const run = deps.documentCache
-    ? withDocumentCache(fresh, { cache: deps.documentCache, ...(deps.pageIndex ? { index: deps.pageIndex } : {}), clock, ids })
+    ? withDocumentCache(fresh, { cache: deps.documentCache, ...(deps.pageIndex ? { index: deps.pageIndex } : {}), clock, ids, ...(deps.sharing ? { sharing: deps.sharing } : {}) })
     : fresh;
   const scrapeParsed = async (url: string, options: ScrapeOptions, context: ScrapeContext = {}) => (await run(url, options, context, false)).document;
   const scrapeWithLinks = async (url: string, options: ScrapeOptions, context: ScrapeContext = {}) => run(url, options, context, true);
   const pageIndex = deps.pageIndex;
-  const mapDeps = {
-    fetcher: deps.fetcher,
-    transformer,
-    clock,
-    robotsTokens,
-    ...(pageIndex
-      ? {
-          knownLinks: async (start: URL) => (await pageIndex.pagesOf(siteOf(start.href), 1_000)).map(mapLinkOf),
-          searchKnown: async (start: URL, query: string, limit: number) =>
-            (await pageIndex.search({ query, limit, site: siteOf(start.href) })).map((hit) => mapLinkOf({ url: hit.url, title: hit.title, description: hit.snippet })),
-        }
-      : {}),
+  /** Map's parts for a team: the index answers only from the pages that team may see. */
+  const mapDepsFor = (teamId: string | undefined) => {
+    const scope = storeScope(teamId, deps.sharing);
+    return {
+      fetcher: deps.fetcher,
+      transformer,
+      clock,
+      robotsTokens,
+      ...(pageIndex
+        ? {
+            knownLinks: async (start: URL) => (await pageIndex.pagesOf(siteOf(start.href), 1_000, scope)).map(mapLinkOf),
+            searchKnown: async (start: URL, query: string, limit: number) =>
+              (await pageIndex.search({ query, limit, scope, site: siteOf(start.href) })).map((hit) => mapLinkOf({ url: hit.url, title: hit.title, description: hit.snippet })),
+          }
+        : {}),
+    };
   };
 
   async function checkTarget(url: string): Promise<void> {
@@ -185,12 +203,12 @@ export function createEngine(deps: EngineDeps): Engine {
       scrape: scrapeWithLinks,
       events,
       robotsTokens,
-      ...(deps.changeHistory ? { changeHistory: deps.changeHistory } : {}),
+      ...(changeHistory ? { changeHistory } : {}),
     });
     const concurrency = run.concurrency ?? crawlOptions.maxConcurrency ?? defaultRunnerOptions.concurrency;
     const runner = new JobRunner({ jobs, queue, worker, clock, events }, { ...defaultRunnerOptions, concurrency, perHostConcurrency: concurrency });
     const service = new JobService({ jobs, queue, clock, ids, events, onCancel: (jobId) => runner.abortJob(jobId) });
-    const job = await service.startCrawl({ teamId: 'library', url, options: crawlOptions, version: 'v2' });
+    const job = await service.startCrawl({ teamId: run.teamId ?? libraryTeamId, url, options: crawlOptions, version: 'v2' });
     const onAbort = () => void service.cancel(job.id);
     run.signal?.addEventListener('abort', onAbort, { once: true });
     if (run.signal?.aborted) onAbort();
@@ -228,13 +246,13 @@ export function createEngine(deps: EngineDeps): Engine {
     map: async (url, options, context) => {
       const parsed = parseMapOptions(url, options);
       await checkTarget(url); // a refused start URL is an error, not a map of one link
-      return mapSite(mapDeps, url, parsed, context);
+      return mapSite(mapDepsFor(context?.teamId), url, parsed, context?.signal ? { signal: context.signal } : {});
     },
     checkTarget,
     close: async () => {
       await Promise.all([deps.fetcher.close?.(), deps.browser?.close?.(), deps.transformer?.close?.()]);
     },
-    parts: { fetcher: deps.fetcher, transformer, clock, ids, robotsTokens, ...(deps.changeHistory ? { changeHistory: deps.changeHistory } : {}), ...(deps.llm ? { llm: deps.llm } : {}) },
+    parts: { fetcher: deps.fetcher, transformer, clock, ids, robotsTokens, ...(changeHistory ? { changeHistory } : {}), ...(deps.llm ? { llm: deps.llm } : {}) },
   };
 }
 

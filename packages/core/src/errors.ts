@@ -125,6 +125,7 @@ export class TimeoutError extends QuarryError {
 /** Why a target page could not be turned into a document. */
 export type TargetErrorKind =
   | 'dns'
+  | 'connection-refused'
   | 'connection'
   | 'tls'
   | 'http-status'

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { createSqliteStorage } from '@quarry/storage';
-import type { CrawlOptionsInput, DocumentCache, PageIndex } from '@quarry/core';
+import { localTeamId, type CrawlOptionsInput, type DocumentCache, type PageIndex } from '@quarry/core';
 import { privateHostsOverride } from './cli-flags.js';
 import { buildEngine, loadConfig } from './compose.js';
 
@@ -19,6 +19,7 @@ interface IndexFlags {
   sitemap?: 'include' | 'skip';
   allowPrivateHosts?: string | boolean;
   quiet?: boolean;
+  team: string;
 }
 
 export function indexCommand(program: Command) {
@@ -32,6 +33,7 @@ export function indexCommand(program: Command) {
     .option('--crawl-entire-domain', 'follow links outside the start path')
     .option('--sitemap <mode>', 'include | skip')
     .option('--quiet', 'print only the summary')
+    .option('--team <id>', 'the team whose index and cache receive the pages (each team sees only its own unless QUARRY_SHARED_INDEX=true)', localTeamId)
     .option('--allow-private-hosts [hosts]', 'allow loopback/private targets (comma-separated hosts or CIDRs; all when no value)')
     .action(async (url: string, flags: IndexFlags) => {
       const config = loadConfig(process.env, privateHostsOverride(flags.allowPrivateHosts));
@@ -51,7 +53,7 @@ export function indexCommand(program: Command) {
       let indexed = 0;
       let failed = 0;
       try {
-        for await (const event of engine.crawl(url, options)) {
+        for await (const event of engine.crawl(url, options, { teamId: flags.team })) {
           if (event.type === 'page') {
             indexed++;
             if (!flags.quiet) process.stdout.write(`indexed ${event.document.metadata.url}\n`);

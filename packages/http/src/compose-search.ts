@@ -19,7 +19,7 @@ export function searchProviderOf(config: ServerConfig, index: PageIndex, clock: 
         clock,
       });
     default:
-      return new IndexSearch(index, clock);
+      return new IndexSearch(index, clock, { sharedAcrossTeams: config.QUARRY_SHARED_INDEX });
   }
 }
 

@@ -1,6 +1,6 @@
 import { proxyPoolsOf } from './compose-proxies.js';
 import { defaultWorkerLimits, GotFetcher, WorkerPoolTransformer } from '@quarry/adapters';
-import { createEngine, parseServerConfig, type BlobStore, type Engine, type EngineDeps, type Fetcher, type ServerConfig } from '@quarry/core';
+import { createEngine, parseServerConfig, type BlobStore, type Engine, type EngineDeps, type Fetcher, type PageLimits, type ServerConfig } from '@quarry/core';
 import { blobStoreOf } from './compose-blobs.js';
 import { buildBrowserParts } from './compose-browser.js';
 import { buildLlmProvider, llmStages } from './compose-llm.js';
@@ -56,5 +56,10 @@ export function buildEngine(
         });
   const { browser, ...browserParts } = buildBrowserParts(config, allowedPrivateHosts(config), blobStore, hints.privateHosts);
   const llm = buildLlmProvider(config);
-  return createEngine({ fetcher, browserHint: hints.browser, ...browserParts, ...(browser ? { browser: wrapFetcher(browser) } : {}), ...(transformer ? { transformer } : {}), ...engineStores, stages: llmStages(llm), ...(llm ? { llm } : {}), proxies: proxyPoolsOf(config) });
+  return createEngine({ fetcher, browserHint: hints.browser, ...browserParts, ...(browser ? { browser: wrapFetcher(browser) } : {}), ...(transformer ? { transformer } : {}), ...engineStores, stages: llmStages(llm), ...(llm ? { llm } : {}), proxies: proxyPoolsOf(config), sharing: { sharedAcrossTeams: config.QUARRY_SHARED_INDEX }, pageLimits: pageLimitsOf(config) });
+}
+
+/** The per-page limits of QUARRY_MAX_PAGE_ELEMENTS, QUARRY_MAX_TABLE_CELLS and QUARRY_MAX_MARKDOWN_CHARS. */
+export function pageLimitsOf(config: ServerConfig): PageLimits {
+  return { maxElements: config.QUARRY_MAX_PAGE_ELEMENTS, maxTableCells: config.QUARRY_MAX_TABLE_CELLS, maxMarkdownChars: config.QUARRY_MAX_MARKDOWN_CHARS };
 }

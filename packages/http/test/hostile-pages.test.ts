@@ -10,11 +10,27 @@ import { articlePage, startMutableSite, type MutableSite } from './support/mutab
  */
 let site: MutableSite;
 let quarry: TestQuarry;
+let big: TestServer;
+
+/**
+ * Pages over the default per-page limits (QUARRY_MAX_* in the README), built before the server
+ * starts: building one while a test runs would block this process, the server's too.
+ */
+const bigPages: Record<string, Buffer> = {
+  '/table-cells': Buffer.from(`<html><body><table>${`<tr>${'<td>c</td>'.repeat(1_000)}</tr>`.repeat(1_000)}</table></body></html>`),
+  '/single-line': Buffer.from(`<html><head><title>Long</title></head><body><p>${'word '.repeat(10_000_000)}</p></body></html>`),
+  '/elements': Buffer.from(`<html><body>${'<span>a</span>'.repeat(2_000_000)}</body></html>`),
+};
 
 beforeAll(async () => {
   site = await startMutableSite({
     '/unclosed-inline': `<html><head><title>Bold</title></head><body>${'<b>x'.repeat(1_000_000)}</body></html>`,
     '/fine': articlePage('Still fine', ['A normal page scraped after the hostile ones.']),
+  });
+  big = await startTestServer((_request, response, url) => {
+    const page = bigPages[url.pathname];
+    response.writeHead(page ? 200 : 404, { 'content-type': 'text/html' });
+    response.end(page ?? 'not found');
   });
   quarry = await startQuarry({ QUARRY_TRANSFORM_DEADLINE_MS: '3000' });
 });
@@ -22,6 +38,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await quarry?.close();
   await site?.close();
+  await big?.close();
 });
 
 async function scrape(url: string) {
@@ -58,6 +75,28 @@ describe('hostile pages', () => {
     expect(latencies.length).toBeGreaterThan(0);
     expect(Math.max(...latencies)).toBeLessThan(1_000);
     expect(await healthLatency()).toBeLessThan(1_000);
+  }, 60_000);
+
+  it.each([
+    ['a table of a million cells', 'table-cells', /more than 200000 table cells/],
+    ['a 50 MB page on a single line', 'single-line', /markdown is longer than 20000000 characters/],
+    ['two million elements', 'elements', /more than 500000 elements/],
+  ])('%s fails as too large (422) within seconds, /health answers within 1 s, memory stays bounded', async (_name, path, reason) => {
+    const started = performance.now();
+    const scraping = scrape(`${big.url}/${path}`);
+    const latencies: number[] = [];
+    let settled = false;
+    void scraping.finally(() => (settled = true));
+    while (!settled) {
+      latencies.push(await healthLatency());
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const { status, body } = await scraping;
+    expect(status).toBe(422);
+    expect(body).toMatchObject({ success: false, code: 'CONTENT_TOO_LARGE', error: expect.stringMatching(reason) });
+    expect(performance.now() - started).toBeLessThan(15_000);
+    expect(Math.max(...latencies, await healthLatency())).toBeLessThan(1_000);
+    expect(process.memoryUsage().rss).toBeLessThan(1_500 * 1024 * 1024);
   }, 60_000);
 
   it('a normal page afterwards is converted as usual', async () => {

@@ -228,4 +228,43 @@ export const migrations: readonly string[] = [
   );
   CREATE INDEX monitor_checks_monitor ON monitor_checks (monitor_id, created_at);
   `,
+  // 11: the index per scope (the team that stored a page, '' when shared across teams): one entry per
+  // scope and URL. Pages indexed before keep scope '' (seen only with QUARRY_SHARED_INDEX=true).
+  `
+  DROP TRIGGER page_index_insert;
+  DROP TRIGGER page_index_delete;
+  DROP TRIGGER page_index_update;
+  DROP TABLE page_index_fts;
+  DROP INDEX page_index_site;
+  ALTER TABLE page_index RENAME TO page_index_unscoped;
+  CREATE TABLE page_index (
+    seq INTEGER PRIMARY KEY,
+    scope TEXT NOT NULL,
+    url TEXT NOT NULL,
+    site TEXT NOT NULL,
+    title TEXT NOT NULL,
+    description TEXT NOT NULL,
+    body TEXT NOT NULL,
+    stored_at INTEGER NOT NULL,
+    UNIQUE (scope, url)
+  );
+  INSERT INTO page_index (seq, scope, url, site, title, description, body, stored_at)
+    SELECT seq, '', url, site, title, description, body, stored_at FROM page_index_unscoped;
+  DROP TABLE page_index_unscoped;
+  CREATE INDEX page_index_site ON page_index (scope, site, stored_at);
+  CREATE VIRTUAL TABLE page_index_fts USING fts5 (
+    title, description, body, content = 'page_index', content_rowid = 'seq', tokenize = 'porter unicode61'
+  );
+  INSERT INTO page_index_fts (page_index_fts) VALUES ('rebuild');
+  CREATE TRIGGER page_index_insert AFTER INSERT ON page_index BEGIN
+    INSERT INTO page_index_fts (rowid, title, description, body) VALUES (new.seq, new.title, new.description, new.body);
+  END;
+  CREATE TRIGGER page_index_delete AFTER DELETE ON page_index BEGIN
+    INSERT INTO page_index_fts (page_index_fts, rowid, title, description, body) VALUES ('delete', old.seq, old.title, old.description, old.body);
+  END;
+  CREATE TRIGGER page_index_update AFTER UPDATE ON page_index BEGIN
+    INSERT INTO page_index_fts (page_index_fts, rowid, title, description, body) VALUES ('delete', old.seq, old.title, old.description, old.body);
+    INSERT INTO page_index_fts (rowid, title, description, body) VALUES (new.seq, new.title, new.description, new.body);
+  END;
+  `,
 ];

@@ -8,6 +8,7 @@ import { QuarryError, TargetError, TimeoutError, type TargetErrorKind } from '@q
 const netErrorKinds: Array<[RegExp, TargetErrorKind, string]> = [
   [/ERR_NAME_NOT_RESOLVED|ERR_NAME_RESOLUTION_FAILED/, 'dns', 'does not resolve'],
   [/ERR_CERT_|ERR_SSL_|ERR_BAD_SSL/, 'tls', 'has a TLS certificate the browser refused (use skipTlsVerification to accept it)'],
+  [/ERR_CONNECTION_REFUSED/, 'connection-refused', 'refused the connection'],
   [/ERR_TOO_MANY_REDIRECTS/, 'redirect', 'redirects too many times'],
   [
     /ERR_CONNECTION_|ERR_EMPTY_RESPONSE|ERR_ADDRESS_UNREACHABLE|ERR_TUNNEL_CONNECTION_FAILED|ERR_PROXY_CONNECTION_FAILED|ERR_INTERNET_DISCONNECTED|ERR_TIMED_OUT|ERR_INVALID_RESPONSE|ERR_HTTP2_/,

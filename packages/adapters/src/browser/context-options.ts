@@ -55,12 +55,13 @@ export function acceptLanguageFor(request: FetchRequest): string {
   return own ?? request.location?.acceptLanguage ?? defaultLocale.acceptLanguage;
 }
 
-const credentialHeaderNames: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization']);
+const credentialHeaderNames: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie']);
 
 /**
- * The caller's Authorization and Proxy-Authorization headers: the fetcher's route adds them to
- * requests for the target's origin only (scheme, host and port), so neither a third-party resource
- * of the page nor another origin reached by a link or redirect sees them.
+ * The caller's Authorization, Proxy-Authorization and Cookie headers: the fetcher's route adds them
+ * to requests for the target's origin only (scheme, host and port: a browser's cookie jar would
+ * send a cookie to every port of the host), so neither a third-party resource of the page nor
+ * another origin reached by a link or redirect sees them.
  */
 export function credentialHeadersOf(request: FetchRequest): Record<string, string> {
   const found: Record<string, string> = {};

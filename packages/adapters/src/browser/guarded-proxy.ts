@@ -6,8 +6,11 @@
  * between check and connect.
  *
  * Plain HTTP arrives as absolute-form requests, HTTPS and wss as CONNECT tunnels, ws as upgrades.
- * A refused destination answers 403 with `x-quarry-refused` (HTTP) or a refused tunnel; the
- * refusal is remembered per host so the fetcher can report it as TargetError('ssrf').
+ * A refused destination answers 403 with `x-quarry-refused` (HTTP) or a refused tunnel; a name
+ * that does not resolve or a port that refuses the connection answers 502 with `x-quarry-failed`.
+ * Either is remembered per host (until the host answers again) so the fetcher can report the
+ * target's own failure (TargetError ssrf, dns, connection-refused) instead of Chromium's
+ * `ERR_HTTP_RESPONSE_CODE_FAILURE`.
  *
  * With an `upstream` proxy (the operator's proxy pools, proxy-pools.ts in core) every checked
  * connection goes on through it: absolute-form requests and CONNECT tunnels are relayed to the
@@ -15,12 +18,21 @@
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import net, { type AddressInfo, type Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
+import { pipeline, type Duplex } from 'node:stream';
 import { TargetError } from '@quarry/core';
 import type { SsrfGuard } from '../ssrf-guard.js';
+import { toCoreError } from '../got-error.js';
 
 const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 const refusalMemory = 256;
+/** Failures the fetcher reports as the target's own (a proxy's other 502s stay Chromium's errors). */
+const rememberedKinds: ReadonlySet<string> = new Set(['ssrf', 'dns', 'connection-refused']);
+
+/** The proxy's answer headers naming what it remembered. */
+function failureHeaders(failure: TargetError | undefined): Record<string, string> {
+  if (!failure) return {};
+  return failure.kind === 'ssrf' ? { 'x-quarry-refused': 'ssrf' } : { 'x-quarry-failed': failure.kind };
+}
 
 export class GuardedProxy {
   private readonly server: http.Server;
@@ -53,7 +65,7 @@ export class GuardedProxy {
     return this.url;
   }
 
-  /** The refusal last recorded for `host` (name as in the URL, port excluded). */
+  /** The refusal or connection failure last recorded for `host` (name as in the URL, port excluded). */
   refusalFor(host: string): TargetError | undefined {
     return this.refusals.get(host.toLowerCase());
   }
@@ -71,11 +83,20 @@ export class GuardedProxy {
     socket.on('error', () => undefined);
   }
 
-  private remember(host: string, error: unknown): TargetError | undefined {
-    if (!(error instanceof TargetError) || error.kind !== 'ssrf') return undefined;
+  /** Records a refusal (ssrf) or a target failure (dns, connection-refused) for `host`; undefined for anything else. */
+  private remember(target: URL, error: unknown): TargetError | undefined {
+    const failure = error instanceof TargetError ? error : toCoreError(error, { host: target.host, timeoutMs: 0, isProxied: this.upstream !== undefined });
+    if (!(failure instanceof TargetError) || !rememberedKinds.has(failure.kind)) return undefined;
+    const host = target.hostname.toLowerCase();
+    this.refusals.delete(host);
     if (this.refusals.size >= refusalMemory) this.refusals.delete(this.refusals.keys().next().value!);
-    this.refusals.set(host.toLowerCase(), error);
-    return error;
+    this.refusals.set(host, failure);
+    return failure;
+  }
+
+  /** The host answered: an earlier failure no longer describes it. */
+  private forget(target: URL): void {
+    this.refusals.delete(target.hostname.toLowerCase());
   }
 
   /** Checks the scheme and IP literals, then resolves the name: the addresses a socket may use. */
@@ -97,9 +118,9 @@ export class GuardedProxy {
     try {
       address = await this.allowedAddress(target);
     } catch (error) {
-      const refusal = this.remember(target.hostname, error);
-      response.writeHead(refusal ? 403 : 502, { 'content-type': 'text/plain', ...(refusal ? { 'x-quarry-refused': 'ssrf' } : {}) });
-      response.end(refusal ? refusal.message : `Cannot reach ${target.host}`);
+      const failure = this.remember(target, error);
+      response.writeHead(failure?.kind === 'ssrf' ? 403 : 502, { 'content-type': 'text/plain', ...failureHeaders(failure) });
+      response.end(failure ? failure.message : `Cannot reach ${target.host}`);
       return;
     }
     const headers: Record<string, string | string[]> = {};
@@ -110,14 +131,18 @@ export class GuardedProxy {
     const upstream = http.request(
       { ...via, method: request.method, agent: this.agent },
       (answer) => {
+        this.forget(target);
         const answerHeaders: Record<string, string | string[]> = {};
         for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !hopByHop.has(name)) answerHeaders[name] = value;
         response.writeHead(answer.statusCode ?? 502, answer.statusMessage, answerHeaders);
-        answer.pipe(response);
+        // pipeline, not pipe: a target that resets mid-body must end Chromium's response too, or the
+        // browser waits for the rest until the scrape times out.
+        pipeline(answer, response, () => undefined);
       },
     );
-    upstream.on('error', () => {
-      if (!response.headersSent) response.writeHead(502).end();
+    upstream.on('error', (error) => {
+      // Only a direct connection's failure is the target's; an upstream proxy's is the proxy's.
+      if (!response.headersSent) response.writeHead(502, this.upstream ? {} : failureHeaders(this.remember(target, error))).end();
       else response.destroy();
     });
     request.pipe(upstream);
@@ -130,18 +155,22 @@ export class GuardedProxy {
     try {
       address = await this.allowedAddress(target);
     } catch (error) {
-      const refusal = this.remember(target.hostname, error);
-      client.end(`HTTP/1.1 ${refusal ? '403 Forbidden' : '502 Bad Gateway'}\r\n${refusal ? 'x-quarry-refused: ssrf\r\n' : ''}\r\n`);
+      const failure = this.remember(target, error);
+      const headerLines = Object.entries(failureHeaders(failure)).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+      client.end(`HTTP/1.1 ${failure?.kind === 'ssrf' ? '403 Forbidden' : '502 Bad Gateway'}\r\n${headerLines}\r\n`);
       return;
     }
     const port = Number(target.port || 443);
-    const upstream = this.upstream
-      ? await this.connectThroughUpstream(`${target.hostname}:${port}`).catch(() => undefined)
-      : await connected(net.connect({ host: address, port })).catch(() => undefined);
-    if (!upstream) {
+    let upstream: Socket;
+    try {
+      upstream = this.upstream ? await this.connectThroughUpstream(`${target.hostname}:${port}`) : await connected(net.connect({ host: address, port }));
+    } catch (error) {
+      // Only a direct connection's failure is the target's; an upstream proxy's is the proxy's.
+      if (!this.upstream) this.remember(target, error);
       client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
       return;
     }
+    this.forget(target);
     client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
     if (head.length > 0) upstream.write(head);
     upstream.pipe(client);

@@ -20,7 +20,7 @@ import { AdBlocker } from './ad-blocker.js';
 import { brandingProbeSource } from './branding-probe.js';
 import { BrowserPool, type BrowserPoolOptions } from './browser-pool.js';
 import { toCoreError } from './browser-error.js';
-import { acceptLanguageFor, contextOptionsFor, cookiesFor, credentialHeadersOf } from './context-options.js';
+import { acceptLanguageFor, contextOptionsFor, credentialHeadersOf } from './context-options.js';
 import { GuardedProxy } from './guarded-proxy.js';
 import { NetworkQuiet } from './network-quiet.js';
 
@@ -41,6 +41,26 @@ export interface PlaywrightFetcherOptions extends Omit<BrowserPoolOptions, 'prox
 export const pageSettling = { loadCapMs: 10_000, quietMs: 200, quietCapMs: 5_000 } as const;
 
 const passThroughSchemes = new Set(['data:', 'blob:', 'about:', 'chrome-extension:']);
+/** Redirects within the target's origin followed with the caller's credentials (the fetcher's own limit is 10). */
+const maxSameOriginHops = 10;
+
+function urlOrNull(location: string, base: URL): URL | null {
+  try {
+    return new URL(location, base);
+  } catch {
+    return null;
+  }
+}
+
+/** True for a request of the page's main frame (a service worker's request has no frame). */
+function isMainFrame(details: PlaywrightRequest): boolean {
+  try {
+    const frame = details.frame();
+    return frame === frame.page().mainFrame();
+  } catch {
+    return false;
+  }
+}
 
 function headersOf(raw: Record<string, string>): Headers {
   const headers = new Headers();
@@ -174,7 +194,7 @@ export class PlaywrightFetcher implements Fetcher {
   private async route(
     route: Route,
     request: FetchRequest,
-    added: { acceptLanguage: string; credentials: Record<string, string> },
+    added: { acceptLanguage: string; credentials: Record<string, string>; landed: { url?: URL } },
     refusals: TargetError[],
     blocker: AdBlocker | undefined,
   ): Promise<void> {
@@ -201,12 +221,47 @@ export class PlaywrightFetcher implements Fetcher {
     const headers = details.headers();
     const isTargetOrigin = url.origin === request.url.origin && Object.keys(credentials).length > 0;
     const fixesLanguage = headers['accept-language'] !== undefined && headers['accept-language'] !== acceptLanguage;
-    if (isTargetOrigin || fixesLanguage) {
-      return route.continue({
-        headers: { ...headers, ...(fixesLanguage ? { 'accept-language': acceptLanguage } : {}), ...(isTargetOrigin ? credentials : {}) },
-      });
-    }
+    if (isTargetOrigin) return this.fetchWithCredentials(route, request, { credentials, landed: added.landed }, fixesLanguage ? acceptLanguage : undefined);
+    if (fixesLanguage) return route.continue({ headers: { ...headers, 'accept-language': acceptLanguage } });
     return route.continue();
+  }
+
+  /**
+   * A request to the target's origin with the caller's credentials. Chromium keeps headers set by
+   * `route.continue` on every hop of a redirect, to any origin; so this hop is fetched here (through
+   * the guarded proxy, as the context's requests are) without following redirects, and Chromium
+   * gets the answer: a redirect it follows with a new request of its own, which carries the
+   * credentials only if it comes back to the target's origin. Redirects within the target's origin
+   * are followed here (Playwright does not route a redirect's next hop), with the credentials; for
+   * the page itself, where it landed is kept in `landed` (Chromium only knows the first URL).
+   */
+  private async fetchWithCredentials(
+    route: Route,
+    request: FetchRequest,
+    { credentials, landed }: { credentials: Record<string, string>; landed: { url?: URL } },
+    acceptLanguage: string | undefined,
+  ): Promise<void> {
+    const sent = await route.request().allHeaders();
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(sent)) if (!name.startsWith(':')) headers[name] = value;
+    if (acceptLanguage) headers['accept-language'] = acceptLanguage;
+    // The page's own cookies (Set-Cookie of earlier hops) go along with the caller's.
+    const cookie = [headers.cookie, credentials.cookie].filter(Boolean).join('; ');
+    Object.assign(headers, credentials, cookie ? { cookie } : {});
+    const details = route.request();
+    let url = new URL(details.url());
+    let response = await route.fetch({ headers, maxRedirects: 0, timeout: request.timeoutMs });
+    for (let hop = 0; hop < maxSameOriginHops && response.status() >= 300 && response.status() < 400; hop++) {
+      const location = response.headers()['location'];
+      const next = location ? urlOrNull(location, url) : null;
+      if (!next || next.origin !== request.url.origin) break;
+      this.guard.checkUrl(next);
+      url = next;
+      response = await route.fetch({ url: next.href, method: 'GET', headers, maxRedirects: 0, timeout: request.timeoutMs });
+    }
+    const isRedirect = response.status() >= 300 && response.status() < 400;
+    if (!isRedirect && url.href !== details.url() && details.isNavigationRequest() && isMainFrame(details)) landed.url = url;
+    await route.fulfill({ response });
   }
 
   private blockerOf(): Promise<AdBlocker> {
@@ -218,9 +273,8 @@ export class PlaywrightFetcher implements Fetcher {
     context.setDefaultTimeout(remainingMs());
     const acceptLanguage = acceptLanguageFor(request);
     const credentials = credentialHeadersOf(request);
-    await context.route('**/*', (route) => this.route(route, request, { acceptLanguage, credentials }, refusals, blocker).catch(() => undefined));
-    const cookies = cookiesFor(request.url, request.headers);
-    if (cookies.length > 0) await context.addCookies(cookies);
+    const landed: { url?: URL } = {};
+    await context.route('**/*', (route) => this.route(route, request, { acceptLanguage, credentials, landed }, refusals, blocker).catch(() => undefined));
     const page = await context.newPage();
     const quiet = new NetworkQuiet(page);
     blocker?.watch(page);
@@ -235,10 +289,11 @@ export class PlaywrightFetcher implements Fetcher {
     }
     if (!response) throw new TargetError('connection', `The browser got no response from ${request.url.host}`, { details: { host: request.url.host } });
     const headers = headersOf(await response.allHeaders());
+    if (headers.get('x-quarry-failed')) throw this.refusalFor(new URL(response.url()).hostname) ?? new TargetError('connection', `The browser could not reach ${new URL(response.url()).host}`);
     if (headers.get('x-quarry-refused')) throw this.refusalFor(new URL(response.url()).hostname) ?? new TargetError('ssrf', `Refused to connect to ${new URL(response.url()).host}`);
     const contentType = headers.get('content-type') ?? '';
     const isHtml = contentType === '' || /html|xml\+xhtml/i.test(contentType);
-    if (!isHtml) return this.responseOf(request, response, headers, await response.body(), started);
+    if (!isHtml) return this.responseOf(request, response, headers, await response.body(), started, landed.url);
 
     await page.waitForLoadState('load', { timeout: Math.min(pageSettling.loadCapMs, remainingMs() / 2) }).catch(() => undefined);
     await quiet.settle(page, pageSettling.quietMs, Math.min(pageSettling.quietCapMs, remainingMs() / 4));
@@ -250,8 +305,9 @@ export class PlaywrightFetcher implements Fetcher {
     const branding = request.probeBranding ? ((await page.evaluate(brandingProbeSource)) as BrandingProbe) : undefined;
     const renderedHtml = await this.contentOf(page);
     return {
-      ...this.responseOf(request, response, headers, new TextEncoder().encode(renderedHtml), started),
-      url: new URL(page.url()),
+      ...this.responseOf(request, response, headers, new TextEncoder().encode(renderedHtml), started, landed.url),
+      // Where the page is now (a script may have navigated), or where credentialed redirects ended.
+      url: landed.url && page.url() === response.url() ? landed.url : new URL(page.url()),
       renderedHtml,
       ...(screenshot ? { screenshot } : {}),
       ...(actions ? { actions } : {}),
@@ -296,10 +352,11 @@ export class PlaywrightFetcher implements Fetcher {
     }
   }
 
-  private responseOf(request: FetchRequest, response: PlaywrightResponse, headers: Headers, body: Uint8Array, started: number): FetchResponse {
+  /** `landedUrl`: where redirects within the target's origin, followed with the caller's credentials, ended. */
+  private responseOf(request: FetchRequest, response: PlaywrightResponse, headers: Headers, body: Uint8Array, started: number, landedUrl?: URL): FetchResponse {
     return {
       requestedUrl: request.url,
-      url: new URL(response.url()),
+      url: landedUrl ?? new URL(response.url()),
       status: response.status(),
       headers,
       body,

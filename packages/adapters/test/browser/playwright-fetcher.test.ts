@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '@quarry/core/testing';
 import { locationProfile, type FetchRequest } from '@quarry/core';
@@ -152,17 +153,25 @@ describe.skipIf(skipWithoutChromium)('PlaywrightFetcher', () => {
     await expect(fetcher.fetch(request('/slow', { timeoutMs: 1_500 }))).rejects.toMatchObject({ name: 'TimeoutError' });
   });
 
-  it('reports connection failures as target errors', async () => {
-    await expect(fetcher.fetch({ url: new URL('http://127.0.0.1:9/'), timeoutMs: 10_000 })).rejects.toMatchObject({ name: 'TargetError', kind: 'connection' });
+  it('reports a closed port as the target refusing the connection, naming host and port', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    await expect(fetcher.fetch({ url: new URL(`http://127.0.0.1:${port}/`), timeoutMs: 10_000 })).rejects.toMatchObject({
+      name: 'TargetError',
+      kind: 'connection-refused',
+      message: expect.stringContaining(`127.0.0.1:${port}`),
+    });
   });
 });
 
 describe.skipIf(skipWithoutChromium)('PlaywrightFetcher credentials', () => {
   let target: TestServer;
   let other: TestServer;
-  const seen: Array<{ server: string; path: string; authorization: string | null }> = [];
+  const seen: Array<{ server: string; path: string; authorization: string | null; cookie?: string | null }> = [];
   const record = (server: string) => async (request: import('node:http').IncomingMessage, response: import('node:http').ServerResponse) => {
-    seen.push({ server, path: request.url ?? '', authorization: request.headers.authorization ?? null });
+    seen.push({ server, path: request.url ?? '', authorization: request.headers.authorization ?? null, ...(request.url === '/landing' || request.url === '/home' ? { cookie: request.headers.cookie ?? null } : {}) });
     response.writeHead(200, { 'content-type': request.url?.endsWith('.js') ? 'application/javascript' : 'text/html' });
     response.end(request.url?.endsWith('.js') ? '' : page('<p>ok</p>'));
   };
@@ -176,6 +185,15 @@ describe.skipIf(skipWithoutChromium)('PlaywrightFetcher credentials', () => {
         response.end(page(`<p>page</p><script src="${other.url}/tracker.js"></script><script src="/own.js"></script>`));
       },
       '/own.js': record('target'),
+      '/away': (_request, response) => {
+        response.writeHead(302, { location: `${other.url}/landing` });
+        response.end();
+      },
+      '/login': (_request, response) => {
+        response.writeHead(302, { location: '/home', 'set-cookie': 'site=1; Path=/' });
+        response.end();
+      },
+      '/home': record('target'),
     });
   });
 
@@ -190,5 +208,19 @@ describe.skipIf(skipWithoutChromium)('PlaywrightFetcher credentials', () => {
     expect(seen).toContainEqual({ server: 'target', path: '/page', authorization: 'Bearer secret' });
     expect(seen).toContainEqual({ server: 'target', path: '/own.js', authorization: 'Bearer secret' });
     expect(seen.filter((entry) => entry.server === 'other')).toEqual([{ server: 'other', path: '/tracker.js', authorization: null }]);
+  });
+
+  it('drops Authorization and Cookie on a redirect to another origin (another port of the same host)', async () => {
+    seen.length = 0;
+    const response = await fetcher.fetch({ url: new URL('/away', target.url), timeoutMs: 15_000, headers: { authorization: 'Bearer secret', cookie: 'sid=1' } });
+    expect(response.url.href).toBe(`${other.url}/landing`);
+    expect(seen).toEqual([{ server: 'other', path: '/landing', authorization: null, cookie: null }]);
+  });
+
+  it('keeps them on a redirect within the target origin and reports where the page landed', async () => {
+    seen.length = 0;
+    const response = await fetcher.fetch({ url: new URL('/login', target.url), timeoutMs: 15_000, headers: { authorization: 'Bearer secret', cookie: 'sid=1' } });
+    expect(response.url.href).toBe(`${target.url}/home`);
+    expect(seen).toEqual([{ server: 'target', path: '/home', authorization: 'Bearer secret', cookie: expect.stringContaining('sid=1') }]);
   });
 });

@@ -29,7 +29,7 @@ export interface AgentWorkerDeps {
   outbox?: JobOutbox;
   programs: Partial<Record<AgentJobKind, AgentProgram<any>>>;
   scrape: (url: string, options: ScrapeOptions, context: { signal: AbortSignal; teamId: string }) => Promise<ScrapeDocument>;
-  map: (url: string, options: MapOptionsInput, context: { signal: AbortSignal }) => Promise<MapLink[]>;
+  map: (url: string, options: MapOptionsInput, context: { signal: AbortSignal; teamId: string }) => Promise<MapLink[]>;
   llm?: LlmProvider | undefined;
   search?: SearchProvider | undefined;
   /** How long one step may work before it saves and hands over (well under the queue lease). */
@@ -91,7 +91,7 @@ export class AgentWorker {
       llm: this.deps.llm ? meteredLlm(this.deps.llm, usage) : undefined,
       search: this.deps.search,
       scrape: (url, options) => this.deps.scrape(url, options, { signal, teamId: job.teamId }),
-      map: (url, options) => this.deps.map(url, options, { signal }),
+      map: (url, options) => this.deps.map(url, options, { signal, teamId: job.teamId }),
       usage,
     };
   }

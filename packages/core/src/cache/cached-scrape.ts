@@ -6,6 +6,7 @@ import type { PageIndex } from '../ports/page-index.js';
 import type { ScrapeContext, ScrapedPage } from '../scrape/scrape-page.js';
 import { cacheKeyOf, cacheUrlKey } from './cache-key.js';
 import { canReadCache, canStore, isStorableDocument } from './cache-policy.js';
+import { scopedCacheKey, storeScope, type StoreSharing } from './store-scope.js';
 
 /**
  * The document cache around a scrape (maxAge and storeInCache):
@@ -18,6 +19,7 @@ import { canReadCache, canStore, isStorableDocument } from './cache-policy.js';
  * A hit keeps the stored content byte for byte; only the per-request metadata is new: sourceURL
  * (the URL as asked), scrapeId, cacheState and cachedAt. A crawl needs the page's links: an entry
  * stored by a plain scrape has none, so the crawl fetches the page (and stores the links).
+ * Entries and index pages are the calling team's own unless `sharing` shares them (store-scope.ts).
  */
 export type ScrapeRun = (url: string, options: ScrapeOptions, context: ScrapeContext, discoverLinks: boolean) => Promise<ScrapedPage>;
 
@@ -27,12 +29,14 @@ export interface CachedScrapeDeps {
   index?: PageIndex;
   clock: Clock;
   ids: Ids;
+  sharing?: StoreSharing;
 }
 
 export function withDocumentCache(run: ScrapeRun, deps: CachedScrapeDeps): ScrapeRun {
   return async (url, options, context, discoverLinks) => {
     const isReadable = canReadCache(options);
-    const key = cacheKeyOf(url, options);
+    const scope = storeScope(context.teamId, deps.sharing);
+    const key = scopedCacheKey(scope, cacheKeyOf(url, options));
     if (isReadable) {
       const hit = await deps.cache.get(key, options.maxAge, deps.clock.now());
       if (hit && (!discoverLinks || hit.links)) return { document: fromCache(hit, url, context, deps.ids), links: hit.links ?? [] };
@@ -46,7 +50,7 @@ export function withDocumentCache(run: ScrapeRun, deps: CachedScrapeDeps): Scrap
     if (isReadable) page.document.metadata.cacheState = 'miss';
     // A PDF left unparsed has base64 for markdown: nothing to index.
     const indexText = page.document.metadata.engine === 'pdf' && !options.parsePdf ? undefined : text;
-    if (isStoring) await store(deps, key, url, page, discoverLinks, indexText, context);
+    if (isStoring) await store(deps, { key, scope }, url, page, discoverLinks, indexText, context);
     return page;
   };
 }
@@ -65,7 +69,7 @@ function fromCache(hit: CachedDocument, url: string, context: ScrapeContext, ids
 
 async function store(
   deps: CachedScrapeDeps,
-  key: string,
+  { key, scope }: { key: string; scope: string },
   url: string,
   page: ScrapedPage,
   discoverLinks: boolean,
@@ -75,7 +79,7 @@ async function store(
   const { document } = page;
   const storedAt = deps.clock.now();
   if (!isStorableDocument(document)) {
-    await deps.index?.remove(document.metadata.url);
+    await deps.index?.remove(document.metadata.url, scope);
     return;
   }
   const { changeTracking: _changeTracking, ...kept } = document;
@@ -90,6 +94,7 @@ async function store(
   });
   if (deps.index && text !== undefined) {
     await deps.index.add({
+      scope,
       url: document.metadata.url,
       title: stringOf(document.metadata.title),
       description: stringOf(document.metadata.description),

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { cacheUrlKey, siteOf } from '../cache/cache-key.js';
+import { libraryTeamId } from '../cache/store-scope.js';
 import type { FormatOf } from '../options/formats.js';
 import type { ChangeHistory, PageSnapshot } from '../ports/change-history.js';
 import type { Clock } from '../ports/clock.js';
@@ -46,7 +47,7 @@ export function changeTrackingStage(deps: { history: ChangeHistory; clock: Clock
     run: async (input) => {
       const format = input.options.formats.find((entry): entry is FormatOf<'changeTracking'> => entry.type === 'changeTracking');
       if (!format) return;
-      const teamId = input.context.teamId ?? 'library';
+      const teamId = input.context.teamId ?? libraryTeamId;
       const tag = format.tag ?? null;
       const url = input.document.metadata.sourceURL;
       const urlKey = cacheUrlKey(url);

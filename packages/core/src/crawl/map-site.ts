@@ -1,5 +1,5 @@
 import { decodeBody } from '../html/decode-body.js';
-import { TimeoutError } from '../errors.js';
+import { TargetError, TimeoutError } from '../errors.js';
 import type { MapOptions } from '../options/map-options.js';
 import type { Clock } from '../ports/clock.js';
 import type { Fetcher } from '../ports/fetcher.js';
@@ -68,6 +68,7 @@ export async function mapSite(deps: MapDeps, url: string, options: MapOptions, c
   // sitemap "only": exactly the sitemap's URLs (the start URL too when the sitemap lists it), nothing
   // the walk or the index found.
   const isSitemapOnly = options.sitemap === 'only';
+  let startFailure: TargetError | undefined;
   const work = (async () => {
     if (!isSitemapOnly) add(start.href);
     if (!isSitemapOnly && options.useIndex && deps.knownLinks) for (const { url: known, ...details } of await deps.knownLinks(start)) add(known, details);
@@ -83,7 +84,7 @@ export async function mapSite(deps: MapDeps, url: string, options: MapOptions, c
       for (const entry of sitemapUrls) add(entry);
     }
     if (!isSitemapOnly) {
-      await walkSite(deps, start, options, { add, links, deadline: discoveryDeadline, signal: controller.signal });
+      startFailure = await walkSite(deps, start, options, { add, links, deadline: discoveryDeadline, signal: controller.signal });
     }
   })();
 
@@ -95,6 +96,9 @@ export async function mapSite(deps: MapDeps, url: string, options: MapOptions, c
     context.signal?.removeEventListener('abort', onAbort);
   }
   void deadline;
+  // The start URL refused (a private address after a redirect, a name that does not resolve, a
+  // closed port): say so instead of answering the start URL (and what the index once knew).
+  if (startFailure) throw startFailure;
   let result = [...links.values()];
   if (options.search) {
     // Pages the index knows to contain the words come first, in its order; then the rest by URL words.
@@ -111,13 +115,20 @@ export async function mapSite(deps: MapDeps, url: string, options: MapOptions, c
   return result.slice(0, options.limit);
 }
 
-/** Breadth-first over the site's HTML pages, collecting links and each page's title and description. */
+/** Failures of the start page that mean the site itself cannot be reached or may not be fetched. */
+const startRefusalKinds: ReadonlySet<string> = new Set(['ssrf', 'dns', 'connection-refused']);
+
+/**
+ * Breadth-first over the site's HTML pages, collecting links and each page's title and
+ * description. Returns the start page's own failure when it was refused or unreachable.
+ */
 async function walkSite(
   deps: MapDeps,
   start: URL,
   options: MapOptions,
   state: { add: (url: string, details?: Omit<MapLink, 'url'>) => MapLink | undefined; links: Map<string, MapLink>; deadline: number; signal: AbortSignal },
-) {
+): Promise<TargetError | undefined> {
+  let startFailure: TargetError | undefined;
   const queue: string[] = [start.href];
   const visited = new Set<string>([pageKey(start.href)]);
   let fetched = 0;
@@ -157,12 +168,14 @@ async function walkSite(
             queue.push(added.url);
           }
         }
-      } catch {
-        // A page that fails is skipped: map reports what it could reach.
+      } catch (error) {
+        // A page that fails is skipped: map reports what it could reach, unless the start is refused.
+        if (pageUrl === start.href && error instanceof TargetError && startRefusalKinds.has(error.kind)) startFailure = error;
       }
     }
   };
   await Promise.all(Array.from({ length: mapBudget.concurrency }, () => next()));
+  return startFailure;
 }
 
 function normalizeForMap(raw: string, options: MapOptions): string | null {

@@ -12,6 +12,8 @@ import { parseRobotsTxt, robotsRulesFromStatus, maxRobotsBytes, type RobotsRules
 export const robotsCacheMs = 24 * 60 * 60 * 1000;
 /** RFC 9309 §2.3.1.2: follow at least five consecutive redirects. */
 export const robotsMaxRedirects = 5;
+/** Failures that say the origin itself cannot be reached or may not be fetched. */
+const unreachableKinds: ReadonlySet<string> = new Set(['ssrf', 'dns', 'connection-refused']);
 export const robotsCompatibilityTokens = ['FirecrawlAgent', 'FireCrawlAgent'];
 
 export class RobotsCache {
@@ -54,7 +56,8 @@ export class RobotsCache {
       if (error instanceof QuarryError && error.code === 'target_failed' && (error.details?.kind === 'too-large' || error.details?.kind === 'redirect')) {
         return robotsRulesFromStatus(404)!;
       }
-      return robotsRulesFromStatus(503)!;
+      const unreachable = error instanceof QuarryError && unreachableKinds.has(String(error.details?.kind)) ? { unreachable: error } : {};
+      return { ...robotsRulesFromStatus(503)!, ...unreachable };
     }
   }
 }

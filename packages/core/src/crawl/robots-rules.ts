@@ -1,3 +1,5 @@
+import type { QuarryError } from '../errors.js';
+
 /**
  * robots.txt per RFC 9309: groups by product token, longest match wins (ties allow), `*` and `$`
  * wildcards, percent-encoding normalised, `/robots.txt` always allowed. Pure: the caller fetches.
@@ -18,6 +20,11 @@ export interface RobotsRules {
    * complete disallow, so a crawl fetches nothing of the origin, its start page and sitemaps included.
    */
   isUnavailable?: boolean;
+  /**
+   * Why robots.txt could not be read when the origin itself cannot be reached or may not be
+   * fetched (a name that does not resolve, a closed port, a refused address): the crawl's reason.
+   */
+  unreachable?: QuarryError;
 }
 
 /** RFC 9309 §2.5: crawlers must parse at least 500 KiB; the rest is ignored. */

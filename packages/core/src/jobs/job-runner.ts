@@ -81,12 +81,34 @@ export class JobRunner {
     const progress = await this.deps.jobs.progress(jobId);
     if (progress.pending > 0) return;
     if (await this.deps.worker.addFinalPages(job)) return;
+    const refused = progress.completed === 0 ? await this.startPageFailure(job) : undefined;
+    if (refused) {
+      const event: JobEvent = { type: 'failed', job: { ...job, status: 'failed', error: refused }, error: refused };
+      if (await this.deps.jobs.updateJob(jobId, { status: 'failed', error: refused }, 'scraping', this.deps.outbox?.(event))) {
+        this.deps.worker.forget(jobId);
+        this.jobControllers.delete(jobId);
+        await this.deps.events(event);
+      }
+      return;
+    }
     const event: JobEvent = { type: 'completed', job: { ...job, status: 'completed' } };
     if (await this.deps.jobs.updateJob(jobId, { status: 'completed' }, 'scraping', this.deps.outbox?.(event))) {
       this.deps.worker.forget(jobId);
       this.jobControllers.delete(jobId);
       await this.deps.events(event);
     }
+  }
+
+  /**
+   * Why a crawl that produced no page could not start: its start URL's own error (refused as a
+   * private address, after a redirect too, a name that does not resolve, a closed port...), so the
+   * crawl ends `failed` saying so instead of `completed` with nothing.
+   */
+  private async startPageFailure(job: JobRecord): Promise<string | undefined> {
+    if (job.kind !== 'crawl') return undefined;
+    const start = comparableUrl(job.url);
+    const error = (await this.deps.jobs.listErrors(job.id)).find((record) => comparableUrl(record.url) === start);
+    return error ? `The start URL ${job.url} could not be crawled: ${error.error}` : undefined;
   }
 
   private async run(): Promise<void> {
@@ -226,5 +248,16 @@ function hostOf(url: string): string {
     return new URL(url).host;
   } catch {
     return '';
+  }
+}
+
+/** A URL as the crawl rules keep it (the start URL is stored as given, its items parsed). */
+function comparableUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.hash = '';
+    return parsed.href;
+  } catch {
+    return url;
   }
 }

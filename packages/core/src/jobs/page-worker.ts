@@ -8,7 +8,7 @@ import { RobotsCache } from '../crawl/robots-cache.js';
 import { discoverSitemapUrls } from '../crawl/sitemap-discovery.js';
 import { dedupKey } from '../crawl/url-normalize.js';
 import type { RobotsRules } from '../crawl/robots-rules.js';
-import { TargetError, asQuarryError, type ErrorJson } from '../errors.js';
+import { TargetError, asQuarryError, type ErrorJson, type TargetErrorKind } from '../errors.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import type { Fetcher } from '../ports/fetcher.js';
 import type { FrontierEntry, JobRecord, JobStore } from '../ports/job-store.js';
@@ -120,6 +120,13 @@ export class PageWorker {
     const { rules, request } = context;
     const options = request.options;
     const start = rules.startUrl;
+    const unreachable = context.robots?.unreachable;
+    if (unreachable) {
+      // The origin cannot be reached at all (no such name, closed port, refused address): that is the reason.
+      throw new TargetError(String(unreachable.details?.kind) as TargetErrorKind, `The start URL ${job.url} could not be crawled: ${unreachable.message}`, {
+        details: { ...unreachable.details, url: job.url },
+      });
+    }
     if (context.robots?.isUnavailable) {
       // RFC 9309 §2.3.1.4: robots.txt answered 5xx/429 or could not be reached: fetch nothing else.
       await this.deps.jobs.addRobotsBlocked(job.id, [start.href]);

@@ -70,6 +70,21 @@ export const serverConfigSchema = Type.Object(
       default: 52_428_800,
       description: 'Largest file POST /v2/parse and `quarry parse` accept, in bytes; larger uploads answer 413.',
     }),
+    QUARRY_MAX_PAGE_ELEMENTS: Type.Integer({
+      minimum: 1,
+      default: 500_000,
+      description: 'Most elements (start tags) one page may have; a page with more fails as too large before it is parsed.',
+    }),
+    QUARRY_MAX_TABLE_CELLS: Type.Integer({
+      minimum: 1,
+      default: 200_000,
+      description: 'Most table cells (td, th) one page may have; a page with more fails as too large before it is parsed.',
+    }),
+    QUARRY_MAX_MARKDOWN_CHARS: Type.Integer({
+      minimum: 1,
+      default: 20_000_000,
+      description: 'Longest markdown one page may give, in characters; a longer one fails as too large.',
+    }),
     QUARRY_WORKER_CONCURRENCY: Type.Integer({
       minimum: 1,
       maximum: 1_000,
@@ -91,6 +106,11 @@ export const serverConfigSchema = Type.Object(
       minimum: 0,
       default: 1_000_000,
       description: 'Credits a new team starts with when `keys create` names a team that does not exist and gives no --credits.',
+    }),
+    QUARRY_SHARED_INDEX: Type.Boolean({
+      default: false,
+      description:
+        'Share stored pages across teams: the search index, the maxAge cache and change-tracking histories. Off: each team sees only the pages it stored (another team may have crawled an intranet page).',
     }),
     QUARRY_WEBHOOK_ALLOW_HTTP: Type.Boolean({
       default: false,

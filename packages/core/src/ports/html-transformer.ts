@@ -1,4 +1,5 @@
 import type { ElementRuleOverrides } from '../markdown/index.js';
+import type { PageLimits } from '../html/page-limits.js';
 import { transformHtml, type HtmlTransformInput, type HtmlTransformOutput } from '../scrape/transform-html.js';
 
 /**
@@ -19,4 +20,12 @@ export const inlineHtmlTransformer: HtmlTransformer = {
 /** The inline transformer with markdown element rules of one's own (functions stay on this thread). */
 export function inlineHtmlTransformerWith(elementRules: ElementRuleOverrides): HtmlTransformer {
   return { transform: async (input) => transformHtml(input, elementRules) };
+}
+
+/** A transformer that gives every page the operator's limits (QUARRY_MAX_PAGE_ELEMENTS and the like). */
+export function withPageLimits(transformer: HtmlTransformer, limits: PageLimits): HtmlTransformer {
+  return {
+    transform: (input) => transformer.transform({ ...input, limits }),
+    ...(transformer.close ? { close: () => transformer.close!() } : {}),
+  };
 }

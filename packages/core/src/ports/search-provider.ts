@@ -23,7 +23,7 @@ export interface SearchQuery {
   lang?: string;
   /** Provider categories (e.g. SearXNG's `general`, `it`, `science`), when the request names some. */
   categories?: string[];
-  /** The team asking (the embedded index answers from pages any team stored). */
+  /** The team asking (the embedded index answers from its own pages unless the operator shares them). */
   teamId?: string;
   signal?: AbortSignal;
 }

@@ -56,7 +56,7 @@ export interface FetchExtras {
 type Verdict = { kind: 'ok' } | { kind: 'script-rendered'; reason: string } | { kind: 'blocked'; error: TargetError };
 
 /** Failures that say nothing about the next engine's chances: they end the waterfall. */
-const finalKinds = new Set(['ssrf', 'dns', 'too-large', 'redirect', 'unsupported-type', 'robots']);
+const finalKinds = new Set(['ssrf', 'dns', 'connection-refused', 'too-large', 'redirect', 'unsupported-type', 'robots']);
 
 function canFallBack(error: unknown): boolean {
   if (error instanceof TimeoutError) return false;

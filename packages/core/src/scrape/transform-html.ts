@@ -5,6 +5,7 @@ import { extractMainContent } from '../extract/index.js';
 import { baseUrlOf, keepOnly, removeMatching, removeNonContent, resolveUrls } from '../html/clean-html.js';
 import { extractMetadata, type PageMetadata } from '../html/metadata.js';
 import { parseHtml } from '../html/parse-html.js';
+import { checkMarkdown, checkMarkup, defaultPageLimits, type PageLimits } from '../html/page-limits.js';
 import { htmlToMarkdown, type ElementRuleOverrides } from '../markdown/index.js';
 import { blockedPageTemplate } from './blocked-page.js';
 import { pageSignalsOf, type PageSignals } from './page-signals.js';
@@ -13,7 +14,7 @@ import { pageSignalsOf, type PageSignals } from './page-signals.js';
  * HTML to formats, from one parse of the page. Pure and synchronous, with plain-data input and
  * output, so it can run in a worker thread (see the HtmlTransformer port).
  *
- *   rawHtml -> parse -> metadata, links (whole page)
+ *   rawHtml -> within limits? (page-limits.ts) -> parse -> metadata, links (whole page)
  *           -> includeTags -> excludeTags -> onlyMainContent -> strip non-content -> absolute URLs
  *           -> html (serialised), markdown (same tree)
  */
@@ -28,6 +29,8 @@ export interface HtmlTransformInput {
   want: { markdown: boolean; html: boolean; links: boolean; images: boolean; signals?: boolean };
   /** The HTTP status of the page, for the blocked-page templates (with `want.signals`). */
   status?: number;
+  /** What the page may hold (default `defaultPageLimits`); past a limit the transform throws TargetError('too-large'). */
+  limits?: PageLimits;
 }
 
 export interface HtmlTransformOutput {
@@ -45,6 +48,8 @@ export interface HtmlTransformOutput {
 
 /** `elementRules` (functions, so not part of the plain-data input) change the markdown of elements. */
 export function transformHtml(input: HtmlTransformInput, elementRules?: ElementRuleOverrides): HtmlTransformOutput {
+  const limits = input.limits ?? defaultPageLimits;
+  checkMarkup(input.html, limits);
   const document = parseHtml(input.html);
   const metadata = extractMetadata(document, input.url);
   const baseUrl = baseUrlOf(document, input.url);
@@ -69,6 +74,7 @@ export function transformHtml(input: HtmlTransformInput, elementRules?: ElementR
     }
   }
   if (input.want.markdown) output.markdown = markdown ?? toMarkdown(content.root);
+  checkMarkdown(output.markdown, limits);
   if (input.want.html) output.html = render(content.root.children, { encodeEntities: 'utf8' });
   if (input.want.images) output.images = collectImages(content.root.children);
   return output;

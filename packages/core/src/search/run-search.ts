@@ -19,6 +19,8 @@ export interface SearchDeps {
   clock: Clock;
   /** Scrapes one result (the engine, with the team's cache and stages). */
   scrape: (url: string, context: { signal: AbortSignal }) => Promise<ScrapeDocument>;
+  /** The team asking: the embedded index answers from that team's pages (unless shared). */
+  teamId?: string;
 }
 
 export interface WebResult {
@@ -87,6 +89,7 @@ async function search(deps: SearchDeps, request: SearchRequest, signal: AbortSig
     country: request.country,
     lang: request.lang,
     ...(request.categories.length > 0 ? { categories: request.categories } : {}),
+    ...(deps.teamId !== undefined ? { teamId: deps.teamId } : {}),
     signal,
   });
   const kept = hits.filter((hit) => isWanted(hit, request));

@@ -55,6 +55,14 @@ export function logFailure(log: { error(object: object, message: string): void; 
 export const statusOfKind: Readonly<Record<string, number>> = {
   ssrf: 403,
   'unsupported-type': 415,
+  // The URL names a host that does not exist or a port nobody listens on: the caller's to fix, and
+  // not a 5xx the SDKs retry.
+  dns: 422,
+  'connection-refused': 422,
+  // Redirects without end (or past the hop limit): the target's to fix.
+  redirect: 422,
+  // Over a per-page limit (bytes, elements, table cells, markdown, conversion time or heap): the page's own failure.
+  'too-large': 422,
 };
 
 /** What each status this map can answer means, for the OpenAPI documents. */
@@ -76,6 +84,10 @@ const meaningOf: Record<ErrorCode, string> = {
 const meaningOfKind: Record<keyof typeof statusOfKind, string> = {
   ssrf: 'the target is a private or loopback address the operator did not allow',
   'unsupported-type': 'the target answered a content type Quarry cannot convert',
+  dns: 'the host name of the target does not resolve',
+  'connection-refused': 'the target refused the connection (nothing listens on its port)',
+  redirect: 'the target redirects too many times',
+  'too-large': 'the page is over a per-page limit (bytes, elements, table cells, markdown length, conversion time or heap)',
 };
 
 /**
@@ -98,6 +110,13 @@ const publicCode: Partial<Record<ErrorCode, string>> = {
   not_available: 'NOT_AVAILABLE',
   not_configured: 'NOT_CONFIGURED',
   too_large: 'PAYLOAD_TOO_LARGE',
+};
+
+/** Codes of failure kinds, in Firecrawl's spelling, where they are more precise than their code's. */
+const publicCodeOfKind: Readonly<Record<string, string>> = {
+  dns: 'SCRAPE_DNS_RESOLUTION_ERROR',
+  'connection-refused': 'SCRAPE_SITE_ERROR',
+  'too-large': 'CONTENT_TOO_LARGE',
 };
 
 export interface HttpError {
@@ -128,7 +147,8 @@ function detailsOf(error: QuarryError): unknown {
 export function toHttpError(error: unknown): HttpError {
   const quarryError: QuarryError = asQuarryError(error);
   const kind = quarryError.details?.kind;
-  const status = (typeof kind === 'string' && Object.hasOwn(statusOfKind, kind) ? statusOfKind[kind] : undefined) ?? statusOf[quarryError.code];
+  const knownKind = typeof kind === 'string' && Object.hasOwn(statusOfKind, kind) ? kind : undefined;
+  const status = (knownKind ? statusOfKind[knownKind] : undefined) ?? statusOf[quarryError.code];
   const headers: Record<string, string> = {};
   const retryAfter = quarryError.details?.retryAfterSeconds;
   if (typeof retryAfter === 'number') headers['retry-after'] = String(Math.ceil(retryAfter));
@@ -145,7 +165,7 @@ export function toHttpError(error: unknown): HttpError {
     body: {
       success: false,
       error: message,
-      code: publicCode[quarryError.code] ?? quarryError.code.toUpperCase(),
+      code: (knownKind ? publicCodeOfKind[knownKind] : undefined) ?? publicCode[quarryError.code] ?? quarryError.code.toUpperCase(),
       ...(quarryError.details && status !== 500 && quarryError.code !== 'rate_limited' ? { details: detailsOf(quarryError) } : {}),
     },
   };

@@ -23,7 +23,7 @@ export async function mapAction(services: Services, caller: Caller, body: unknow
     ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
     useIndex: options.useIndex,
     filterByPath: options.filterByPath,
-  });
+  }, { teamId: caller.teamId });
   await services.ledger.charge(caller.teamId, 1, 'map', chargeContext(caller.keyId));
   if (version === 'v1') return { success: true, links: links.map((link) => link.url) };
   return { success: true, links };

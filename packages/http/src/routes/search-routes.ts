@@ -33,6 +33,7 @@ export async function searchAction(services: Services, caller: Caller, body: unk
       provider: services.search,
       clock: services.engine.parts.clock,
       scrape: (url, context) => services.engine.scrapeParsed(url, scrapeOptions!, { signal: context.signal, teamId }),
+      teamId,
     },
     search,
     signal,

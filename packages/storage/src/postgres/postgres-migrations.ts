@@ -302,6 +302,15 @@ export const postgresMigrations: readonly string[] = [
   );
   CREATE INDEX monitor_checks_monitor ON monitor_checks (monitor_id, created_at);
   `,
+  // 8: the index per scope (the team that stored a page, '' when shared across teams): one row per
+  // scope and URL. Pages indexed before keep scope '' (seen only with QUARRY_SHARED_INDEX=true).
+  `
+  ALTER TABLE page_index ADD COLUMN scope TEXT NOT NULL DEFAULT '';
+  ALTER TABLE page_index DROP CONSTRAINT page_index_pkey;
+  ALTER TABLE page_index ADD PRIMARY KEY (scope, url);
+  DROP INDEX page_index_site;
+  CREATE INDEX page_index_site ON page_index (scope, site, stored_at);
+  `,
 ];
 
 /** Rows every Quarry schema has: the local team ($1, for keyless requests), oldest of all teams. */
