@@ -23,7 +23,9 @@ describe('SQLite page index scope migration', () => {
     const db = new Database(file);
     const before = migrations.findIndex((migration) => migration.includes('page_index_unscoped'));
     db.exec(`DROP TRIGGER page_index_insert; DROP TRIGGER page_index_delete; DROP TRIGGER page_index_update; DROP TABLE page_index_fts; DROP TABLE page_index;`);
-    db.exec(migrations[before - 1]!.slice(migrations[before - 1]!.indexOf('CREATE TABLE page_index'), migrations[before - 1]!.indexOf('CREATE TABLE change_history')));
+    const created = migrations.slice(0, before).findLastIndex((migration) => migration.includes('CREATE TABLE page_index'));
+    const original = migrations[created]!;
+    db.exec(original.slice(original.indexOf('CREATE TABLE page_index'), original.indexOf('CREATE TABLE change_history')));
     db.prepare('INSERT INTO page_index (url, site, title, description, body, stored_at) VALUES (?, ?, ?, ?, ?, ?)').run('https://a.example/old', 'a.example', 'Old', 'An old page', 'The aardvark page from before.', 1);
     db.prepare('UPDATE schema_version SET version = ?').run(before);
     db.close();
