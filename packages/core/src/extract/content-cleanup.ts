@@ -262,7 +262,7 @@ function emptySectionHeadings(container: Element): Set<Element> {
   for (const element of descendantElements(container)) {
     const level = headingLevel(element);
     if (level > 0) items.push({ element, level });
-    else if (mediaTags.has(element.name) || (hasOwnText(element) && !insideHeading(element, container))) {
+    else if (mediaTags.has(element.name) || (hasOwnText(element) && !insideHeading(element, container) && !insideInPageLink(element, container))) {
       items.push({ element, level: 0 });
     }
   }
@@ -280,7 +280,11 @@ function emptySectionHeadings(container: Element): Set<Element> {
 
 /** True when the heading's parent holds text besides the heading (it sits in a flow of content). */
 function isInFlow(heading: Element): boolean {
-  const parent = heading.parent;
+  let parent = heading.parent;
+  // Past a permalink wrapper (Starlight's `sl-heading-wrapper`: the heading and its `#id` link).
+  while (parent && isTag(parent) && isHeadingWrapper(parent) && parent.children.some((child) => isTag(child) && isInPageLink(child))) {
+    parent = parent.parent;
+  }
   return !!parent && isTag(parent) && collapsedText(parent).length > collapsedText(heading).length;
 }
 
@@ -293,6 +297,14 @@ function removeOrphanHeadings(container: Element, emptyBefore: Set<Element>): vo
   for (const heading of emptySectionHeadings(container)) {
     if (!emptyBefore.has(heading) || !isInFlow(heading)) detach(heading);
   }
+}
+
+/** Inside a permalink widget (`<a href="#x"><span>Section titled ...</span></a>`): not content. */
+function insideInPageLink(element: Element, container: Element): boolean {
+  for (let node: Element | null = element; node && node !== container; node = isTag(node.parent!) ? (node.parent as Element) : null) {
+    if (isInPageLink(node)) return true;
+  }
+  return false;
 }
 
 function insideHeading(element: Element, container: Element): boolean {
