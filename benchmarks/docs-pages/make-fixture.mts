@@ -3,7 +3,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { dress } from './dress.js';
-import { templates } from './templates.js';
+import { moreTemplates } from './templates-more.js';
+import { templates as firstTemplates } from './templates.js';
+
+const templates = [...firstTemplates, ...moreTemplates];
 
 const [templateName, markdownFile, folder] = process.argv.slice(2);
 const template = templates.find((candidate) => candidate.name === templateName);

@@ -1,10 +1,11 @@
 /**
  * Docs pages in a template: does onlyMainContent keep a documentation page's structure when the
  * page sits inside a docs generator's chrome? Real markdown (node_modules READMEs and docs),
- * rendered bare and inside six generators' templates, through Quarry's extractor and
- * @mozilla/readability + turndown in the same run; per-feature recall against the bare rendering.
+ * rendered bare and inside ten generators' templates, and real Sphinx builds scored against their
+ * reStructuredText sources, through Quarry's extractor and @mozilla/readability + turndown in the
+ * same run. Held-out and tuning parts are printed apart (the split is in README.md).
  *
- *   npx tsx benchmarks/docs-pages/run.ts [--pages N] [--pages-detail template]
+ *   npx tsx benchmarks/docs-pages/run.ts [--pages N] [--sphinx N] [--pages-detail template|site]
  */
 import { createHash } from 'node:crypto';
 import { aebScores, shingleCounts, type ShingleCounts } from '../main-content/metrics.js';
@@ -12,7 +13,11 @@ import { loadQuarryMarkdown, quarryExtractor, readabilityExtractor, type Extract
 import { loadSourcePages, type SourcePage } from './corpus.js';
 import { dress } from './dress.js';
 import { featureNames, featuresOfHtml, featuresOfMarkdown, multisetRecall, type Counts, type Features, type FeatureName } from './score.js';
-import { templates } from './templates.js';
+import { runSphinx } from './run-sphinx.js';
+import { heldOutTemplates, moreTemplates, templatesWithoutCodeLanguage } from './templates-more.js';
+import { templates as firstTemplates } from './templates.js';
+
+const templates = [...firstTemplates, ...moreTemplates];
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -20,6 +25,7 @@ const option = (name: string): string | undefined => {
   return index >= 0 ? args[index + 1] : undefined;
 };
 const pageLimit = Number(option('--pages') ?? 240);
+const sphinxPerSite = Number(option('--sphinx') ?? 30);
 const detail = option('--pages-detail');
 const folds = 5;
 
@@ -32,6 +38,13 @@ const emptyTally = (): Tally => ({
   features: Object.fromEntries(featureNames.map((name) => [name, { expected: 0, found: 0 }])) as Record<FeatureName, Counts>,
   text: [],
 });
+
+/** The same features with code languages dropped (for a template that does not show them). */
+function withoutLanguages(features: Features): Features {
+  const code = new Map<string, number>();
+  for (const [key, count] of features.code) code.set(`\u0000${key.split('\u0000')[1]}`, (code.get(`\u0000${key.split('\u0000')[1]}`) ?? 0) + count);
+  return { ...features, code };
+}
 
 function addPage(tally: Tally, truth: Features, output: Features): Record<FeatureName, Counts> {
   const page = {} as Record<FeatureName, Counts>;
@@ -87,12 +100,17 @@ async function main(): Promise<void> {
       const template = templates.find((candidate) => candidate.name === variant);
       const html = template ? dress(page.html, template, siblings).page : `<!doctype html><html><head><title>Doc</title></head><body>${page.html}</body></html>`;
       const order = index % 2 === 0 ? extractors : [...extractors].reverse();
+      const noLanguage = templatesWithoutCodeLanguage.has(variant);
+      const expected = noLanguage ? withoutLanguages(truth) : truth;
+      const part = heldOutTemplates.has(variant) ? 'heldout' : 'tuning';
       for (const [extractorName, extract] of order) {
-        const output = featuresOfMarkdown(extract(html, 'https://docs.example.com/guide/page').markdown);
-        const counts = addPage(tally(`${extractorName}|${variant}`), truth, output);
+        const markdown = extract(html, 'https://docs.example.com/guide/page').markdown;
+        const output = noLanguage ? withoutLanguages(featuresOfMarkdown(markdown)) : featuresOfMarkdown(markdown);
+        const counts = addPage(tally(`${extractorName}|${variant}`), expected, output);
         if (variant !== 'bare') {
-          addPage(tally(`${extractorName}|templates`), truth, output);
-          addPage(tally(`${extractorName}|fold${fold}`), truth, output);
+          addPage(tally(`${extractorName}|templates`), expected, output);
+          addPage(tally(`${extractorName}|${part}`), expected, output);
+          addPage(tally(`${extractorName}|${part}|fold${fold}`), expected, output);
         }
         if (detail === variant && extractorName === 'quarry') {
           const lost = featureNames.filter((feature) => counts[feature].found < counts[feature].expected);
@@ -103,23 +121,27 @@ async function main(): Promise<void> {
   });
 
   console.log(`${pages.length} pages from ${projects.size} projects (node_modules READMEs and docs); Quarry markdown: ${name}`);
+  console.log(`held-out templates: ${[...heldOutTemplates].join(', ')}; tuning: the others`);
   console.log('feature recall against the bare GFM rendering; text = aeb shingle F1; overall = mean of the seven\n');
   const columns = [...featureNames, 'text', 'overall'] as const;
   console.log(['template'.padEnd(16), 'extractor'.padEnd(12), ...columns.map((column) => column.padStart(9))].join(''));
-  for (const variant of [...variants, 'templates']) {
+  for (const variant of [...variants, 'templates', 'tuning', 'heldout']) {
     for (const [extractorName] of extractors) {
       const scores = scoresOf(tally(`${extractorName}|${variant}`));
       console.log([variant.padEnd(16), extractorName.padEnd(12), ...columns.map((column) => fixed(scores[column]).padStart(9))].join(''));
     }
   }
-  console.log('\nall templates, by fold of projects (overall / headings):');
-  for (const [extractorName] of extractors) {
-    const perFold = Array.from({ length: folds }, (_, fold) => scoresOf(tally(`${extractorName}|fold${fold}`)));
-    const overall = perFold.map((scores) => scores.overall);
-    const mean = overall.reduce((sum, value) => sum + value, 0) / folds;
-    const spread = Math.max(...overall) - Math.min(...overall);
-    console.log(`${extractorName.padEnd(12)} ${perFold.map((scores) => `${fixed(scores.overall)}/${fixed(scores.headings)}`).join('  ')}   mean ${fixed(mean)} spread ${fixed(spread)}`);
+  for (const part of ['tuning', 'heldout']) {
+    console.log(`\n${part} templates, by fold of projects (overall / headings):`);
+    for (const [extractorName] of extractors) {
+      const perFold = Array.from({ length: folds }, (_, fold) => scoresOf(tally(`${extractorName}|${part}|fold${fold}`)));
+      const overall = perFold.map((scores) => scores.overall);
+      const mean = overall.reduce((sum, value) => sum + value, 0) / folds;
+      const spread = Math.max(...overall) - Math.min(...overall);
+      console.log(`${extractorName.padEnd(12)} ${perFold.map((scores) => `${fixed(scores.overall)}/${fixed(scores.headings)}`).join('  ')}   mean ${fixed(mean)} spread ${fixed(spread)}`);
+    }
   }
+  if (sphinxPerSite > 0) runSphinx(extractors, sphinxPerSite, detail);
   if (details.length > 0) console.log(`\npages of ${detail} where Quarry lost structure:\n${details.join('\n')}`);
 }
 

@@ -122,6 +122,9 @@ export function removeChrome(root: ParentNode, options: ChromeRemovalOptions): [
       detach(element);
       continue;
     }
+    // A heading's inline content is the heading: a title that is itself a link back to the
+    // table of contents (`<a class="toc-backref">`) is not a table of contents.
+    if (headingTags.has(element.name)) continue;
     for (const child of element.children) if (isTag(child)) stack.push(child);
   }
   return removed;

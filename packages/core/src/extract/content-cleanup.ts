@@ -45,7 +45,9 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
     if (dataTags.has(element.name)) continue; // a table cell or code that reads "10000" or a date is data
     if (inlineTags.has(element.name) && isInSentence(element)) continue; // a date link in a sentence stays
     const elementStats = stats.get(element);
-    if (elementStats && elementStats.text > 0 && elementStats.text <= chromeTextMaximum) {
+    // A list or group of several blocks is judged block by block: "Last updated: ..." as one
+    // item of a details list takes only that item.
+    if (elementStats && elementStats.text > 0 && elementStats.text <= chromeTextMaximum && !hasSeveralBlocks(element)) {
       const text = collapsedText(element);
       if (isChromeText(text)) {
         detach(element);
@@ -54,6 +56,15 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
     }
     for (const child of element.children) if (isTag(child)) stack.push(child);
   }
+}
+
+/** True when at least two child elements are blocks with text (list items, paragraphs, rows). */
+function hasSeveralBlocks(element: Element): boolean {
+  let blocks = 0;
+  for (const child of element.children) {
+    if (isTag(child) && !inlineTags.has(child.name) && collapsedText(child) !== '' && ++blocks >= 2) return true;
+  }
+  return false;
 }
 
 function hasVisibleContent(element: Element, stats: Map<Element, TextStats>): boolean {
@@ -128,12 +139,18 @@ const clutterRules: readonly [string, (container: Container) => boolean, 'keep' 
   ['link list', ({ element, density, weight }) => listTags.has(element.name) && weight < 0 && density > 0.3, 'remove'],
   ['list', ({ element }) => listTags.has(element.name), 'keep'],
   ['heading wrapper', ({ element }) => isHeadingWrapper(element), 'keep'],
+  ['data table', ({ element }) => element.name === 'table' && hasHeaderCells(element), 'keep'],
   ['prose with many commas', ({ stats, density }) => stats.commas >= 10 && density < 0.5, 'keep'],
   ['mostly links', ({ density }) => density > 0.4, 'remove'],
   ['negative name with links', ({ density, weight }) => weight < 0 && density > 0.25, 'remove'],
   ['table', ({ element }) => element.name === 'table', 'keep'],
   ['chrome element', ({ element, stats, density }) => chromeElementTags.has(element.name) && (density > 0.3 || stats.text < 100), 'remove'],
 ];
+
+/** A table with header cells is data (a layout table has none). */
+function hasHeaderCells(table: Element): boolean {
+  return descendantElements(table).some((element) => element.name === 'th');
+}
 
 /** `footer`, `aside`, `nav` that survived inside the content: kept only as prose. */
 const chromeElementTags: ReadonlySet<string> = new Set(['footer', 'aside', 'nav']);
@@ -239,24 +256,55 @@ function hasOwnText(element: Element): boolean {
   return element.children.some((child) => isText(child) && child.data.trim() !== '');
 }
 
-/** Headings left with nothing under them (their section was chrome) go too; the h1 stays. */
-function removeOrphanHeadings(container: Element): void {
+/** Headings (h2-h6) with no text, media or deeper heading with content before the next heading of their level. */
+function emptySectionHeadings(container: Element): Set<Element> {
   const items: { element: Element; level: number }[] = [];
   for (const element of descendantElements(container)) {
     const level = headingLevel(element);
     if (level > 0) items.push({ element, level });
-    else if (mediaTags.has(element.name) || (hasOwnText(element) && !insideHeading(element, container))) {
+    else if (mediaTags.has(element.name) || (hasOwnText(element) && !insideHeading(element, container) && !insideInPageLink(element, container))) {
       items.push({ element, level: 0 });
     }
   }
+  const empty = new Set<Element>();
   items.forEach((item, index) => {
     if (item.level < 2) return;
     for (const next of items.slice(index + 1)) {
       if (next.level === 0) return;
       if (next.level <= item.level) break;
     }
-    detach(item.element);
+    empty.add(item.element);
   });
+  return empty;
+}
+
+/** True when the heading's parent holds text besides the heading (it sits in a flow of content). */
+function isInFlow(heading: Element): boolean {
+  let parent = heading.parent;
+  // Past a permalink wrapper (Starlight's `sl-heading-wrapper`: the heading and its `#id` link).
+  while (parent && isTag(parent) && isHeadingWrapper(parent) && parent.children.some((child) => isTag(child) && isInPageLink(child))) {
+    parent = parent.parent;
+  }
+  return !!parent && isTag(parent) && collapsedText(parent).length > collapsedText(heading).length;
+}
+
+/**
+ * Headings left with nothing under them go: their section was chrome, or they label a widget whose
+ * body the page fills in later. A heading whose section was already empty in the page and that
+ * sits in a flow of content (a "LICENSE: MIT" line, a group of signatures) stays.
+ */
+function removeOrphanHeadings(container: Element, emptyBefore: Set<Element>): void {
+  for (const heading of emptySectionHeadings(container)) {
+    if (!emptyBefore.has(heading) || !isInFlow(heading)) detach(heading);
+  }
+}
+
+/** Inside a permalink widget (`<a href="#x"><span>Section titled ...</span></a>`): not content. */
+function insideInPageLink(element: Element, container: Element): boolean {
+  for (let node: Element | null = element; node && node !== container; node = isTag(node.parent!) ? (node.parent as Element) : null) {
+    if (isInPageLink(node)) return true;
+  }
+  return false;
 }
 
 function insideHeading(element: Element, container: Element): boolean {
@@ -268,10 +316,11 @@ function insideHeading(element: Element, container: Element): boolean {
 
 /** Cleans `container` in place. */
 export function cleanContent(container: Element, options: CleanupOptions): void {
+  const emptyBefore = emptySectionHeadings(container);
   removeChromeSections(container);
   removeChromeTexts(container, measureText(container));
   removeClutter(container, options);
   removeLinkRuns(container);
   removeRepeatedCaptions(container);
-  removeOrphanHeadings(container);
+  removeOrphanHeadings(container, emptyBefore);
 }

@@ -69,9 +69,26 @@ export function firstElement(parent: ParentNode, test: (element: Element) => boo
   return undefined;
 }
 
-/** Lower-cased `class` and `id`, joined by a space: the string the hint patterns look at. */
+const letters = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/**
+ * True when the id was made from the element's own leading heading (`<section id="comments-proposals">`
+ * around "Comments & Proposals"): such an id names the section's subject, not its role.
+ */
+function isTitleSlug(element: Element, id: string): boolean {
+  const first = element.children.find((child): child is Element => isTag(child));
+  if (!first || !headingTags.has(first.name)) return false;
+  const slug = letters(id);
+  return slug.length >= 3 && letters(collapsedText(first)).startsWith(slug);
+}
+
+/**
+ * Lower-cased `class` and `id`, joined by a space: the string the hint patterns look at. An id
+ * made from the element's own heading is left out.
+ */
 export function hintText(element: Element): string {
-  const { class: className, id } = element.attribs;
+  const { class: className } = element.attribs;
+  const id = element.attribs.id && !isTitleSlug(element, element.attribs.id) ? element.attribs.id : undefined;
   if (!className && !id) return '';
   return `${className ?? ''} ${id ?? ''}`.toLowerCase();
 }

@@ -28,6 +28,23 @@ function isProse(sibling: Element, stats: TextStats | undefined, text: () => str
   return stats.text > 0 && stats.text <= 80 && density === 0 && sentenceEndPattern.test(text());
 }
 
+/** Blocks of a written document's flow (what a markdown renderer writes). */
+const flowTags: ReadonlySet<string> = new Set([...structuralTags, 'div', 'details', 'section', 'a', 'br']);
+/** A flow with at least this many section headings is a sectioned document... */
+const sectionedFlowHeadings = 2;
+/** ...when at least this share of its blocks are flow blocks (no navbars, sidebars, forms). */
+const sectionedFlowShare = 0.9;
+
+/**
+ * True when the parent is one flat, sectioned document: section headings (h2-h6) and flow blocks
+ * side by side, as a README or a docs page renders with no wrapper per part. All of it is content.
+ */
+function isSectionedFlow(siblings: Element[]): boolean {
+  const sectionHeadings = siblings.filter((sibling) => headingTags.has(sibling.name) && sibling.name !== 'h1').length;
+  if (sectionHeadings < sectionedFlowHeadings) return false;
+  return siblings.filter((sibling) => flowTags.has(sibling.name)).length >= sectionedFlowShare * siblings.length;
+}
+
 /**
  * The nodes to keep, in document order: `root` alone or with joined siblings.
  * `textOf` gives an element's collapsed text (only called for short paragraphs).
@@ -44,6 +61,7 @@ export function includeSiblings(
   const threshold = Math.max(10, rootScore * 0.2);
   const rootClass = root.attribs.class ?? '';
   const siblings = parent.children.filter(isTag);
+  if (isSectionedFlow(siblings)) return siblings;
   const joined = siblings.map((sibling) => {
     if (sibling === root) return true;
     if (isTeaserList(sibling)) return false;

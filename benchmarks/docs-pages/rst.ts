@@ -1,0 +1,160 @@
+/**
+ * Ground truth from a Sphinx page's reStructuredText source (`_sources/*.rst.txt`): the section
+ * titles, the literal/code blocks, the external links and the plain text, read with a small line
+ * parser (no docutils here). Only what the source states for sure is taken: heading text (levels
+ * depend on the underline order of each file, so they are not compared), code text (languages
+ * depend on each project's default highlighter), `text <url>`_ links, and prose for the shingle F1.
+ */
+
+export interface RstTruth {
+  headings: Map<string, number>;
+  code: Map<string, number>;
+  links: Map<string, number>;
+  text: string;
+}
+
+const adornment = /^([=\-~^"'*+#:.`_!$%&,/;<>?@\\|])\1{2,}\s*$/;
+const directive = /^(\s*)\.\.\s+([\w:-]+)::\s*(.*)$/;
+const codeDirectives: ReadonlySet<string> = new Set(['code-block', 'code', 'sourcecode', 'literalinclude-no', 'doctest', 'testcode', 'parsed-literal']);
+/** Directives whose body is not shown as text on the page (or shown as something else). */
+const hiddenDirectives: ReadonlySet<string> = new Set(['toctree', 'index', 'only', 'raw', 'image', 'figure', 'highlight', 'contents', 'include', 'literalinclude', 'automodule', 'autoclass', 'autofunction', 'ifconfig', 'tabularcolumns', 'sectionauthor', 'moduleauthor', 'testsetup', 'testcleanup', 'csv-table', 'list-table', 'table', 'cmake-module', 'productionlist', 'graphviz', 'digraph', 'meta']);
+
+/** Folds what Sphinx's smartquotes and HTML writer change: quotes, dashes, ellipses, spaces. */
+export function canonical(text: string): string {
+  return text
+    .replace(/[\u200b\u200c\u200d\ufeff]/g, '')
+    .replace(/[“”„″]/g, '"')
+    .replace(/[‘’′]/g, "'")
+    .replace(/---?|[–—]/g, '-')
+    .replace(/…/g, '...')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*[¶#]$/, '')
+    .trim();
+}
+
+/** Inline markup to the text a reader sees. */
+export function inlineText(text: string): string {
+  return text
+    .replace(/:[\w:+-]+:`([^`<]*?)\s*<[^`>]*>`/g, '$1') // :role:`text <target>`
+    .replace(/:[\w:+-]+:`~?([^`]*)`/g, (_m, target: string) => target.replace(/^[!~]/, '').split(/(?<=\w)\.(?=\w)/).join('.'))
+    .replace(/`([^`<]+?)\s*<[^`>]+>`__?/g, '$1') // `text <url>`_
+    .replace(/``([^`]+)``/g, '$1')
+    .replace(/`([^`]+)`__?/g, '$1')
+    .replace(/`([^`]+)`/g, '$1')
+    .replace(/\*\*([^*]+)\*\*/g, '$1')
+    .replace(/(^|[\s(])\*([^*\s][^*]*)\*/g, '$1$2')
+    .replace(/\\(.)/g, '$1')
+    .replace(/\|([\w -]+)\|/g, '$1');
+}
+
+function add(map: Map<string, number>, key: string): void {
+  if (key === '') return;
+  map.set(key, (map.get(key) ?? 0) + 1);
+}
+
+const indentOf = (line: string): number => line.length - line.trimStart().length;
+
+/** The indented block that starts after `start` (skipping blank lines and directive options). */
+function indentedBlock(lines: string[], start: number, parentIndent: number): { body: string[]; end: number } {
+  let index = start;
+  while (index < lines.length && (lines[index]!.trim() === '' || /^\s+:[\w-]+:/.test(lines[index]!))) {
+    if (lines[index]!.trim() !== '' && indentOf(lines[index]!) <= parentIndent) break;
+    index++;
+  }
+  const body: string[] = [];
+  while (index < lines.length && (lines[index]!.trim() === '' || indentOf(lines[index]!) > parentIndent)) body.push(lines[index++]!);
+  while (body.length > 0 && body[body.length - 1]!.trim() === '') body.pop();
+  const dedent = Math.min(...body.filter((line) => line.trim() !== '').map(indentOf));
+  return { body: body.map((line) => line.slice(dedent)), end: index };
+}
+
+export const codeKey = (code: string): string => code.replace(/\s+/g, ' ').trim();
+
+export function rstTruth(source: string): RstTruth {
+  const lines = source.replace(/\r\n?/g, '\n').split('\n');
+  const truth: RstTruth = { headings: new Map(), code: new Map(), links: new Map(), text: '' };
+  const textParts: string[] = [];
+  const named = new Map<string, string>();
+  for (const match of source.matchAll(/^\s*\.\. _([^:]+):\s+(https?:\/\/\S+)\s*$/gm)) named.set(match[1]!.trim().toLowerCase(), match[2]!);
+  const addLinks = (line: string): void => {
+    for (const match of line.matchAll(/`([^`<]+?)\s*<(https?:\/\/[^>`]+)>`__?/g)) add(truth.links, `${canonical(inlineText(match[1]!))} -> ${new URL(match[2]!).href}`);
+    for (const match of line.matchAll(/(?<![:\w])`([^`<]+)`_(?!_)/g)) {
+      const url = named.get(match[1]!.trim().toLowerCase());
+      if (url) add(truth.links, `${canonical(match[1]!)} -> ${new URL(url).href}`);
+    }
+  };
+  let index = 0;
+  while (index < lines.length) {
+    const line = lines[index]!;
+    const next = lines[index + 1] ?? '';
+    // Section title: text underlined (optionally overlined) with one punctuation character.
+    if (line.trim() !== '' && !adornment.test(line) && indentOf(line) === 0 && adornment.test(next) && next.trim().length >= line.trim().length) {
+      const title = canonical(inlineText(line.trim()));
+      add(truth.headings, title);
+      textParts.push(title);
+      index += 2;
+      continue;
+    }
+    if (adornment.test(line)) {
+      index++;
+      continue;
+    }
+    const found = directive.exec(line);
+    if (found) {
+      const [, indent, name, argument] = found as unknown as [string, string, string, string];
+      const block = indentedBlock(lines, index + 1, indent.length);
+      if (codeDirectives.has(name)) {
+        const code = block.body.join('\n');
+        add(truth.code, codeKey(code));
+        textParts.push(code);
+      } else if (!hiddenDirectives.has(name)) {
+        // Admonitions, object descriptions (function::, variable::), versionadded...: shown.
+        if (argument && !/^(note|warning|seealso|tip|important|caution|attention|danger|error|hint)$/.test(name)) textParts.push(inlineText(argument));
+        const inner = rstTruth(block.body.join('\n'));
+        for (const [key, count] of inner.headings) for (let n = 0; n < count; n++) add(truth.headings, key);
+        for (const [key, count] of inner.code) for (let n = 0; n < count; n++) add(truth.code, key);
+        for (const [key, count] of inner.links) for (let n = 0; n < count; n++) add(truth.links, key);
+        textParts.push(inner.text);
+      }
+      index = block.end;
+      continue;
+    }
+    // Comments and link targets: `.. ` not followed by a directive.
+    if (/^\s*\.\.(\s|$)/.test(line)) {
+      index = indentedBlock(lines, index + 1, indentOf(line)).end;
+      continue;
+    }
+    // Doctest block: a paragraph starting with >>>.
+    if (/^\s*>>>/.test(line)) {
+      const block: string[] = [];
+      while (index < lines.length && lines[index]!.trim() !== '') block.push(lines[index++]!.trim());
+      add(truth.code, codeKey(block.join('\n')));
+      textParts.push(block.join('\n'));
+      continue;
+    }
+    addLinks(line);
+    const isLiteralIntro = /::\s*$/.test(line) && !/^\s*\.\./.test(line);
+    const shown = line.replace(/^\s*(?:[-*+•]|#\.|\d+\.|\(\d+\))\s+/, '').replace(/\s*::\s*$/, /\S\s*::\s*$/.test(line) && !/\s::\s*$/.test(line) ? ':' : '');
+    if (!/^\s*[+|]?[-=+]{3,}[-=+ |]*$/.test(line)) textParts.push(inlineText(shown.replace(/^\s*\|\s?/, '')));
+    index++;
+    if (isLiteralIntro) {
+      const block = indentedBlock(lines, index, indentOf(line));
+      if (block.body.length > 0 && indentedIsDeeper(lines, index, indentOf(line))) {
+        const code = block.body.join('\n');
+        add(truth.code, codeKey(code));
+        textParts.push(code);
+        index = block.end;
+      }
+    }
+  }
+  truth.text = canonical(textParts.join(' '));
+  return truth;
+}
+
+function indentedIsDeeper(lines: string[], start: number, indent: number): boolean {
+  for (let index = start; index < lines.length; index++) {
+    if (lines[index]!.trim() === '') continue;
+    return indentOf(lines[index]!) > indent;
+  }
+  return false;
+}

@@ -1,0 +1,108 @@
+/**
+ * The real Sphinx part of the docs-pages benchmark: each installed site's HTML pages through both
+ * extractors, scored against the page's reStructuredText source: heading text, code text, external
+ * links (text + URL) as recall, and the aeb shingle F1 of the text; overall is their mean. Sites
+ * are printed one by one and as the tuning and held-out parts.
+ */
+import { aebScores, shingleCounts, type ShingleCounts } from '../main-content/metrics.js';
+import type { Extractor } from '../main-content/extractors.js';
+import { canonical, codeKey } from './rst.js';
+import { featuresOfMarkdown, multisetRecall, type Counts } from './score.js';
+import { loadSphinxPages, sphinxSites } from './sphinx-corpus.js';
+
+const sphinxFeatures = ['headings', 'code', 'links'] as const;
+type SphinxFeature = (typeof sphinxFeatures)[number];
+
+interface Tally {
+  features: Record<SphinxFeature, Counts>;
+  text: ShingleCounts[];
+}
+
+const emptyTally = (): Tally => ({
+  features: { headings: { expected: 0, found: 0 }, code: { expected: 0, found: 0 }, links: { expected: 0, found: 0 } },
+  text: [],
+});
+
+function rekey(map: Map<string, number>, key: (old: string) => string): Map<string, number> {
+  const result = new Map<string, number>();
+  for (const [old, count] of map) {
+    const next = key(old);
+    result.set(next, (result.get(next) ?? 0) + count);
+  }
+  return result;
+}
+
+function outputFeatures(markdown: string) {
+  const features = featuresOfMarkdown(markdown);
+  return {
+    headings: rekey(features.headings, (key) => canonical(key.replace(/^h\d /, ''))),
+    code: rekey(features.code, (key) => codeKey(key.split('\u0000')[1] ?? '')),
+    links: rekey(features.links, (key) => {
+      const at = key.lastIndexOf(' -> ');
+      return `${canonical(key.slice(0, at))}${key.slice(at)}`;
+    }),
+    text: canonical(features.text),
+  };
+}
+
+function scoresOf(tally: Tally): Record<SphinxFeature | 'text' | 'overall', number> {
+  const result = {} as Record<SphinxFeature | 'text' | 'overall', number>;
+  for (const name of sphinxFeatures) {
+    const { expected, found } = tally.features[name];
+    result[name] = expected > 0 ? found / expected : 1;
+  }
+  result.text = aebScores(tally.text).f1;
+  result.overall = (result.headings + result.code + result.links + result.text) / 4;
+  return result;
+}
+
+const fixed = (value: number): string => value.toFixed(3);
+
+export function runSphinx(extractors: [string, Extractor][], perSite: number, detail?: string): void {
+  const pages = loadSphinxPages(perSite);
+  if (pages.length === 0) {
+    console.log('\nreal Sphinx sites: none installed (apt-get install -y sphinx-doc python3-doc cmake-doc python-requests-doc)');
+    return;
+  }
+  const tallies = new Map<string, Tally>();
+  const tally = (key: string): Tally => {
+    if (!tallies.has(key)) tallies.set(key, emptyTally());
+    return tallies.get(key)!;
+  };
+  const details: string[] = [];
+  pages.forEach((page, index) => {
+    const order = index % 2 === 0 ? extractors : [...extractors].reverse();
+    const url = `https://docs.example.com/${page.site.name}/${page.path}`;
+    for (const [extractorName, extract] of order) {
+      const output = outputFeatures(extract(page.html, url).markdown);
+      const keys = [`${extractorName}|${page.site.name}`, `${extractorName}|${page.site.heldOut ? 'heldout' : 'tuning'}`];
+      const lost: string[] = [];
+      for (const key of keys) {
+        for (const name of sphinxFeatures) {
+          const counts = multisetRecall(page.truth[name], output[name]);
+          tally(key).features[name].expected += counts.expected;
+          tally(key).features[name].found += counts.found;
+          if (key === keys[0] && counts.found < counts.expected) lost.push(`${name} ${counts.found}/${counts.expected}`);
+        }
+        tally(key).text.push(shingleCounts(page.truth.text, output.text));
+      }
+      if (detail === page.site.name && extractorName === 'quarry') {
+        const text = shingleCounts(page.truth.text, output.text);
+        details.push(`${page.path}: ${lost.join(', ')} text tp ${text.tp.toFixed(2)} fp ${text.fp.toFixed(2)} fn ${text.fn.toFixed(2)}`);
+      }
+    }
+  });
+  const sites = sphinxSites.filter((site) => pages.some((page) => page.site === site));
+  console.log(`\nreal Sphinx builds (Debian packages), ${pages.length} pages, against their _sources/*.rst.txt:`);
+  console.log('headings (text), code (text), links (external, text + URL) = recall; text = aeb shingle F1; overall = mean of the four\n');
+  const columns = [...sphinxFeatures, 'text', 'overall'] as const;
+  console.log(['site'.padEnd(22), 'extractor'.padEnd(12), ...columns.map((column) => column.padStart(9))].join(''));
+  const rows = [...sites.map((site) => [site.name, `${site.name} (${site.heldOut ? 'held out' : 'tuning'})`]), ['tuning', 'tuning sites'], ['heldout', 'held-out sites']];
+  for (const [key, label] of rows) {
+    for (const [extractorName] of extractors) {
+      const scores = scoresOf(tally(`${extractorName}|${key}`));
+      console.log([label!.padEnd(22), extractorName.padEnd(12), ...columns.map((column) => fixed(scores[column]).padStart(9))].join(''));
+    }
+  }
+  if (details.length > 0) console.log(`\npages of ${detail} where Quarry lost structure:\n${details.join('\n')}`);
+}

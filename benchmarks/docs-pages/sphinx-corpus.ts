@@ -1,0 +1,65 @@
+/**
+ * Real generator output: the Sphinx HTML builds that Debian documentation packages install, each
+ * page beside the reStructuredText it was built from (`_sources/<page>.rst.txt`, the ground truth).
+ * Sites are the unit of the held-out split (decided before any tuning; see README.md).
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { rstTruth, type RstTruth } from './rst.js';
+
+export interface SphinxSite {
+  name: string;
+  /** Debian package that installs it (`apt-get install -y <package>`). */
+  package: string;
+  root: string;
+  heldOut: boolean;
+}
+
+/** The split: python3.11 and cmake are held out; sphinx-doc and requests are for tuning. */
+export const sphinxSites: readonly SphinxSite[] = [
+  { name: 'sphinx-doc', package: 'sphinx-doc', root: '/usr/share/doc/sphinx-doc/html', heldOut: false },
+  { name: 'requests', package: 'python-requests-doc', root: '/usr/share/doc/python-requests-doc/html', heldOut: false },
+  { name: 'python3.11', package: 'python3-doc', root: '/usr/share/doc/python3.11/html', heldOut: true },
+  { name: 'cmake', package: 'cmake-doc', root: '/usr/share/doc/cmake-data/html', heldOut: true },
+];
+
+export interface SphinxPage {
+  site: SphinxSite;
+  path: string;
+  html: string;
+  truth: RstTruth;
+}
+
+function sourceFiles(folder: string): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(folder).sort()) {
+    const full = join(folder, entry);
+    if (statSync(full).isDirectory()) found.push(...sourceFiles(full));
+    else if (entry.endsWith('.rst.txt')) found.push(full);
+  }
+  return found;
+}
+
+/** Up to `perSite` pages of each installed site, evenly spaced over its sorted sources. */
+export function loadSphinxPages(perSite = 30): SphinxPage[] {
+  const pages: SphinxPage[] = [];
+  for (const site of sphinxSites) {
+    const sources = join(site.root, '_sources');
+    if (!existsSync(sources)) continue;
+    const candidates = sourceFiles(sources).filter((file) => {
+      const size = statSync(file).size;
+      if (size < 1_500 || size > 60_000) return false;
+      const html = join(site.root, relative(sources, file).replace(/\.rst\.txt$/, '.html'));
+      return existsSync(html);
+    });
+    const step = Math.max(1, candidates.length / perSite);
+    for (let position = 0; position < candidates.length && pages.filter((page) => page.site === site).length < perSite; position += step) {
+      const file = candidates[Math.floor(position)]!;
+      const path = relative(sources, file).replace(/\.rst\.txt$/, '.html');
+      const truth = rstTruth(readFileSync(file, 'utf8'));
+      if (truth.headings.size === 0) continue;
+      pages.push({ site, path, html: readFileSync(join(site.root, path), 'utf8'), truth });
+    }
+  }
+  return pages;
+}
