@@ -83,14 +83,22 @@ function isTitleSlug(element: Element, id: string): boolean {
 }
 
 /**
+ * A utility class's arbitrary value (`scroll-m-[calc(var(--toc-top-offset)+0.5rem)]`,
+ * `grid-cols-[var(--sidebar-width)_1fr]`) is CSS, not a name: the words in it say nothing of what
+ * the element is.
+ */
+const arbitraryValuePattern = /\[[^\]\s]*\]/g;
+
+/**
  * Lower-cased `class` and `id`, joined by a space: the string the hint patterns look at. An id
- * made from the element's own heading is left out.
+ * made from the element's own heading is left out, and so are utility classes' arbitrary values.
  */
 export function hintText(element: Element): string {
   const { class: className } = element.attribs;
   const id = element.attribs.id && !isTitleSlug(element, element.attribs.id) ? element.attribs.id : undefined;
   if (!className && !id) return '';
-  return `${className ?? ''} ${id ?? ''}`.toLowerCase();
+  const names = className?.includes('[') ? className.replace(arbitraryValuePattern, '') : className;
+  return `${names ?? ''} ${id ?? ''}`.toLowerCase();
 }
 
 function isAncestorOf(ancestor: AnyNode, node: AnyNode): boolean {
