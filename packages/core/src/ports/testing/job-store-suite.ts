@@ -126,6 +126,12 @@ export function describeJobStore(name: string, make: () => JobStoreFixture | Pro
         expect(await store.getJob('nope')).toBeUndefined();
       });
 
+      it('returns a job of every kind with its request as the API wrote it', async () => {
+        const kinds: JobKind[] = ['crawl', 'batch_scrape', 'scrape', 'extract', 'deep_research', 'llmstxt', 'agent', 'monitor_check'];
+        for (const kind of kinds) await store.createJob(jobRecord(`job-${kind}`, { kind }));
+        for (const kind of kinds) expect(await store.getJob(`job-${kind}`)).toEqual(jobRecord(`job-${kind}`, { kind }));
+      });
+
       it('returns copies: changing a returned job changes nothing stored', async () => {
         const job = (await store.getJob('job-1'))!;
         job.status = 'failed';
