@@ -27,6 +27,7 @@ export * from './memory/memory-job-store.js';
 export * from './memory/memory-queue.js';
 export * from './jobs/job-events.js';
 export * from './jobs/job-request.js';
+export * from './jobs/job-request-schemas.js';
 export * from './jobs/job-runner.js';
 export * from './jobs/job-service.js';
 export * from './jobs/page-worker.js';

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ScrapeDocument } from '@quarry/core';
+import { parseCrawlRequest, type ScrapeDocument } from '@quarry/core';
 import { createSqliteStorage } from '../src/index.js';
 
 const pages = Number(process.argv[2] ?? 10_000);
@@ -24,7 +24,7 @@ await jobs.createJob({
   teamId: 'team',
   status: 'scraping',
   url: 'https://example.com/',
-  request: { version: 'v2', options: { limit: pages } },
+  request: { version: 'v2', options: parseCrawlRequest('v2', { url: 'https://example.com/', limit: pages }).options },
   createdAt: Date.now(),
   expiresAt: Date.now() + 86_400_000,
   kickoffDone: true,

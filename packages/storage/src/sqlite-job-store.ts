@@ -1,5 +1,6 @@
 import {
   NotFoundError,
+  storedJob,
   terminalJobStatuses,
   type FrontierEntry,
   type ItemState,
@@ -20,7 +21,7 @@ import { TeamCredits } from './team-credits.js';
 
 interface JobRow {
   id: string;
-  kind: JobKind;
+  kind: string;
   team_id: string;
   status: JobStatus;
   url: string;
@@ -326,19 +327,20 @@ export class SqliteJobStore implements JobStore {
 
 const unknownJob = (jobId: string) => new NotFoundError(`Job ${jobId} not found`);
 
+/** A row as a job; its request is checked against its kind here, once (a malformed one is a StoredJobError). */
 function toJob(row: JobRow): JobRecord {
-  return {
+  return storedJob({
     id: row.id,
     kind: row.kind,
     teamId: row.team_id,
     status: row.status,
     url: row.url,
-    request: JSON.parse(row.request) as Record<string, unknown>,
+    request: JSON.parse(row.request) as unknown,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
     kickoffDone: row.kickoff_done === 1,
     ...(row.error !== null ? { error: row.error } : {}),
-  };
+  });
 }
 
 const toEntry = (row: ItemRow): FrontierEntry => ({ url: row.url, key: row.key, discoveryDepth: row.discovery_depth });

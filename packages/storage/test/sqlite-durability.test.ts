@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseCrawlRequest } from '@quarry/core';
 import { ManualClock, queueMessage } from '@quarry/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSqliteStorage, migrations, openSqlite } from '../src/index.js';
@@ -16,7 +17,7 @@ const job = (id: string) => ({
   teamId: 'team-a',
   status: 'scraping' as const,
   url: 'https://example.com/',
-  request: { version: 'v2' },
+  request: { version: 'v2' as const, options: parseCrawlRequest('v2', { url: 'https://example.com/' }).options },
   createdAt: 1,
   expiresAt: 2,
   kickoffDone: true,

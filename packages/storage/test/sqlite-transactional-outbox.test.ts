@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { JobRecord, OutboxEvent } from '@quarry/core';
+import { parseCrawlRequest, type JobRecord, type OutboxEvent } from '@quarry/core';
 import { createSqliteStorage, type SqliteStorage } from '../src/index.js';
 
 /** Webhook deliveries are written in the same transaction as the change they report, exactly once. */
@@ -20,7 +20,7 @@ describe('transactional outbox', () => {
   it('writes deliveries with createJob, finishItem and updateJob, once', async () => {
     dir = await mkdtemp(join(tmpdir(), 'quarry-outbox-'));
     storage = createSqliteStorage({ dataDir: dir });
-    const job: JobRecord = { id: 'job-1', kind: 'crawl', teamId: 'team', status: 'scraping', url: 'https://a.test/', request: {}, createdAt: 1, expiresAt: 10, kickoffDone: true };
+    const job: JobRecord = { id: 'job-1', kind: 'crawl', teamId: 'team', status: 'scraping', url: 'https://a.test/', request: { version: 'v2', options: parseCrawlRequest('v2', { url: 'https://a.test/' }).options }, createdAt: 1, expiresAt: 10, kickoffDone: true };
     await storage.jobs.createJob(job, [delivery('started')]);
     await storage.jobs.addItems('job-1', [{ url: 'https://a.test/', key: 'a.test/', discoveryDepth: 0 }], 10);
     const document = { metadata: { sourceURL: 'https://a.test/', url: 'https://a.test/', statusCode: 200, scrapeId: 's', creditsUsed: 1, proxyUsed: 'basic' as const, engine: 'http' } };

@@ -1,4 +1,4 @@
-import type { AgentJobKind, JobRecord } from '../ports/job-store.js';
+import type { AgentJobKind, JobBase, JobPayload, JobRecord } from '../ports/job-store.js';
 import { agentJobKinds } from '../ports/job-store.js';
 import type { QueueMessage } from '../ports/queue.js';
 
@@ -26,9 +26,9 @@ export function isAgentJob(job: Pick<JobRecord, 'kind'>): job is Pick<JobRecord,
   return (agentJobKinds as readonly string[]).includes(job.kind);
 }
 
-/** A step's message; the first step of a job whose request has `runAt` (a monitor's tick) waits until then. */
-export function agentStepMessage(job: Pick<JobRecord, 'id' | 'url'> & { request?: Record<string, unknown> }, step: number): QueueMessage {
-  const runAt = job.request?.runAt;
+/** A step's message; the first step of a monitor's check waits until its request's `runAt` (the tick). */
+export function agentStepMessage(job: Pick<JobBase, 'id' | 'url'> & JobPayload, step: number): QueueMessage {
+  const runAt = job.kind === 'monitor_check' ? job.request.runAt : undefined;
   return {
     id: `${job.id}:${agentStepPrefix}${step}`,
     jobId: job.id,

@@ -3,6 +3,7 @@ import type { JobEvent } from '../jobs/job-events.js';
 import { JobService } from '../jobs/job-service.js';
 import { MemoryJobStore } from '../memory/memory-job-store.js';
 import { MemoryQueue } from '../memory/memory-queue.js';
+import { parseLlmsTxtRequest } from '../options/llmstxt-options.js';
 import { randomIds } from '../ports/clock.js';
 import { ManualClock } from '../ports/testing/manual-clock.js';
 import type { AgentProgram } from './agent-program.js';
@@ -53,7 +54,7 @@ async function setup(program?: AgentProgram<any>) {
     stepBudgetMs: 1_000,
   });
   const service = new JobService({ jobs, queue, clock, ids: randomIds, events: (event) => void events.push(event) });
-  const job = await service.startAgentJob({ kind: 'llmstxt', teamId: 'team', url: 'https://site.test/', request: { version: 'v1' } });
+  const job = await service.startAgentJob({ kind: 'llmstxt', teamId: 'team', url: 'https://site.test/', request: { version: 'v1', options: parseLlmsTxtRequest({ url: 'https://site.test/' }) } });
   return { jobs, queue, worker, job, events, runs };
 }
 

@@ -6,7 +6,7 @@ import { delimitAsData } from '../llm/prompt.js';
 import { fitToTokens } from '../llm/token-budget.js';
 import type { AgentOptions } from '../options/agent-options.js';
 import { parseScrapeOptions } from '../options/normalize-scrape-options.js';
-import type { JobRecord } from '../ports/job-store.js';
+import { jobOfKind, type JobRecord } from '../ports/job-store.js';
 import { tokensPerCredit } from './agent-job.js';
 import type { AgentProgram, StepContext } from './agent-program.js';
 import { describePage } from './page-description.js';
@@ -25,11 +25,6 @@ import { addPages, jobDocuments, pageCredits, pageKey, scrapeQueuedPages } from 
  * model are cut to the tokens left, and the charge never goes past it. When what is left cannot
  * pay for an answer, the job fails (and a failed job is charged nothing).
  */
-export interface AgentJobRequest {
-  version: 'v2';
-  options: AgentOptions;
-}
-
 export interface AgentSource {
   url: string;
   title: string;
@@ -50,7 +45,7 @@ export const agentAnswerReserve = { outputTokens: 1_500, instructionTokens: 600,
 
 const readOptions = () => parseScrapeOptions('v2', { formats: ['markdown', 'links'], onlyMainContent: true });
 
-export const agentOptionsOf = (job: Pick<JobRecord, 'request'>) => (job.request as unknown as AgentJobRequest).options;
+export const agentOptionsOf = (job: JobRecord) => jobOfKind(job, 'agent').request.options;
 
 /** Pages the job may read: the effort's number, fewer when maxCredits would leave too little for the answer. */
 export function agentPageBudget(options: AgentOptions): number {

@@ -6,6 +6,7 @@ import { delimitAsData } from '../llm/prompt.js';
 import { fitToTokens } from '../llm/token-budget.js';
 import type { DeepResearchOptions } from '../options/deep-research-options.js';
 import { parseScrapeOptions } from '../options/normalize-scrape-options.js';
+import { jobOfKind } from '../ports/job-store.js';
 import type { LlmProvider } from '../ports/llm-provider.js';
 import { isPastDeadline, type AgentProgram, type StepContext } from './agent-program.js';
 import { describePage, oneLine, shorten } from './page-description.js';
@@ -22,11 +23,6 @@ import { addPages, jobDocuments, pageKey, scrapeQueuedPages } from './step-pages
  * Every phase adds activities (search, extract, analyze, reasoning, synthesis) that the status
  * shows as they happen; pages found become sources.
  */
-export interface DeepResearchJobRequest {
-  version: 'v1';
-  options: DeepResearchOptions;
-}
-
 export type ActivityType = 'search' | 'extract' | 'analyze' | 'reasoning' | 'synthesis' | 'thought';
 
 export interface ResearchActivity {
@@ -71,11 +67,11 @@ const readOptions = () => parseScrapeOptions('v2', { formats: ['markdown'], only
 export const deepResearchProgram: AgentProgram<ResearchState> = {
   kind: 'deep_research',
   initial: (job) => {
-    const { options } = job.request as unknown as DeepResearchJobRequest;
+    const { options } = jobOfKind(job, 'deep_research').request;
     return { phase: 'search', startedAt: 0, currentDepth: 0, questions: [options.query], asked: [], depthUrls: [], findings: [], activities: [], sources: [] };
   },
   async step(context, state) {
-    const { options } = context.job.request as unknown as DeepResearchJobRequest;
+    const { options } = jobOfKind(context.job, 'deep_research').request;
     const llm = context.llm;
     if (!llm) throw new NotConfiguredError(`Deep research needs an LLM provider, and none is configured. ${providerHelp}`);
     if (!context.search) throw new NotConfiguredError('Deep research needs a search provider, and none is configured.');

@@ -5,6 +5,7 @@ import { providerHelp } from '../llm/json-stage.js';
 import type { ExtractOptions } from '../options/extract-options.js';
 import type { FormatSpec } from '../options/formats.js';
 import type { ScrapeOptions } from '../options/scrape-options.js';
+import { jobOfKind } from '../ports/job-store.js';
 import { type AgentProgram, type StepContext, type StepResult } from './agent-program.js';
 import { mergePages } from './merge-pages.js';
 import { addPages, jobDocuments, pageKey, scrapeQueuedPages } from './step-pages.js';
@@ -17,12 +18,6 @@ import { addPages, jobDocuments, pageKey, scrapeQueuedPages } from './step-pages
  *   without one the page's structured data) -> the pages' answers merged (mergePages) and
  *   checked against the schema -> data, sources per field, warnings
  */
-export interface ExtractJobRequest {
-  version: 'v1' | 'v2';
-  options: ExtractOptions;
-  webhook?: unknown;
-}
-
 export interface ExtractState {
   phase: 'urls' | 'scrape' | 'merge' | 'done';
   startedAt: number;
@@ -52,7 +47,7 @@ export const extractProgram: AgentProgram<ExtractState> = {
   kind: 'extract',
   initial: () => ({ phase: 'urls', startedAt: 0, urls: [], warnings: [] }),
   async step(context, state) {
-    const { options } = context.job.request as unknown as ExtractJobRequest;
+    const { options } = jobOfKind(context.job, 'extract').request;
     if (state.phase === 'urls') {
       if (!context.llm && !options.schema) {
         throw new NotConfiguredError(`Extract with only a prompt needs an LLM provider, and none is configured. ${providerHelp} Without one, give a schema: its fields are filled from each page's structured data (JSON-LD, microdata, OpenGraph, meta tags, a table).`);

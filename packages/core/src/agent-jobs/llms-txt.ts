@@ -3,6 +3,7 @@ import { delimitAsData } from '../llm/prompt.js';
 import { fitToTokens } from '../llm/token-budget.js';
 import type { LlmsTxtOptions } from '../options/llmstxt-options.js';
 import { parseScrapeOptions } from '../options/normalize-scrape-options.js';
+import { jobOfKind } from '../ports/job-store.js';
 import type { LlmProvider } from '../ports/llm-provider.js';
 import { isPastDeadline, type AgentProgram, type StepContext, type StepResult } from './agent-program.js';
 import { formatLlmsFullTxt, formatLlmsTxt, pageTitle, siteName, type LlmsTxtPage } from './llms-txt-format.js';
@@ -16,11 +17,6 @@ import { addPages, jobDocuments, pageKey, scrapeQueuedPages } from './step-pages
  *   -> describe each page (model: a title and a one-line description; none: meta description or
  *      first paragraph) -> llms.txt (and llms-full.txt with showFullText)
  */
-export interface LlmsTxtJobRequest {
-  version: 'v1';
-  options: LlmsTxtOptions;
-}
-
 export interface LlmsTxtState {
   phase: 'map' | 'scrape' | 'describe' | 'done';
   /** The pages chosen, in order. */
@@ -37,7 +33,7 @@ export const llmsTxtProgram: AgentProgram<LlmsTxtState> = {
   kind: 'llmstxt',
   initial: () => ({ phase: 'map', urls: [], described: {} }),
   async step(context, state) {
-    const { options } = context.job.request as unknown as LlmsTxtJobRequest;
+    const { options } = jobOfKind(context.job, 'llmstxt').request;
     if (state.phase === 'map') {
       const links = await context.map(options.url, { limit: Math.max(options.maxUrls * 2, 10), includeSubdomains: false });
       // Chosen before they are stored, so a step that runs again chooses the same pages.
@@ -92,7 +88,7 @@ function byKey(documents: ScrapeDocument[]): Map<string, ScrapeDocument> {
 }
 
 async function siteOf(context: StepContext, state: LlmsTxtState, documents: Map<string, ScrapeDocument>) {
-  const { options } = context.job.request as unknown as LlmsTxtJobRequest;
+  const { options } = jobOfKind(context.job, 'llmstxt').request;
   const chosen = state.urls.flatMap((url) => {
     const key = pageKey(url);
     const document = documents.get(key);

@@ -6,7 +6,7 @@ import type { ScrapeDocument } from '../document.js';
 import type { CrawlOptions } from '../options/crawl-options.js';
 import type { ScrapeOptions } from '../options/scrape-options.js';
 import type { Clock, Ids } from '../ports/clock.js';
-import type { AgentJobKind, JobRecord, JobStore } from '../ports/job-store.js';
+import type { AgentJobKind, JobBase, JobPayload, JobRecord, JobStore } from '../ports/job-store.js';
 import type { Queue } from '../ports/queue.js';
 import { parseTargetUrl } from '../scrape/target-url.js';
 import type { JobEvent, JobEventSink } from './job-events.js';
@@ -30,6 +30,9 @@ export interface JobServiceDeps {
   onCancel?: (jobId: string) => void;
 }
 
+/** The kind and request of an agent job to start. */
+export type AgentJobPayload = Extract<JobPayload, { kind: AgentJobKind }>;
+
 /** Jobs and their results are kept this long (Firecrawl: 24 hours). */
 export const jobTtlMs = 24 * 60 * 60 * 1000;
 
@@ -51,7 +54,7 @@ export class JobService {
       regexOnFullURL: input.options.regexOnFullURL,
     });
     const request: CrawlJobRequest = { version: input.version, options: input.options, ...(input.webhook ? { webhook: input.webhook } : {}), ...(input.prompt ? { prompt: input.prompt } : {}) };
-    const job = this.newJob('crawl', input.teamId, start.href, request as unknown as Record<string, unknown>, input.id);
+    const job = this.newJob({ kind: 'crawl', request }, input.teamId, start.href, input.id);
     const started: JobEvent = { type: 'started', job };
     await this.deps.jobs.createJob(job, this.deps.outbox?.(started));
     await this.deps.events(started);
@@ -76,7 +79,7 @@ export class JobService {
     };
     // kickoffDone stays false until every item is stored: a settle in between (another process's
     // reconciler) would otherwise find nothing pending and complete the batch with no pages.
-    const job = this.newJob('batch_scrape', input.teamId, input.urls[0] ?? '', request as unknown as Record<string, unknown>, input.id);
+    const job = this.newJob({ kind: 'batch_scrape', request }, input.teamId, input.urls[0] ?? '', input.id);
     const started: JobEvent = { type: 'started', job };
     await this.deps.jobs.createJob(job, this.deps.outbox?.(started));
     await this.deps.events(started);
@@ -91,8 +94,9 @@ export class JobService {
    * Starts an agent job (extract, deep research, llms.txt) from its validated request: the job is
    * stored and its first step queued. `url` is what the job is about (first URL, or the query).
    */
-  async startAgentJob(input: { kind: AgentJobKind; teamId: string; url: string; request: object; id?: string }): Promise<JobRecord> {
-    const job = this.newJob(input.kind, input.teamId, input.url, input.request as Record<string, unknown>, input.id);
+  async startAgentJob(input: AgentJobPayload & { teamId: string; url: string; id?: string }): Promise<JobRecord> {
+    const { teamId, url, id, ...payload } = input;
+    const job: JobRecord = this.newJob(payload, teamId, url, id);
     job.kickoffDone = true;
     job.expiresAt = job.createdAt + agentJobTtlMs;
     const started: JobEvent = { type: 'started', job };
@@ -107,7 +111,7 @@ export class JobService {
    * `GET /scrape/{id}` (Firecrawl's scrape status). No event, no queue message, no charge.
    */
   async recordScrape(teamId: string, document: ScrapeDocument): Promise<void> {
-    const job = this.newJob('scrape', teamId, document.metadata.sourceURL, {}, document.metadata.scrapeId);
+    const job = this.newJob({ kind: 'scrape', request: {} }, teamId, document.metadata.sourceURL, document.metadata.scrapeId);
     job.kickoffDone = true;
     await this.deps.jobs.createJob(job);
     await this.deps.jobs.saveJobState(job.id, teamId, { step: 1, value: document }, { status: 'completed', credits: 0, tokens: 0, reason: 'scrape', finishedAt: job.createdAt });
@@ -139,18 +143,17 @@ export class JobService {
     return (await this.deps.jobs.getJob(jobId)) ?? job;
   }
 
-  private newJob(kind: JobRecord['kind'], teamId: string, url: string, request: Record<string, unknown>, id?: string): JobRecord {
+  private newJob<P extends JobPayload>(payload: P, teamId: string, url: string, id?: string): JobBase & P {
     const now = this.deps.clock.now();
     return {
       id: id ?? this.deps.ids.next(),
-      kind,
       teamId,
       status: 'scraping',
       url,
-      request,
       createdAt: now,
       expiresAt: now + jobTtlMs,
       kickoffDone: false,
+      ...payload,
     };
   }
 }

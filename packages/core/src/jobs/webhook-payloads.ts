@@ -17,7 +17,7 @@ interface WebhookSpec {
 }
 
 export function webhookSpecOf(job: JobRecord): WebhookSpec | undefined {
-  const webhook = (job.request as { webhook?: unknown }).webhook;
+  const webhook = 'webhook' in job.request ? job.request.webhook : undefined;
   if (!webhook) return undefined;
   if (typeof webhook === 'string') return { url: webhook, headers: {}, metadata: {}, events: [...webhookEvents] };
   const spec = webhook as Partial<WebhookSpec> & { url: string };

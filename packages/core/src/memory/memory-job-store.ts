@@ -13,6 +13,7 @@ import type {
   PageOutcome,
 } from '../ports/job-store.js';
 import { terminalJobStatuses } from '../ports/job-store.js';
+import { storedJob } from '../jobs/job-request-schemas.js';
 
 interface ItemRecord extends FrontierEntry {
   state: ItemState;
@@ -43,9 +44,10 @@ export class MemoryJobStore implements JobStore {
    */
   constructor(private readonly options: { keepDocuments?: boolean } = {}) {}
 
+  /** The job's request is checked against its kind here, as the durable stores check a row they read (nothing is serialized in between). */
   async createJob(job: JobRecord): Promise<void> {
     this.jobs.set(job.id, {
-      job: structuredClone(job),
+      job: storedJob(structuredClone(job)),
       items: new Map(),
       seen: new Set(),
       live: 0,

@@ -5,8 +5,9 @@ import type { ScrapeDocument } from '../document.js';
 import { asQuarryError } from '../errors.js';
 import { parseScrapeOptions } from '../options/normalize-scrape-options.js';
 import type { ScrapeOptions } from '../options/scrape-options.js';
+import { jobOfKind } from '../ports/job-store.js';
 import type { MonitorRecord, MonitorStore, MonitorSummary } from '../ports/monitor-store.js';
-import { monitorTag, type MonitorCheckRequest } from './monitor-check-request.js';
+import { monitorTag } from './monitor-check-request.js';
 import { defaultCrawlTargetLimit } from './monitor-options.js';
 import type { MonitorScheduler } from './monitor-scheduler.js';
 
@@ -60,7 +61,7 @@ async function targetUrls(context: StepContext, target: MonitorRecord['targets']
 }
 
 async function start(context: StepContext, state: MonitorCheckState, deps: MonitorCheckDeps): Promise<MonitorCheckState> {
-  const request = context.job.request as unknown as MonitorCheckRequest;
+  const { request } = jobOfKind(context.job, 'monitor_check');
   const monitor = await deps.monitors.getMonitor(request.monitorId);
   if (!monitor || monitor.status === 'deleted') return { ...state, phase: 'done', skipped: 'the monitor was deleted' };
   if (request.trigger === 'scheduled') {
@@ -83,12 +84,12 @@ async function start(context: StepContext, state: MonitorCheckState, deps: Monit
 async function isScheduledAfter(context: StepContext, monitor: MonitorRecord): Promise<boolean> {
   if (!monitor.nextCheckId) return false;
   const next = await context.jobs.getJob(monitor.nextCheckId);
-  return (next?.request as Partial<MonitorCheckRequest> | undefined)?.previousCheckId === context.job.id;
+  return next?.kind === 'monitor_check' && next.request.previousCheckId === context.job.id;
 }
 
 async function scrapePending(context: StepContext, state: MonitorCheckState): Promise<boolean> {
   const { job, jobs } = context;
-  const request = job.request as unknown as MonitorCheckRequest;
+  const { request } = jobOfKind(job, 'monitor_check');
   const options = new Map(request.targets.map((target) => [target.id, targetScrapeOptions(request.monitorId, target)]));
   const fallback = options.values().next().value!;
   const pending = await jobs.pendingItems(job.id);
@@ -128,7 +129,7 @@ async function finish(context: StepContext, state: MonitorCheckState, deps: Moni
   const documents = await jobDocuments(context);
   const errors = (await context.jobs.listErrors(context.job.id)).length;
   const summary = summarize(documents, errors);
-  const request = context.job.request as unknown as MonitorCheckRequest;
+  const { request } = jobOfKind(context.job, 'monitor_check');
   // The monitor's last run, written with a compare-and-set so a schedule change is never undone.
   for (let attempt = 0; attempt < 5; attempt++) {
     const monitor = await deps.monitors.getMonitor(request.monitorId);
@@ -156,7 +157,7 @@ export function monitorCheckProgram(deps: MonitorCheckDeps): AgentProgram<Monito
     },
     completedData(job, state) {
       if (!hasChanges(state.summary)) return undefined;
-      const request = job.request as unknown as MonitorCheckRequest;
+      const { request } = jobOfKind(job, 'monitor_check');
       return [{ monitorId: request.monitorId, checkId: job.id, summary: state.summary }];
     },
   };

@@ -1,6 +1,6 @@
 import { agentStepMessage } from '../agent-jobs/agent-job.js';
 import type { Clock, Ids } from '../ports/clock.js';
-import type { JobRecord, JobStore } from '../ports/job-store.js';
+import type { JobOf, JobRecord, JobStore } from '../ports/job-store.js';
 import type { MonitorRecord, MonitorStore } from '../ports/monitor-store.js';
 import type { Queue } from '../ports/queue.js';
 import { monitorCheckRequestOf, type MonitorCheckRequest } from './monitor-check-request.js';
@@ -96,16 +96,16 @@ export class MonitorScheduler {
     return fixed;
   }
 
-  private async createCheck(monitor: MonitorRecord, trigger: MonitorCheckRequest['trigger'], runAt: number, previousCheckId?: string): Promise<JobRecord> {
+  private async createCheck(monitor: MonitorRecord, trigger: MonitorCheckRequest['trigger'], runAt: number, previousCheckId?: string): Promise<JobOf<'monitor_check'>> {
     const now = this.deps.clock.now();
     const firstUrl = monitor.targets.map((target) => (target.type === 'crawl' ? String(target.url) : String((target.urls as string[])[0]))).find(Boolean) ?? '';
-    const job: JobRecord = {
+    const job: JobOf<'monitor_check'> = {
       id: this.deps.ids.next(),
       kind: 'monitor_check',
       teamId: monitor.teamId,
       status: 'scraping',
       url: firstUrl,
-      request: monitorCheckRequestOf(monitor, trigger, runAt, previousCheckId) as unknown as Record<string, unknown>,
+      request: monitorCheckRequestOf(monitor, trigger, runAt, previousCheckId),
       createdAt: now,
       expiresAt: Math.max(now, runAt) + monitor.retentionDays * dayMs,
       kickoffDone: true,

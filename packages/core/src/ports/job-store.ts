@@ -1,5 +1,6 @@
 import type { ScrapeDocument } from '../document.js';
 import type { ErrorJson } from '../errors.js';
+import type { JobRequestOf } from '../jobs/job-request.js';
 import type { OutboxEvent } from './webhook-outbox.js';
 
 /**
@@ -25,20 +26,39 @@ export const agentJobKinds: readonly AgentJobKind[] = ['extract', 'deep_research
 export type JobStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
 export const terminalJobStatuses: ReadonlySet<JobStatus> = new Set(['completed', 'failed', 'cancelled']);
 
-export interface JobRecord {
+/** What every job has, whatever its kind. */
+export interface JobBase {
   id: string;
-  kind: JobKind;
   teamId: string;
   status: JobStatus;
   /** Start URL of a crawl; first URL of a batch. */
   url: string;
-  /** The validated request, as JSON (options, webhook, api version). */
-  request: Record<string, unknown>;
   createdAt: number;
   expiresAt: number;
   /** True once a crawl's kickoff (start URL, robots, sitemaps) or a batch's items have been fully stored; a job is never settled before. */
   kickoffDone: boolean;
   error?: string;
+}
+
+/** A job's kind with the request that kind keeps (options, webhook, api version): narrow on `kind`. */
+export type JobPayload = { [K in JobKind]: { kind: K; request: JobRequestOf[K] } }[JobKind];
+
+/** A job of one kind. */
+export type JobOf<K extends JobKind> = JobBase & { kind: K; request: JobRequestOf[K] };
+
+/**
+ * A job: its kind decides its request's shape. Stores check a stored request against its kind
+ * when they read it (`parseJobRequest`), so a job read from a store is what its type says.
+ */
+export type JobRecord = JobBase & JobPayload;
+
+/** Whether a job is of `kind` (narrows its request to that kind's). */
+export const isJobOfKind = <K extends JobKind>(job: JobRecord, kind: K): job is Extract<JobRecord, { kind: K }> => job.kind === kind;
+
+/** The job as the kind a caller only ever gets (a program is handed jobs of its own kind); any other is a bug upstream. */
+export function jobOfKind<K extends JobKind>(job: JobRecord, kind: K): Extract<JobRecord, { kind: K }> {
+  if (!isJobOfKind(job, kind)) throw new Error(`Job ${job.id} is a ${job.kind} job, not ${kind}`);
+  return job;
 }
 
 export interface FrontierEntry {

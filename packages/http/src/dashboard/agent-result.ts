@@ -7,7 +7,7 @@ import {
   llmsTxtView,
   type AgentRunState,
   type AgentState,
-  type DeepResearchJobRequest,
+  jobOfKind,
   type ExtractState,
   type JobRecord,
   type JobStore,
@@ -30,7 +30,7 @@ export async function agentResultSection(jobs: JobStore, job: JobRecord): Promis
         ? llmsTxtView(program as LlmsTxtState | undefined)
         : job.kind === 'agent'
           ? agentView(agentOptionsOf(job), program as AgentRunState | undefined)
-          : deepResearchView((job.request as unknown as DeepResearchJobRequest).options, program as ResearchState | undefined);
+          : deepResearchView(jobOfKind(job, 'deep_research').request.options, program as ResearchState | undefined);
   return html`<h2>Result</h2>
 <pre class="json" aria-label="Result as JSON">${JSON.stringify(view, null, 2)}</pre>`;
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { deepResearchView, NotConfiguredError, parseDeepResearchRequest, providerHelp, type DeepResearchJobRequest, type ResearchState } from '@quarry/core';
+import { deepResearchView, jobOfKind, NotConfiguredError, parseDeepResearchRequest, providerHelp, type DeepResearchJobRequest, type ResearchState } from '@quarry/core';
 import { bodyObject } from '../server/body.js';
 import type { Services } from '../server/services.js';
 import { agentStatusFields, callerAgentJob } from './agent-views.js';
@@ -31,6 +31,6 @@ export async function startDeepResearchAction(services: Services, caller: Caller
 
 export async function deepResearchStatusOf(services: Services, caller: Caller, id: string) {
   const { job, state } = await callerAgentJob<ResearchState>(services, caller, id, 'deep_research');
-  const { options } = job.request as unknown as DeepResearchJobRequest;
+  const { options } = jobOfKind(job, 'deep_research').request;
   return { ...agentStatusFields(job), ...deepResearchView(options, state) };
 }

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { NotFoundError, type CrawlJobRequest, type JobKind, type JobRecord } from '@quarry/core';
+import { jobOfKind, NotFoundError, type JobKind, type JobRecord } from '@quarry/core';
 import { pageQuery } from '../server/body.js';
 import { publicOrigin, type ApiVersion, type Caller } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
@@ -54,7 +54,7 @@ export async function cancelJob(services: Services, request: FastifyRequest, kin
 }
 
 export function crawlOptionsView(job: JobRecord) {
-  const request = job.request as unknown as CrawlJobRequest;
+  const { request } = jobOfKind(job, 'crawl');
   const options = request.options;
   return {
     includePaths: options.includePaths,

@@ -7,7 +7,6 @@ import {
   ValidationError,
   type AgentState,
   type JobRecord,
-  type MonitorCheckRequest,
   type MonitorCheckState,
   type MonitorRecord,
   type MonitorRules,
@@ -96,7 +95,7 @@ export function monitorRoutes(app: FastifyInstance, services: Services) {
     const monitor = await ownMonitor(request);
     const { checkId } = request.params as { checkId: string };
     const job = await services.jobStore.getJob(checkId);
-    if (!job || job.kind !== 'monitor_check' || job.teamId !== monitor.teamId || job.expiresAt <= clock.now() || (job.request as unknown as MonitorCheckRequest).monitorId !== monitor.id) {
+    if (!job || job.kind !== 'monitor_check' || job.teamId !== monitor.teamId || job.expiresAt <= clock.now() || job.request.monitorId !== monitor.id) {
       throw new NotFoundError('Check not found');
     }
     const { skip, limit } = pageQuery(request.query);

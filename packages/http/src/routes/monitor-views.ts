@@ -1,4 +1,4 @@
-import { pageKey, pageStatus, type AgentState, type JobErrorRecord, type JobRecord, type MonitorCheckRequest, type MonitorCheckState, type MonitorRecord, type ScrapeDocument } from '@quarry/core';
+import { jobOfKind, pageKey, pageStatus, type AgentState, type JobErrorRecord, type JobRecord, type MonitorCheckState, type MonitorRecord, type ScrapeDocument } from '@quarry/core';
 
 /**
  * The API's shapes of a monitor, a check and a check's pages, as Firecrawl's SDK reads them
@@ -37,7 +37,7 @@ function checkStatus(job: JobRecord, state: MonitorCheckState | undefined): Chec
 }
 
 export function checkView(job: JobRecord, saved: AgentState<MonitorCheckState> | undefined) {
-  const request = job.request as unknown as MonitorCheckRequest;
+  const { request } = jobOfKind(job, 'monitor_check');
   const state = saved?.program;
   const status = checkStatus(job, state);
   const credits = saved?.charged?.credits ?? null;

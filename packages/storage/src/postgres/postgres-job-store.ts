@@ -1,5 +1,6 @@
 import {
   NotFoundError,
+  storedJob,
   type FrontierEntry,
   type ItemState,
   type JobErrorRecord,
@@ -18,7 +19,7 @@ import type { PostgresDatabase } from './postgres-database.js';
 
 interface JobRow {
   id: string;
-  kind: JobKind;
+  kind: string;
   team_id: string;
   status: JobStatus;
   url: string;
@@ -279,19 +280,20 @@ const unknownJob = (jobId: string) => new NotFoundError(`Job ${jobId} not found`
 
 const outboxJson = (outbox: OutboxEvent[] | undefined) => (outbox && outbox.length > 0 ? JSON.stringify(outbox) : null);
 
+/** A row as a job; its request is checked against its kind here, once (a malformed one is a StoredJobError). */
 function toJob(row: JobRow): JobRecord {
-  return {
+  return storedJob({
     id: row.id,
     kind: row.kind,
     teamId: row.team_id,
     status: row.status,
     url: row.url,
-    request: JSON.parse(row.request) as Record<string, unknown>,
+    request: JSON.parse(row.request) as unknown,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
     kickoffDone: row.kickoff_done,
     ...(row.error !== null ? { error: row.error } : {}),
-  };
+  });
 }
 
 const toEntry = (row: ItemRow): FrontierEntry => ({ url: row.url, key: row.key, discoveryDepth: row.discovery_depth });

@@ -14,7 +14,13 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ScrapeDocument } from '../../document.js';
-import type { FrontierEntry, JobFinish, JobRecord, JobStore, PageOutcome } from '../job-store.js';
+import { parseAgentRequest } from '../../options/agent-options.js';
+import { parseCrawlRequest } from '../../options/crawl-options.js';
+import { parseDeepResearchRequest } from '../../options/deep-research-options.js';
+import { parseExtractRequest } from '../../options/extract-options.js';
+import { parseLlmsTxtRequest } from '../../options/llmstxt-options.js';
+import { parseScrapeOptions } from '../../options/normalize-scrape-options.js';
+import type { FrontierEntry, JobBase, JobFinish, JobKind, JobPayload, JobRecord, JobStore, PageOutcome } from '../job-store.js';
 import type { Ledger } from '../ledger.js';
 
 export interface JobStoreFixture {
@@ -25,19 +31,44 @@ export interface JobStoreFixture {
 
 const teamId = 'team-a';
 
-export function jobRecord(id: string, overrides: Partial<JobRecord> = {}): JobRecord {
+/** A job of `kind` (crawl by default) with a request of that kind's shape, as the API writes one. */
+export function jobRecord(id: string, overrides: Partial<JobBase> & { kind?: JobKind } = {}): JobRecord {
+  const { kind = 'crawl', ...base } = overrides;
   return {
     id,
-    kind: 'crawl',
     teamId,
     status: 'scraping',
     url: 'https://example.com/',
-    request: { version: 'v2', options: { limit: 10, includePaths: ['^/docs'] }, webhook: { url: 'https://hooks.example/x' } },
     createdAt: 1_700_000_000_000,
     expiresAt: 1_700_086_400_000,
     kickoffDone: false,
-    ...overrides,
+    ...base,
+    ...samplePayload(kind),
   };
+}
+
+/** A request of each kind, from the same option parsers the routes use. */
+export function samplePayload(kind: JobKind): JobPayload {
+  const url = 'https://example.com/';
+  const webhook = { url: 'https://hooks.example/x' };
+  switch (kind) {
+    case 'crawl':
+      return { kind, request: { version: 'v2', options: parseCrawlRequest('v2', { url, limit: 10, includePaths: ['^/docs'] }).options, webhook } };
+    case 'batch_scrape':
+      return { kind, request: { version: 'v2', options: parseScrapeOptions('v2', { formats: ['markdown'] }), maxConcurrency: 2, webhook } };
+    case 'scrape':
+      return { kind, request: {} };
+    case 'extract':
+      return { kind, request: { version: 'v2', options: parseExtractRequest('v2', { urls: [url], prompt: 'the title' }).options, webhook } };
+    case 'deep_research':
+      return { kind, request: { version: 'v1', options: parseDeepResearchRequest({ query: 'what is a quarry' }) } };
+    case 'llmstxt':
+      return { kind, request: { version: 'v1', options: parseLlmsTxtRequest({ url }) } };
+    case 'agent':
+      return { kind, request: { version: 'v2', options: parseAgentRequest({ prompt: 'find the title', urls: [url] }) } };
+    case 'monitor_check':
+      return { kind, request: { monitorId: 'monitor-1', trigger: 'manual', runAt: 1_700_000_000_000, targets: [{ id: 'target-1', type: 'scrape', urls: [url] }] } };
+  }
 }
 
 export function frontierEntry(key: string, discoveryDepth = 1): FrontierEntry {
@@ -93,6 +124,12 @@ export function describeJobStore(name: string, make: () => JobStoreFixture | Pro
       it('returns a created job as it was stored, and undefined for an unknown id', async () => {
         expect(await store.getJob('job-1')).toEqual(jobRecord('job-1'));
         expect(await store.getJob('nope')).toBeUndefined();
+      });
+
+      it('returns a job of every kind with its request as the API wrote it', async () => {
+        const kinds: JobKind[] = ['crawl', 'batch_scrape', 'scrape', 'extract', 'deep_research', 'llmstxt', 'agent', 'monitor_check'];
+        for (const kind of kinds) await store.createJob(jobRecord(`job-${kind}`, { kind }));
+        for (const kind of kinds) expect(await store.getJob(`job-${kind}`)).toEqual(jobRecord(`job-${kind}`, { kind }));
       });
 
       it('returns copies: changing a returned job changes nothing stored', async () => {
