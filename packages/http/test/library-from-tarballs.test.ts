@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +44,8 @@ describe('the library outside the repository', () => {
       .replaceAll('https://example.com', site.url)
       .replace('new GotFetcher()', "new GotFetcher({ allowPrivateHosts: ['127.0.0.1'] })");
     await writeFile(join(project, 'example.mjs'), local);
+    // The file the example parses: a real DOCX (made with LibreOffice, see the office fixtures).
+    await copyFile(join(root, 'packages/core/test/fixtures/office/memo.docx'), join(project, 'report.docx'));
     const { stdout } = await run(process.execPath, ['example.mjs'], { cwd: project, timeout: 60_000 });
     expect(stdout).toContain(`${site.url}/docs/`);
     expect(stdout).toMatch(/completed/);
