@@ -24,6 +24,7 @@ import type { BlobLinks } from './scrape/capture-links.js';
 import type { DocumentStage } from './scrape/document-stage.js';
 import { ProxyPools, type ProxyPoolConfig } from './scrape/proxy-pools.js';
 import type { LlmProvider } from './ports/llm-provider.js';
+import type { BrowserSessions } from './ports/browser-sessions.js';
 import { parseTargetUrl } from './scrape/target-url.js';
 import { withDocumentCache, type ScrapeRun } from './cache/cached-scrape.js';
 import { siteOf } from './cache/cache-key.js';
@@ -45,6 +46,8 @@ export interface EngineDeps {
   fetcher: Fetcher;
   /** A browser fetcher, when one is available. */
   browser?: Fetcher;
+  /** Browser pages kept for interact (with the browser); closed with the engine. */
+  sessions?: BrowserSessions;
   /** Where HTML becomes formats; defaults to inline (same thread). */
   transformer?: HtmlTransformer;
   /**
@@ -111,7 +114,7 @@ export interface Engine {
   /** Closes the fetchers and the transformer. */
   close(): Promise<void>;
   /** The parts, for the server and workers that drive jobs through durable stores. */
-  readonly parts: { fetcher: Fetcher; transformer: HtmlTransformer; clock: Clock; ids: Ids; robotsTokens: string[]; changeHistory?: ChangeHistory; llm?: LlmProvider };
+  readonly parts: { fetcher: Fetcher; transformer: HtmlTransformer; clock: Clock; ids: Ids; robotsTokens: string[]; changeHistory?: ChangeHistory; llm?: LlmProvider; sessions?: BrowserSessions };
 }
 
 export function createEngine(deps: EngineDeps): Engine {
@@ -226,9 +229,10 @@ export function createEngine(deps: EngineDeps): Engine {
     },
     checkTarget,
     close: async () => {
+      await deps.sessions?.close();
       await Promise.all([deps.fetcher.close?.(), deps.browser?.close?.(), deps.transformer?.close?.()]);
     },
-    parts: { fetcher: deps.fetcher, transformer, clock, ids, robotsTokens, ...(deps.changeHistory ? { changeHistory: deps.changeHistory } : {}), ...(deps.llm ? { llm: deps.llm } : {}) },
+    parts: { fetcher: deps.fetcher, transformer, clock, ids, robotsTokens, ...(deps.changeHistory ? { changeHistory: deps.changeHistory } : {}), ...(deps.llm ? { llm: deps.llm } : {}), ...(deps.sessions ? { sessions: deps.sessions } : {}) },
   };
 }
 

@@ -55,6 +55,13 @@ function redirectsOf(response: PlaywrightResponse): URL[] {
   return chain;
 }
 
+/** A page kept open by openPage, with its network-quiet watcher; `release()` closes it. */
+export interface OpenPage {
+  page: Page;
+  quiet: NetworkQuiet;
+  release(): Promise<void>;
+}
+
 export class PlaywrightFetcher implements Fetcher {
   readonly name = 'browser';
   private readonly guard: SsrfGuard;
@@ -104,6 +111,32 @@ export class PlaywrightFetcher implements Fetcher {
       const refusal = refusals[0] ?? this.refusalFor(request.url.hostname);
       if (refusal && !(error instanceof TimeoutError)) throw refusal;
       throw toCoreError(error, { host: request.url.host, timeoutMs: request.timeoutMs });
+    }
+  }
+
+  /**
+   * A page left open at `url` for a kept session (interact): its own context from the pool, every
+   * request checked by the same SSRF guard (route check here, GuardedProxy under it), loaded to
+   * DOM ready. `release()` closes it. Throws like fetch when the page cannot load.
+   */
+  async openPage(url: URL, timeoutMs: number): Promise<OpenPage> {
+    const pool = await this.poolOf();
+    const request: FetchRequest = { url, timeoutMs };
+    const lease = await pool.openContext(await contextOptionsFor(request, this.options.userAgent));
+    const refusals: TargetError[] = [];
+    try {
+      const { context } = lease;
+      context.setDefaultTimeout(timeoutMs);
+      const acceptLanguage = acceptLanguageFor(request);
+      await context.route('**/*', (route) => this.route(route, request, { acceptLanguage, credentials: {} }, refusals, undefined).catch(() => undefined));
+      const page = await context.newPage();
+      await page.goto(url.href, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
+      return { page, quiet: new NetworkQuiet(page), release: lease.release };
+    } catch (error) {
+      await lease.release();
+      const refusal = refusals[0] ?? this.refusalFor(url.hostname);
+      if (refusal) throw refusal;
+      throw toCoreError(error, { host: url.host, timeoutMs });
     }
   }
 

@@ -1,0 +1,191 @@
+/**
+ * BrowserSessionRegistry: the pages kept open for interact, in this process.
+ *
+ *   key (team, scrapeId) -> one page opened at the scrape's URL on first use (PlaywrightFetcher.openPage)
+ *     -> closed after `ttlMs` without use, on stop(), when the team opens more than `maxPerTeam`
+ *        (its least recently used goes), when code runs out of time, or on close()
+ *
+ * JavaScript runs inside the page with page.evaluate (Chromium's renderer sandbox), never in this
+ * process; a run past its time is abandoned and its page closed (the renderer may be stuck).
+ */
+import { Script } from 'node:vm';
+import type { Action, BrowserSessions, InteractOutcome, SessionKey } from '@quarry/core';
+import { runActions } from './action-runner.js';
+import type { OpenPage } from './playwright-fetcher.js';
+
+export interface BrowserSessionOptions {
+  /** Opens a guarded page at a URL (PlaywrightFetcher.openPage). */
+  open(url: URL, timeoutMs: number): Promise<OpenPage>;
+  /** Milliseconds a session stays open after its last use. */
+  ttlMs: number;
+  /** Sessions a team may hold at once. */
+  maxPerTeam: number;
+}
+
+interface Session {
+  teamId: string;
+  opened: Promise<OpenPage>;
+  startedAt: number;
+  timer?: NodeJS.Timeout;
+  /** Runs on one page happen one after another. */
+  queue: Promise<unknown>;
+}
+
+const keyOf = (key: SessionKey) => `${key.teamId}\u0000${key.scrapeId}`;
+
+export class BrowserSessionRegistry implements BrowserSessions {
+  private readonly sessions = new Map<string, Session>();
+
+  constructor(private readonly options: BrowserSessionOptions) {}
+
+  count(): number {
+    return this.sessions.size;
+  }
+
+  async evaluate(key: SessionKey, url: URL, code: string, timeoutMs: number): Promise<InteractOutcome> {
+    return this.use(key, url, timeoutMs, async ({ page }) => {
+      const outcome = (await page.evaluate(wrapCode(code))) as { value?: string; logs: string[]; errors: string[]; thrown?: string };
+      return {
+        ...(outcome.value !== undefined ? { result: outcome.value } : {}),
+        stdout: lines(outcome.logs),
+        stderr: lines([...outcome.errors, ...(outcome.thrown ? [outcome.thrown] : [])]),
+        exitCode: outcome.thrown ? 1 : 0,
+        killed: false,
+      };
+    });
+  }
+
+  async runActions(key: SessionKey, url: URL, actions: Action[], timeoutMs: number): Promise<InteractOutcome> {
+    const started = performance.now();
+    return this.use(key, url, timeoutMs, async ({ page, quiet }) => {
+      try {
+        const outputs = await runActions({ page, quiet, remainingMs: () => Math.max(1, timeoutMs - (performance.now() - started)) }, actions);
+        const result = { url: page.url(), javascriptReturns: outputs.javascriptReturns, scrapes: outputs.scrapes };
+        return { result: JSON.stringify(result), stdout: '', stderr: '', exitCode: 0, killed: false };
+      } catch (error) {
+        return { stdout: '', stderr: error instanceof Error ? error.message : String(error), exitCode: 1, killed: false };
+      }
+    });
+  }
+
+  async snapshot(key: SessionKey): Promise<string | undefined> {
+    const session = this.sessions.get(keyOf(key));
+    if (!session) return undefined;
+    const { page } = await session.opened;
+    return page.content();
+  }
+
+  async stop(key: SessionKey): Promise<number | undefined> {
+    const session = this.sessions.get(keyOf(key));
+    if (!session) return undefined;
+    await this.end(keyOf(key), session);
+    return Date.now() - session.startedAt;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.sessions.entries()].map(([id, session]) => this.end(id, session)));
+  }
+
+  /** Runs `work` on the session's page (opened first when none is held), bounded by `timeoutMs`. */
+  private async use(key: SessionKey, url: URL, timeoutMs: number, work: (page: OpenPage) => Promise<InteractOutcome>): Promise<InteractOutcome> {
+    const id = keyOf(key);
+    const session = await this.sessionOf(id, key, url, timeoutMs);
+    const run = session.queue.then(async () => {
+      const page = await session.opened;
+      this.touch(id, session);
+      let timer: NodeJS.Timeout | undefined;
+      const expired = new Promise<'expired'>((resolve) => {
+        timer = setTimeout(() => resolve('expired'), timeoutMs);
+      });
+      const done = work(page);
+      done.catch(() => undefined);
+      try {
+        const outcome = await Promise.race([done, expired]);
+        if (outcome !== 'expired') return outcome;
+        await this.end(id, session);
+        return { stdout: '', stderr: `The code did not finish within ${timeoutMs} ms; it was stopped and the session closed.`, exitCode: 124, killed: true };
+      } finally {
+        clearTimeout(timer);
+        if (this.sessions.get(id) === session) this.touch(id, session);
+      }
+    });
+    session.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async sessionOf(id: string, key: SessionKey, url: URL, timeoutMs: number): Promise<Session> {
+    const held = this.sessions.get(id);
+    if (held) return held;
+    const session: Session = { teamId: key.teamId, opened: this.options.open(url, timeoutMs), startedAt: Date.now(), queue: Promise.resolve() };
+    this.sessions.set(id, session);
+    this.touch(id, session);
+    const ofTeam = [...this.sessions.entries()].filter(([, other]) => other.teamId === key.teamId);
+    // Map order is insertion order, refreshed on each touch: the first ones are least recently used.
+    for (const [otherId, other] of ofTeam.slice(0, Math.max(0, ofTeam.length - this.options.maxPerTeam))) void this.end(otherId, other);
+    try {
+      await session.opened;
+    } catch (error) {
+      if (this.sessions.get(id) === session) this.sessions.delete(id);
+      clearTimeout(session.timer);
+      throw error;
+    }
+    return session;
+  }
+
+  /** Restarts the session's time-to-live and marks it most recently used. */
+  private touch(id: string, session: Session): void {
+    clearTimeout(session.timer);
+    session.timer = setTimeout(() => void this.end(id, session), this.options.ttlMs);
+    session.timer.unref();
+    this.sessions.delete(id);
+    this.sessions.set(id, session);
+  }
+
+  private async end(id: string, session: Session): Promise<void> {
+    clearTimeout(session.timer);
+    if (this.sessions.get(id) === session) this.sessions.delete(id);
+    const page = await session.opened.catch(() => undefined);
+    await page?.release();
+  }
+}
+
+function lines(items: string[]): string {
+  return items.length > 0 ? `${items.join('\n')}\n` : '';
+}
+
+/** True when `code` is one expression (`document.title`): its value is the result. */
+function isExpression(code: string): boolean {
+  try {
+    // Compiled only, never run: this tells an expression from statements.
+    new Script(`(async () => (\n${code}\n))`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The page-side wrapper: console captured while the code runs, the value returned as a string
+ * (JSON unless already a string), a throw reported instead of failing the evaluate.
+ */
+function wrapCode(code: string): string {
+  const body = isExpression(code) ? `return (\n${code}\n);` : code;
+  return `(async () => {
+  const logs = [], errors = [], saved = {};
+  const text = (args) => args.map((a) => typeof a === 'string' ? a : (() => { try { return JSON.stringify(a); } catch { return String(a); } })()).join(' ');
+  for (const name of ['log', 'info', 'debug', 'warn', 'error']) {
+    saved[name] = console[name];
+    console[name] = (...args) => { (name === 'warn' || name === 'error' ? errors : logs).push(text(args)); };
+  }
+  try {
+    const value = await (async () => {
+${body}
+    })();
+    return { value: value === undefined ? undefined : typeof value === 'string' ? value : JSON.stringify(value), logs, errors };
+  } catch (error) {
+    return { logs, errors, thrown: error && error.stack ? String(error.stack) : String(error) };
+  } finally {
+    Object.assign(console, saved);
+  }
+})()`;
+}

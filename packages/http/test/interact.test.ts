@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Firecrawl from '@mendable/firecrawl-js';
+import { findChromium } from '@quarry/adapters';
+import { startTestServer, type TestServer } from '@quarry/core/testing';
+import { startQuarry, type TestQuarry } from './support/quarry-server.js';
+
+/**
+ * Interact through HTTP and the official SDK: JavaScript run inside the page kept for a scrape
+ * (state kept between calls), console output, thrown errors, an endless loop stopped by the time
+ * bound, the SSRF guard on the kept page, stop, per-team isolation, 400s naming the field, 501
+ * for the `node` form, and credits charged only for runs that finished.
+ */
+const chromiumPath = findChromium(process.env.QUARRY_CHROMIUM_PATH);
+const skip = !chromiumPath && process.env.CI !== 'true';
+
+let site: TestServer;
+let quarry: TestQuarry;
+let keyA: string;
+let teamA: Firecrawl;
+let teamB: Firecrawl;
+
+const page = `<!doctype html><html><head><title>Counter page</title></head><body>
+  <h1>Counter</h1><button id="inc" onclick="document.getElementById('n').textContent = String(Number(document.getElementById('n').textContent) + 1)">+1</button>
+  <p id="n">0</p></body></html>`;
+
+const creditsOf = async (team: string) => (await quarry.services.ledger.listUsage(team, { kind: 'credits' })).filter((row) => row.reason === 'interact').reduce((sum, row) => sum + row.amount, 0);
+
+async function post(id: string, body: unknown, key = keyA) {
+  const response = await fetch(`${quarry.url}/v2/scrape/${id}/interact`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+beforeAll(async () => {
+  if (skip) return;
+  site = await startTestServer({ '/counter': { body: page } });
+  quarry = await startQuarry({ QUARRY_INTERACT_MAX_SESSIONS: '2' });
+  const { ledger } = quarry.services;
+  await ledger.ensureTeam('team-a', 'team-a');
+  await ledger.ensureTeam('team-b', 'team-b');
+  keyA = (await ledger.createKey('team-a', 'a')).key;
+  teamA = new Firecrawl({ apiKey: keyA, apiUrl: quarry.url });
+  teamB = new Firecrawl({ apiKey: (await ledger.createKey('team-b', 'b')).key, apiUrl: quarry.url });
+}, 60_000);
+
+afterAll(async () => {
+  await quarry?.close();
+  await site?.close();
+});
+
+describe.skipIf(skip)('interact', () => {
+  it('runs JavaScript in the page kept for a scrape, keeps its state, and stops', async () => {
+    const scraped = await teamA.scrape(`${site.url}/counter`, { formats: ['markdown'] });
+    const id = scraped.metadata!.scrapeId!;
+    const before = await creditsOf('team-a');
+
+    const title = await teamA.interact(id, { code: 'document.title', language: 'javascript' as never });
+    expect(title).toMatchObject({ success: true, result: 'Counter page', exitCode: 0, killed: false });
+
+    const clicked = await teamA.interact(id, { code: "document.getElementById('inc').click(); console.log('clicked'); console.warn('careful'); return document.getElementById('n').textContent;", language: 'javascript' as never });
+    expect(clicked).toMatchObject({ success: true, result: '1', stdout: 'clicked\n', stderr: 'careful\n' });
+    // The same page: the click of the previous call is still there.
+    const again = await post(id, { code: "document.getElementById('n').textContent" });
+    expect(again.body.result).toBe('1');
+    expect(await creditsOf('team-a')).toBe(before + 3);
+
+    const stopped = await teamA.stopInteraction(id);
+    expect(stopped).toMatchObject({ success: true, status: 'stopped' });
+    expect(typeof stopped.sessionDurationMs).toBe('number');
+    // A new call opens a fresh page at the scrape's URL.
+    expect((await post(id, { code: "document.getElementById('n').textContent" })).body.result).toBe('0');
+    await teamA.stopInteraction(id);
+    await expect(teamA.stopInteraction(id)).rejects.toThrow(/No interact session/);
+  }, 60_000);
+
+  it('reports thrown errors and stops endless code at its time bound, charging nothing', async () => {
+    const id = (await teamA.scrape(`${site.url}/counter`, { formats: ['markdown'] })).metadata!.scrapeId!;
+    const before = await creditsOf('team-a');
+    const thrown = await post(id, { code: "throw new Error('boom')" });
+    expect(thrown.status).toBe(200);
+    expect(thrown.body).toMatchObject({ success: false, exitCode: 1, killed: false });
+    expect(String(thrown.body.stderr)).toContain('boom');
+
+    const started = Date.now();
+    const endless = await post(id, { code: 'while (true) {}', timeout: 2 });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(endless.body).toMatchObject({ success: false, exitCode: 124, killed: true });
+    expect(await creditsOf('team-a')).toBe(before);
+    // The stuck page was closed with its session; the next call gets a working one.
+    expect((await post(id, { code: '1 + 1' })).body.result).toBe('2');
+    await teamA.stopInteraction(id);
+  }, 60_000);
+
+  it('keeps the SSRF guard on the kept page', async () => {
+    const id = (await teamA.scrape(`${site.url}/counter`, { formats: ['markdown'] })).metadata!.scrapeId!;
+    const probe = await post(id, {
+      code: "try { const r = await fetch('http://169.254.169.254/latest/meta-data/'); return 'reached ' + r.status; } catch (e) { return 'refused'; }",
+    });
+    expect(probe.body.result).toBe('refused');
+    const navigate = await post(id, { code: "location.href = 'http://10.0.0.1/'; return 'sent'" });
+    expect(navigate.body.result).toBe('sent');
+    const where = await post(id, { code: 'document.body.innerText.includes("Counter") || location.href' });
+    expect(String(where.body.result)).not.toMatch(/^10\./);
+    await teamA.stopInteraction(id);
+  }, 60_000);
+
+  it('answers 404 for another team, 400 naming the field, 501 for the node form', async () => {
+    const id = (await teamA.scrape(`${site.url}/counter`, { formats: ['markdown'] })).metadata!.scrapeId!;
+    await expect(teamB.interact(id, { code: 'document.title', language: 'javascript' as never })).rejects.toMatchObject({ status: 404 });
+    await expect(teamB.stopInteraction(id)).rejects.toMatchObject({ status: 404 });
+    expect((await post('no-such-scrape', { code: '1' })).status).toBe(404);
+
+    for (const [body, field] of [
+      [{}, 'code'],
+      [{ code: 42 }, 'code'],
+      [{ code: '1', prompt: 'click' }, 'prompt'],
+      [{ code: '1', language: 'ruby' }, 'language'],
+      [{ code: '1', timeout: -1 }, 'timeout'],
+      [{ code: '1', colour: 'red' }, 'colour'],
+    ] as const) {
+      const answer = await post(id, body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(answer.body.error, JSON.stringify(body)).toContain(field);
+    }
+    const before = await creditsOf('team-a');
+    // The SDK sends language "node" unless told otherwise.
+    await expect(teamA.interact(id, { code: 'await page.title()' })).rejects.toMatchObject({ status: 501 });
+    expect((await post(id, { code: 'x', language: 'python' })).status).toBe(501);
+    expect((await post(id, { prompt: 'click the button' })).status).toBe(501);
+    expect(await creditsOf('team-a')).toBe(before);
+  }, 60_000);
+
+  it('holds at most QUARRY_INTERACT_MAX_SESSIONS per team: the least recently used closes', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await teamA.scrape(`${site.url}/counter`, { formats: ['markdown'] })).metadata!.scrapeId!);
+    for (const id of ids) expect((await post(id, { code: '1' })).body.result).toBe('1');
+    await expect(teamA.stopInteraction(ids[0]!)).rejects.toMatchObject({ status: 404 });
+    await teamA.stopInteraction(ids[1]!);
+    await teamA.stopInteraction(ids[2]!);
+  }, 60_000);
+});
