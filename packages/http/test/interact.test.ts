@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Firecrawl from '@mendable/firecrawl-js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { findChromium } from '@quarry/adapters';
 import { startTestServer, type TestServer } from '@quarry/core/testing';
 import { startQuarry, type TestQuarry } from './support/quarry-server.js';
@@ -136,5 +138,21 @@ describe.skipIf(skip)('interact', () => {
     await expect(teamA.stopInteraction(ids[0]!)).rejects.toMatchObject({ status: 404 });
     await teamA.stopInteraction(ids[1]!);
     await teamA.stopInteraction(ids[2]!);
+  }, 60_000);
+
+  it('firecrawl_interact and firecrawl_interact_stop over MCP (url mode scrapes first)', async () => {
+    const client = new Client({ name: 'quarry-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${quarry.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${keyA}` } } }));
+    try {
+      const textOf = (result: unknown) => JSON.parse((result as { content: Array<{ text: string }> }).content.map((part) => part.text).join(''));
+      const opened = textOf(await client.callTool({ name: 'firecrawl_interact', arguments: { url: `${site.url}/counter`, code: 'document.title' } }));
+      expect(opened).toMatchObject({ success: true, result: 'Counter page' });
+      const again = textOf(await client.callTool({ name: 'firecrawl_interact', arguments: { scrapeId: opened.scrapeId, code: "document.querySelector('h1').textContent" } }));
+      expect(again.result).toBe('Counter');
+      const stopped = textOf(await client.callTool({ name: 'firecrawl_interact_stop', arguments: { scrapeId: opened.scrapeId } }));
+      expect(stopped).toMatchObject({ success: true, status: 'stopped' });
+    } finally {
+      await client.close();
+    }
   }, 60_000);
 });

@@ -10,7 +10,8 @@ import { chargeContext, requireCredits } from './scrape-routes.js';
 export const interactCredits = 1;
 
 const timeoutLimits = { defaultSeconds: 30, maxSeconds: 300 } as const;
-const languages = ['javascript', 'node', 'python', 'bash'] as const;
+export const interactLanguages = ['javascript', 'node', 'python', 'bash'] as const;
+const languages = interactLanguages;
 type Language = (typeof languages)[number];
 
 export interface InteractRequest {
