@@ -9,10 +9,24 @@ import { chargeContext, requireCredits } from './scrape-routes.js';
 /** Credits per interact call that finished (Firecrawl's pricing for it is not documented). */
 export const interactCredits = 1;
 
-const timeoutLimits = { defaultSeconds: 30, maxSeconds: 300 } as const;
 export const interactLanguages = ['javascript', 'node', 'python', 'bash'] as const;
+const timeoutLimits = { defaultSeconds: 30, maxSeconds: 300 } as const;
 const languages = interactLanguages;
 type Language = (typeof languages)[number];
+
+/** The request body as JSON Schema (the OpenAPI document); parseInteractRequest checks the same rules. */
+export const interactRequestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    code: { type: 'string', minLength: 1, description: 'JavaScript run inside the page; an expression\'s value or a `return` is the result. Send code or prompt.' },
+    prompt: { type: 'string', minLength: 1, description: 'What to do on the page, in words: the configured model turns it into scrape actions (501 without a model).' },
+    language: { enum: [...interactLanguages], default: 'javascript', description: '`javascript` runs in the page; `node` (the SDK\'s default), python and bash answer 501.' },
+    timeout: { type: 'number', exclusiveMinimum: 0, maximum: timeoutLimits.maxSeconds, default: timeoutLimits.defaultSeconds, description: 'Seconds the run may take; past it the run is killed and the session closed.' },
+    origin: { type: 'string' },
+    integration: { type: 'string' },
+  },
+} as const;
 
 export interface InteractRequest {
   code?: string;
