@@ -3,7 +3,8 @@ import Firecrawl from '@mendable/firecrawl-js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { findChromium } from '@quarry/adapters';
-import { startTestServer, type TestServer } from '@quarry/core/testing';
+import { createServer, type Server } from 'node:http';
+import { startOpenAiDouble, startTestServer, type LlmDouble, type TestServer } from '@quarry/core/testing';
 import { startQuarry, type TestQuarry } from './support/quarry-server.js';
 
 /**
@@ -20,6 +21,11 @@ let quarry: TestQuarry;
 let keyA: string;
 let teamA: Firecrawl;
 let teamB: Firecrawl;
+let openai: LlmDouble;
+let withModel: TestQuarry;
+let privateServer: Server;
+let privateHits = 0;
+let privateUrl: string;
 
 const page = `<!doctype html><html><head><title>Counter page</title></head><body>
   <h1>Counter</h1><button id="inc" onclick="document.getElementById('n').textContent = String(Number(document.getElementById('n').textContent) + 1)">+1</button>
@@ -42,10 +48,22 @@ beforeAll(async () => {
   keyA = (await ledger.createKey('team-a', 'a')).key;
   teamA = new Firecrawl({ apiKey: keyA, apiUrl: quarry.url });
   teamB = new Firecrawl({ apiKey: (await ledger.createKey('team-b', 'b')).key, apiUrl: quarry.url });
+  openai = await startOpenAiDouble();
+  withModel = await startQuarry({ OPENAI_BASE_URL: openai.url, MODEL_NAME: 'double-model', QUARRY_LLM_MAX_RETRIES: '0' });
+  // A private address the operator did not allow (only 127.0.0.1 is): it counts what reaches it.
+  privateServer = createServer((request, response) => {
+    privateHits++;
+    response.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'text/html' }).end('<p>internal secret</p>');
+  });
+  await new Promise<void>((resolve) => privateServer.listen(0, '127.0.0.2', resolve));
+  privateUrl = `http://127.0.0.2:${(privateServer.address() as { port: number }).port}/`;
 }, 60_000);
 
 afterAll(async () => {
   await quarry?.close();
+  await withModel?.close();
+  await openai?.close();
+  await new Promise((resolve) => privateServer?.close(resolve));
   await site?.close();
 });
 
@@ -92,17 +110,35 @@ describe.skipIf(skip)('interact', () => {
     await teamA.stopInteraction(id);
   }, 60_000);
 
-  it('keeps the SSRF guard on the kept page', async () => {
+  it('keeps the SSRF guard on the kept page: fetch and navigation to a private address never arrive', async () => {
     const id = (await teamA.scrape(`${site.url}/counter`, { formats: ['markdown'] })).metadata!.scrapeId!;
-    const probe = await post(id, {
-      code: "try { const r = await fetch('http://169.254.169.254/latest/meta-data/'); return 'reached ' + r.status; } catch (e) { return 'refused'; }",
-    });
+    const probe = await post(id, { code: `try { const r = await fetch(${JSON.stringify(privateUrl)}); return 'reached ' + (await r.text()); } catch (e) { return 'refused'; }` });
     expect(probe.body.result).toBe('refused');
-    const navigate = await post(id, { code: "location.href = 'http://10.0.0.1/'; return 'sent'" });
-    expect(navigate.body.result).toBe('sent');
-    const where = await post(id, { code: 'document.body.innerText.includes("Counter") || location.href' });
-    expect(String(where.body.result)).not.toMatch(/^10\./);
+    const image = await post(id, { code: `await new Promise((resolve) => { const img = new Image(); img.onload = img.onerror = resolve; img.src = ${JSON.stringify(privateUrl + 'pixel.png')}; }); return 'tried'` });
+    expect(image.body.result).toBe('tried');
+    await post(id, { code: `location.href = ${JSON.stringify(privateUrl)}; return 'sent'` });
+    const where = await post(id, { code: 'document.body ? document.body.innerText : ""' });
+    expect(String(where.body.result)).not.toContain('internal secret');
+    expect(privateHits).toBe(0);
     await teamA.stopInteraction(id);
+  }, 60_000);
+
+  it('turns a prompt into actions with the configured model and runs them on the page', async () => {
+    const firecrawl = new Firecrawl({ apiKey: '', apiUrl: withModel.url });
+    const id = (await firecrawl.scrape(`${site.url}/counter`, { formats: ['markdown'] })).metadata!.scrapeId!;
+    openai.script({ object: { actions: [{ type: 'click', selector: '#inc' }, { type: 'click', selector: '#inc' }, { type: 'executeJavascript', script: "return document.getElementById('n').textContent" }] } });
+    const done = await firecrawl.interact(id, { prompt: 'Press the +1 button twice and read the counter', language: 'javascript' as never });
+    expect(done).toMatchObject({ success: true, exitCode: 0 });
+    expect(JSON.parse(done.result!).javascriptReturns).toEqual([{ type: 'string', value: '2' }]);
+    const prompt = JSON.stringify(openai.requests.at(-1)!.body);
+    expect(prompt).toContain('Press the +1 button twice');
+    expect(prompt).toContain('id=\\"inc\\"');
+    // Actions the model made up that do not fit the schema are refused, not run.
+    openai.script({ object: { actions: [{ type: 'launchMissiles' }] } });
+    const refused = await fetch(`${withModel.url}/v2/scrape/${id}/interact`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'do something odd' }) });
+    expect(refused.status).toBeGreaterThanOrEqual(500);
+    expect(((await refused.json()) as { error: string }).error).toContain('actions schema');
+    await firecrawl.stopInteraction(id);
   }, 60_000);
 
   it('answers 404 for another team, 400 naming the field, 501 for the node form', async () => {
