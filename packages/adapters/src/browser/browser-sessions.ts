@@ -11,6 +11,7 @@
 import { Script } from 'node:vm';
 import type { Action, BrowserSessions, InteractOutcome, SessionKey } from '@quarry/core';
 import { runActions } from './action-runner.js';
+import { runInNodeSandbox, type PageBridge } from './node-sandbox.js';
 import type { OpenPage } from './playwright-fetcher.js';
 
 export interface BrowserSessionOptions {
@@ -20,7 +21,12 @@ export interface BrowserSessionOptions {
   ttlMs: number;
   /** Sessions a team may hold at once. */
   maxPerTeam: number;
+  /** Heap of the `node` sandbox process, in MB. Default 64. */
+  nodeHeapMb?: number;
 }
+
+/** Extra time the session waits for the node sandbox, which kills itself at the code's bound. */
+const sandboxGraceMs = 3_000;
 
 interface Session {
   teamId: string;
@@ -53,6 +59,13 @@ export class BrowserSessionRegistry implements BrowserSessions {
         killed: false,
       };
     });
+  }
+
+  async runNode(key: SessionKey, url: URL, code: string, timeoutMs: number): Promise<InteractOutcome> {
+    const body = isExpression(code) ? `return (\n${code}\n);` : code;
+    return this.use(key, url, timeoutMs + sandboxGraceMs, async (open) =>
+      runInNodeSandbox(body, bridgeTo(open, timeoutMs), { timeoutMs, heapMb: this.options.nodeHeapMb ?? 64 }),
+    );
   }
 
   async runActions(key: SessionKey, url: URL, actions: Action[], timeoutMs: number): Promise<InteractOutcome> {
@@ -147,6 +160,39 @@ export class BrowserSessionRegistry implements BrowserSessions {
     const page = await session.opened.catch(() => undefined);
     await page?.release();
   }
+}
+
+/** The page operations the node sandbox may ask for, performed here on the kept page. */
+function bridgeTo({ page }: OpenPage, timeoutMs: number): PageBridge {
+  const text = (value: unknown, name: string) => {
+    if (typeof value !== 'string') throw new Error(`page.${name} needs a string`);
+    return value;
+  };
+  const operations: Record<string, (args: unknown[]) => Promise<unknown>> = {
+    goto: async ([url]) => {
+      await page.goto(text(url, 'goto'), { waitUntil: 'domcontentloaded', timeout: timeoutMs });
+      return page.url();
+    },
+    click: async ([selector]) => page.click(text(selector, 'click'), { timeout: timeoutMs }),
+    fill: async ([selector, value]) => page.fill(text(selector, 'fill'), text(value, 'fill'), { timeout: timeoutMs }),
+    type: async ([selector, value]) => page.locator(text(selector, 'type')).pressSequentially(text(value, 'type'), { timeout: timeoutMs }),
+    press: async ([selector, key]) => (key === undefined ? page.keyboard.press(text(selector, 'press')) : page.press(text(selector, 'press'), text(key, 'press'), { timeout: timeoutMs })),
+    content: async () => page.content(),
+    title: async () => page.title(),
+    url: async () => page.url(),
+    screenshot: async () => (await page.screenshot({ type: 'png', timeout: timeoutMs })).toString('base64'),
+    waitForSelector: async ([selector]) => {
+      await page.waitForSelector(text(selector, 'waitForSelector'), { timeout: timeoutMs });
+      return true;
+    },
+    waitForTimeout: async ([ms]) => page.waitForTimeout(Math.min(Number(ms) || 0, timeoutMs)),
+    evaluate: async ([expression]) => page.evaluate(text(expression, 'evaluate')),
+  };
+  return async (operation, args) => {
+    const run = Object.hasOwn(operations, operation) ? operations[operation] : undefined;
+    if (!run) throw new Error(`page.${operation} is not available`);
+    return (await run(args)) ?? null;
+  };
 }
 
 function lines(items: string[]): string {

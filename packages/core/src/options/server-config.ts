@@ -135,6 +135,10 @@ export const serverConfigSchema = Type.Object(
       default: 2,
       description: 'Interact browser sessions a team may hold at once in this process; opening one more closes its least recently used.',
     }),
+    QUARRY_INTERACT_NODE: Type.Boolean({
+      default: false,
+      description: 'Run interact\'s `language: "node"` code (given a `page` object) in a locked-down child process (no fs, network, process or require; CPU and memory bounded). Off: it answers 501.',
+    }),
     QUARRY_PUBLIC_URL: Type.Optional(
       Type.String({
         pattern: '^https?://[^\\s]+$',

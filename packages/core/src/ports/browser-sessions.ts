@@ -29,6 +29,11 @@ export interface InteractOutcome {
 export interface BrowserSessions {
   /** Runs JavaScript inside the page (the browser's sandbox), at most `timeoutMs`. */
   evaluate(key: SessionKey, url: URL, code: string, timeoutMs: number): Promise<InteractOutcome>;
+  /**
+   * Runs Node.js code given a `page` object in a locked-down child process (no fs, network,
+   * process or require; CPU and memory bounded); its page calls are performed on the session's page.
+   */
+  runNode(key: SessionKey, url: URL, code: string, timeoutMs: number): Promise<InteractOutcome>;
   /** Runs scrape actions (click, write, press, scroll, wait, executeJavascript...) on the page. */
   runActions(key: SessionKey, url: URL, actions: Action[], timeoutMs: number): Promise<InteractOutcome>;
   /** The page's current HTML, for a model choosing actions; undefined when no session is held. */

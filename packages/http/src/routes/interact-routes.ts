@@ -55,19 +55,25 @@ export function interactRoutes(app: FastifyInstance, services: Services) {
 export async function interactAction(services: Services, caller: Caller, scrapeId: string, body: unknown) {
   const input = parseInteractRequest(body);
   const document = await services.jobs.getScrape(caller.teamId, scrapeId);
-  if (input.language === 'node') {
-    throw new NotAvailableError(
-      'Interact with `language: "node"` (code given a Playwright `page` object) is not available on this server: send `language: "javascript"` to run the code inside the page',
+  // The language is the code's: a prompt becomes actions whatever the SDK sends (it sends "node").
+  if (input.code !== undefined && input.language === 'node' && !services.config.QUARRY_INTERACT_NODE) {
+    throw new NotConfiguredError(
+      'Interact with `language: "node"` (code given a `page` object) is off on this server: the operator enables it with QUARRY_INTERACT_NODE=true; or send `language: "javascript"` to run the code inside the page',
     );
   }
-  if (input.language !== 'javascript') throw new NotAvailableError(`Interact with \`language: "${input.language}"\` is not available on this server; use "javascript"`);
+  if (input.code !== undefined && (input.language === 'python' || input.language === 'bash')) {
+    throw new NotAvailableError(`Interact with \`language: "${input.language}"\` is not available on this server; use "javascript" (in the page) or "node"`);
+  }
   const sessions = sessionsOf(services);
   await requireCredits(services, caller.teamId, interactCredits);
   const key: SessionKey = { teamId: caller.teamId, scrapeId };
   const url = new URL(document.metadata.url ?? document.metadata.sourceURL);
-  const outcome = input.code !== undefined
-    ? await sessions.evaluate(key, url, input.code, input.timeoutMs)
-    : await promptOutcome(services, sessions, key, url, input.prompt!, input.timeoutMs, caller);
+  const outcome =
+    input.code === undefined
+      ? await promptOutcome(services, sessions, key, url, input.prompt!, input.timeoutMs, caller)
+      : input.language === 'node'
+        ? await sessions.runNode(key, url, input.code, input.timeoutMs)
+        : await sessions.evaluate(key, url, input.code, input.timeoutMs);
   const finished = outcome.exitCode === 0;
   if (finished) await services.ledger.charge(caller.teamId, interactCredits, 'interact', chargeContext(caller.keyId));
   return {
