@@ -48,6 +48,8 @@ export function buildBrowserParts(
     open: (url, timeoutMs) => browser.openPage(url, timeoutMs),
     ttlMs: config.QUARRY_INTERACT_TTL_SECONDS * 1000,
     maxPerTeam: config.QUARRY_INTERACT_MAX_SESSIONS,
+    // One page slot always stays for scrapes.
+    maxTotal: Math.max(1, config.QUARRY_BROWSER_MAX_PAGES - 1),
   });
   return { browser, blobs, sessions };
 }

@@ -176,6 +176,24 @@ describe.skipIf(skip)('interact', () => {
     await teamA.stopInteraction(ids[2]!);
   }, 60_000);
 
+  it('keeps a browser page slot for scrapes: past the server-wide session cap a new session is a 429', async () => {
+    const small = await startQuarry({ QUARRY_BROWSER_MAX_PAGES: '2' });
+    try {
+      const client = new Firecrawl({ apiKey: '', apiUrl: small.url });
+      const first = (await client.scrape(`${site.url}/counter`, { formats: ['markdown'] })).metadata!.scrapeId!;
+      const second = (await client.scrape(`${site.url}/counter`, { formats: ['markdown'] })).metadata!.scrapeId!;
+      expect(await client.interact(first, { code: '1', language: 'javascript' as never })).toMatchObject({ result: '1' });
+      await expect(client.interact(second, { code: '1', language: 'javascript' as never })).rejects.toMatchObject({ status: 429 });
+      // The slot left serves browser scrapes while the session is open.
+      const rendered = await client.scrape(`${site.url}/counter`, { formats: ['markdown'], waitFor: 10 });
+      expect(rendered.markdown).toContain('Counter');
+      await client.stopInteraction(first);
+      expect(await client.interact(second, { code: '2', language: 'javascript' as never })).toMatchObject({ result: '2' });
+    } finally {
+      await small.close();
+    }
+  }, 60_000);
+
   it('firecrawl_interact and firecrawl_interact_stop over MCP (url mode scrapes first)', async () => {
     const client = new Client({ name: 'quarry-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${quarry.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${keyA}` } } }));

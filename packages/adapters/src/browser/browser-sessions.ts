@@ -9,7 +9,7 @@
  * process; a run past its time is abandoned and its page closed (the renderer may be stuck).
  */
 import { Script } from 'node:vm';
-import type { Action, BrowserSessions, InteractOutcome, SessionKey } from '@quarry/core';
+import { RateLimitedError, type Action, type BrowserSessions, type InteractOutcome, type SessionKey } from '@quarry/core';
 import { runActions } from './action-runner.js';
 import { runInNodeSandbox, type PageBridge } from './node-sandbox.js';
 import type { OpenPage } from './playwright-fetcher.js';
@@ -21,6 +21,11 @@ export interface BrowserSessionOptions {
   ttlMs: number;
   /** Sessions a team may hold at once. */
   maxPerTeam: number;
+  /**
+   * Sessions of all teams at once. Each holds a page slot of the browser pool, so this stays below
+   * the pool's slots and scrapes always have one; past it a new session is refused (429).
+   */
+  maxTotal: number;
   /** Heap of the `node` sandbox process, in MB. Default 64. */
   nodeHeapMb?: number;
 }
@@ -129,12 +134,19 @@ export class BrowserSessionRegistry implements BrowserSessions {
   private async sessionOf(id: string, key: SessionKey, url: URL, timeoutMs: number): Promise<Session> {
     const held = this.sessions.get(id);
     if (held) return held;
+    const ofTeam = [...this.sessions.values()].filter((other) => other.teamId === key.teamId).length;
+    if (this.sessions.size >= this.options.maxTotal && ofTeam < this.options.maxPerTeam) {
+      throw new RateLimitedError(
+        `All ${this.options.maxTotal} interact sessions of this server are in use; stop one of yours (DELETE /v2/scrape/{id}/interact) or retry once others close (after ${Math.round(this.options.ttlMs / 1000)} s unused)`,
+        Math.min(30, Math.ceil(this.options.ttlMs / 1000)),
+      );
+    }
     const session: Session = { teamId: key.teamId, opened: this.options.open(url, timeoutMs), startedAt: Date.now(), queue: Promise.resolve() };
     this.sessions.set(id, session);
     this.touch(id, session);
-    const ofTeam = [...this.sessions.entries()].filter(([, other]) => other.teamId === key.teamId);
+    const teamSessions = [...this.sessions.entries()].filter(([, other]) => other.teamId === key.teamId);
     // Map order is insertion order, refreshed on each touch: the first ones are least recently used.
-    for (const [otherId, other] of ofTeam.slice(0, Math.max(0, ofTeam.length - this.options.maxPerTeam))) void this.end(otherId, other);
+    for (const [otherId, other] of teamSessions.slice(0, Math.max(0, teamSessions.length - this.options.maxPerTeam))) void this.end(otherId, other);
     try {
       await session.opened;
     } catch (error) {
