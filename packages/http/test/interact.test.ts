@@ -188,9 +188,29 @@ describe.skipIf(skip)('interact', () => {
       const rendered = await client.scrape(`${site.url}/counter`, { formats: ['markdown'], waitFor: 10 });
       expect(rendered.markdown).toContain('Counter');
       await client.stopInteraction(first);
+      expect(small.services.engine.parts.sessions!.count()).toBe(0);
       expect(await client.interact(second, { code: '2', language: 'javascript' as never })).toMatchObject({ result: '2' });
     } finally {
       await small.close();
+    }
+  }, 60_000);
+
+  it('closes a session after QUARRY_INTERACT_TTL_SECONDS unused', async () => {
+    const brief = await startQuarry({ QUARRY_INTERACT_TTL_SECONDS: '1' });
+    try {
+      const client = new Firecrawl({ apiKey: '', apiUrl: brief.url });
+      const id = (await client.scrape(`${site.url}/counter`, { formats: ['markdown'] })).metadata!.scrapeId!;
+      const js = { language: 'javascript' as never };
+      await client.interact(id, { code: "document.getElementById('inc').click()", ...js });
+      // Use restarts the clock: still open 0.6 s later, and its state is there.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(await client.interact(id, { code: "document.getElementById('n').textContent", ...js })).toMatchObject({ result: '1' });
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(brief.services.engine.parts.sessions!.count()).toBe(0);
+      await expect(client.stopInteraction(id)).rejects.toMatchObject({ status: 404 });
+      expect(await client.interact(id, { code: "document.getElementById('n').textContent", ...js })).toMatchObject({ result: '0' });
+    } finally {
+      await brief.close();
     }
   }, 60_000);
 

@@ -110,7 +110,8 @@ export class BrowserSessionRegistry implements BrowserSessions {
     const session = await this.sessionOf(id, key, url, timeoutMs);
     const run = session.queue.then(async () => {
       const page = await session.opened;
-      this.touch(id, session);
+      // No expiry while code runs: the clock restarts when it ends.
+      this.hold(id, session);
       let timer: NodeJS.Timeout | undefined;
       const expired = new Promise<'expired'>((resolve) => {
         timer = setTimeout(() => resolve('expired'), timeoutMs);
@@ -143,12 +144,12 @@ export class BrowserSessionRegistry implements BrowserSessions {
     }
     const session: Session = { teamId: key.teamId, opened: this.options.open(url, timeoutMs), startedAt: Date.now(), queue: Promise.resolve() };
     this.sessions.set(id, session);
-    this.touch(id, session);
     const teamSessions = [...this.sessions.entries()].filter(([, other]) => other.teamId === key.teamId);
     // Map order is insertion order, refreshed on each touch: the first ones are least recently used.
     for (const [otherId, other] of teamSessions.slice(0, Math.max(0, teamSessions.length - this.options.maxPerTeam))) void this.end(otherId, other);
     try {
       await session.opened;
+      if (this.sessions.get(id) === session) this.touch(id, session);
     } catch (error) {
       if (this.sessions.get(id) === session) this.sessions.delete(id);
       clearTimeout(session.timer);
@@ -159,9 +160,15 @@ export class BrowserSessionRegistry implements BrowserSessions {
 
   /** Restarts the session's time-to-live and marks it most recently used. */
   private touch(id: string, session: Session): void {
-    clearTimeout(session.timer);
+    this.hold(id, session);
     session.timer = setTimeout(() => void this.end(id, session), this.options.ttlMs);
     session.timer.unref();
+  }
+
+  /** Stops the session's clock (while it opens or runs) and marks it most recently used. */
+  private hold(id: string, session: Session): void {
+    clearTimeout(session.timer);
+    session.timer = undefined;
     this.sessions.delete(id);
     this.sessions.set(id, session);
   }
