@@ -51,5 +51,6 @@ export function buildBrowserParts(
     // One page slot always stays for scrapes.
     maxTotal: Math.max(1, config.QUARRY_BROWSER_MAX_PAGES - 1),
   });
+  browser.keepPagesWith(sessions);
   return { browser, blobs, sessions };
 }

@@ -92,6 +92,17 @@ describe.skipIf(skip)('interact', () => {
     await expect(teamA.stopInteraction(id)).rejects.toThrow(/No interact session/);
   }, 60_000);
 
+  it('keeps the page of a browser scrape: interact continues where the scrape\'s actions left it', async () => {
+    const scraped = await teamA.scrape(`${site.url}/counter`, { formats: ['markdown'], actions: [{ type: 'click', selector: '#inc' }, { type: 'click', selector: '#inc' }] });
+    expect(scraped.markdown).toContain('2');
+    const id = scraped.metadata!.scrapeId!;
+    expect(await teamA.interact(id, { code: "document.getElementById('n').textContent", language: 'javascript' as never })).toMatchObject({ result: '2' });
+    await teamA.stopInteraction(id);
+    // Once stopped, the next call opens the scrape's URL afresh.
+    expect(await teamA.interact(id, { code: "document.getElementById('n').textContent", language: 'javascript' as never })).toMatchObject({ result: '0' });
+    await teamA.stopInteraction(id);
+  }, 60_000);
+
   it('reports thrown errors and stops endless code at its time bound, charging nothing', async () => {
     const id = (await teamA.scrape(`${site.url}/counter`, { formats: ['markdown'] })).metadata!.scrapeId!;
     const before = await creditsOf('team-a');

@@ -12,7 +12,7 @@ import { Script } from 'node:vm';
 import { RateLimitedError, type Action, type BrowserSessions, type InteractOutcome, type SessionKey } from '@quarry/core';
 import { runActions } from './action-runner.js';
 import { runInNodeSandbox, type PageBridge } from './node-sandbox.js';
-import type { OpenPage } from './playwright-fetcher.js';
+import type { OpenPage, PageKeeper } from './playwright-fetcher.js';
 
 export interface BrowserSessionOptions {
   /** Opens a guarded page at a URL (PlaywrightFetcher.openPage). */
@@ -44,13 +44,30 @@ interface Session {
 
 const keyOf = (key: SessionKey) => `${key.teamId}\u0000${key.scrapeId}`;
 
-export class BrowserSessionRegistry implements BrowserSessions {
+export class BrowserSessionRegistry implements BrowserSessions, PageKeeper {
   private readonly sessions = new Map<string, Session>();
 
   constructor(private readonly options: BrowserSessionOptions) {}
 
   count(): number {
     return this.sessions.size;
+  }
+
+  wants(key: SessionKey): boolean {
+    if (this.sessions.has(keyOf(key))) return true;
+    const ofTeam = [...this.sessions.values()].filter((other) => other.teamId === key.teamId).length;
+    return this.sessions.size < this.options.maxTotal || ofTeam >= this.options.maxPerTeam;
+  }
+
+  /** Keeps a page a scrape left open (its actions' state and all) as the session of `key`. */
+  adopt(key: SessionKey, page: OpenPage): void {
+    const id = keyOf(key);
+    const held = this.sessions.get(id);
+    if (held) void this.end(id, held);
+    const session: Session = { teamId: key.teamId, opened: Promise.resolve(page), startedAt: Date.now(), queue: Promise.resolve() };
+    this.sessions.set(id, session);
+    this.touch(id, session);
+    this.evictBeyondTeamLimit(key.teamId);
   }
 
   async evaluate(key: SessionKey, url: URL, code: string, timeoutMs: number): Promise<InteractOutcome> {
@@ -144,9 +161,7 @@ export class BrowserSessionRegistry implements BrowserSessions {
     }
     const session: Session = { teamId: key.teamId, opened: this.options.open(url, timeoutMs), startedAt: Date.now(), queue: Promise.resolve() };
     this.sessions.set(id, session);
-    const teamSessions = [...this.sessions.entries()].filter(([, other]) => other.teamId === key.teamId);
-    // Map order is insertion order, refreshed on each touch: the first ones are least recently used.
-    for (const [otherId, other] of teamSessions.slice(0, Math.max(0, teamSessions.length - this.options.maxPerTeam))) void this.end(otherId, other);
+    this.evictBeyondTeamLimit(key.teamId);
     try {
       await session.opened;
       if (this.sessions.get(id) === session) this.touch(id, session);
@@ -156,6 +171,13 @@ export class BrowserSessionRegistry implements BrowserSessions {
       throw error;
     }
     return session;
+  }
+
+  /** Closes the team's least recently used sessions past its limit. */
+  private evictBeyondTeamLimit(teamId: string): void {
+    const teamSessions = [...this.sessions.entries()].filter(([, other]) => other.teamId === teamId);
+    // Map order is insertion order, refreshed on each use: the first ones are least recently used.
+    for (const [otherId, other] of teamSessions.slice(0, Math.max(0, teamSessions.length - this.options.maxPerTeam))) void this.end(otherId, other);
   }
 
   /** Restarts the session's time-to-live and marks it most recently used. */
