@@ -25,6 +25,7 @@ import type { BlobLinks } from './scrape/capture-links.js';
 import type { DocumentStage } from './scrape/document-stage.js';
 import { ProxyPools, type ProxyPoolConfig } from './scrape/proxy-pools.js';
 import type { LlmProvider } from './ports/llm-provider.js';
+import type { BrowserSessions } from './ports/browser-sessions.js';
 import { parseTargetUrl } from './scrape/target-url.js';
 import { withDocumentCache, type ScrapeRun } from './cache/cached-scrape.js';
 import { siteOf } from './cache/cache-key.js';
@@ -53,6 +54,8 @@ export interface EngineDeps {
    * one. A composition names its own knob (a server its environment variable).
    */
   browserHint?: string;
+  /** Browser pages kept for interact (with the browser); closed with the engine. */
+  sessions?: BrowserSessions;
   /** Where HTML becomes formats; defaults to inline (same thread). */
   transformer?: HtmlTransformer;
   /**
@@ -128,7 +131,7 @@ export interface Engine {
   /** Closes the fetchers and the transformer. */
   close(): Promise<void>;
   /** The parts, for the server and workers that drive jobs through durable stores. */
-  readonly parts: { fetcher: Fetcher; transformer: HtmlTransformer; clock: Clock; ids: Ids; robotsTokens: string[]; changeHistory?: ChangeHistory; llm?: LlmProvider };
+  readonly parts: { fetcher: Fetcher; transformer: HtmlTransformer; clock: Clock; ids: Ids; robotsTokens: string[]; changeHistory?: ChangeHistory; llm?: LlmProvider; sessions?: BrowserSessions };
 }
 
 export function createEngine(deps: EngineDeps): Engine {
@@ -250,9 +253,10 @@ export function createEngine(deps: EngineDeps): Engine {
     },
     checkTarget,
     close: async () => {
+      await deps.sessions?.close();
       await Promise.all([deps.fetcher.close?.(), deps.browser?.close?.(), deps.transformer?.close?.()]);
     },
-    parts: { fetcher: deps.fetcher, transformer, clock, ids, robotsTokens, ...(changeHistory ? { changeHistory } : {}), ...(deps.llm ? { llm: deps.llm } : {}) },
+    parts: { fetcher: deps.fetcher, transformer, clock, ids, robotsTokens, ...(changeHistory ? { changeHistory } : {}), ...(deps.llm ? { llm: deps.llm } : {}), ...(deps.sessions ? { sessions: deps.sessions } : {}) },
   };
 }
 

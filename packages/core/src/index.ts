@@ -4,6 +4,7 @@ export * from './engine.js';
 export * from './options/index.js';
 export * from './ports/clock.js';
 export * from './ports/fetcher.js';
+export * from './ports/browser-sessions.js';
 export * from './ports/html-transformer.js';
 export * from './scrape/transform-html.js';
 export * from './scrape/target-url.js';

@@ -1,5 +1,5 @@
-import { findChromium, PlaywrightFetcher } from '@quarry/adapters';
-import type { BlobLinks, BlobStore, Fetcher, ServerConfig } from '@quarry/core';
+import { BrowserSessionRegistry, findChromium, PlaywrightFetcher } from '@quarry/adapters';
+import type { BlobLinks, BlobStore, BrowserSessions, Fetcher, ServerConfig } from '@quarry/core';
 
 /**
  * The browser engine of this process, when a Chromium is found (QUARRY_CHROMIUM_PATH, else the
@@ -11,6 +11,8 @@ import type { BlobLinks, BlobStore, Fetcher, ServerConfig } from '@quarry/core';
 export interface BrowserParts {
   browser?: Fetcher;
   blobs?: BlobLinks;
+  /** Pages kept for interact, on the same guarded browser pool (QUARRY_INTERACT_*). */
+  sessions?: BrowserSessions;
 }
 
 /** Public base URL per config once the server listens (PORT 0 picks the port at listen time); QUARRY_PUBLIC_URL wins. */
@@ -42,5 +44,14 @@ export function buildBrowserParts(
     return { blobs };
   }
   const pool = { maxOpenPages: config.QUARRY_BROWSER_MAX_PAGES, maxBrowsers: config.QUARRY_BROWSER_MAX_BROWSERS, retireAfterPages: config.QUARRY_BROWSER_RETIRE_AFTER };
-  return { browser: new PlaywrightFetcher({ executablePath, allowPrivateHosts, privateHostsHint, ...pool }), blobs };
+  const browser = new PlaywrightFetcher({ executablePath, allowPrivateHosts, privateHostsHint, ...pool });
+  const sessions = new BrowserSessionRegistry({
+    open: (url, timeoutMs) => browser.openPage(url, timeoutMs),
+    ttlMs: config.QUARRY_INTERACT_TTL_SECONDS * 1000,
+    maxPerTeam: config.QUARRY_INTERACT_MAX_SESSIONS,
+    // One page slot always stays for scrapes.
+    maxTotal: Math.max(1, config.QUARRY_BROWSER_MAX_PAGES - 1),
+  });
+  browser.keepPagesWith(sessions);
+  return { browser, blobs, sessions };
 }

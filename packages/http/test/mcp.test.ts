@@ -66,7 +66,7 @@ function describeTools(label: string, connect: () => Promise<Client>) {
 
     it('lists firecrawl-mcp\'s tool names', async () => {
       const names = (await client.listTools()).tools.map((tool) => tool.name);
-      for (const name of ['firecrawl_scrape', 'firecrawl_batch_scrape', 'firecrawl_check_batch_status', 'firecrawl_map', 'firecrawl_search', 'firecrawl_crawl', 'firecrawl_check_crawl_status', 'firecrawl_extract', 'firecrawl_deep_research', 'firecrawl_generate_llmstxt']) {
+      for (const name of ['firecrawl_scrape', 'firecrawl_batch_scrape', 'firecrawl_check_batch_status', 'firecrawl_map', 'firecrawl_search', 'firecrawl_crawl', 'firecrawl_check_crawl_status', 'firecrawl_extract', 'firecrawl_interact', 'firecrawl_interact_stop', 'firecrawl_deep_research', 'firecrawl_generate_llmstxt']) {
         expect(names).toContain(name);
       }
     });

@@ -43,4 +43,15 @@ describe('OpenAPI routes of Firecrawl e2e behaviours', () => {
     expect(document.paths['/v2/crawl/params-preview']).toHaveProperty('post');
     expect((openApiDocument('v1') as { paths: Record<string, unknown> }).paths).not.toHaveProperty('/v1/crawl/params-preview');
   });
+
+  it('v2 documents POST and DELETE /scrape/{id}/interact from the schema that checks the body', () => {
+    const document = openApiDocument('v2') as { paths: Record<string, Record<string, any>> };
+    const interact = document.paths['/v2/scrape/{id}/interact']!;
+    expect(interact).toHaveProperty('delete');
+    const schema = interact.post.requestBody.content['application/json'].schema;
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['code', 'prompt', 'language', 'timeout']));
+    expect(schema.properties.language.enum).toContain('javascript');
+    expect(interact.post.responses['501']).toBeDefined();
+    expect((openApiDocument('v1') as { paths: Record<string, unknown> }).paths).not.toHaveProperty('/v1/scrape/{id}/interact');
+  });
 });

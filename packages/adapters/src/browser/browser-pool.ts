@@ -51,6 +51,12 @@ interface PooledBrowser {
   isRetired: boolean;
 }
 
+/** A context handed out by openContext: closed, and its slot freed, by `release()` (idempotent). */
+export interface ContextLease {
+  context: BrowserContext;
+  release(): Promise<void>;
+}
+
 export interface BrowserPoolStats {
   browsers: number;
   openPages: number;
@@ -83,24 +89,47 @@ export class BrowserPool {
    * aborts meanwhile). Throws QuarryError('unavailable') once the pool is closed or a launch fails.
    */
   async withContext<T>(contextOptions: BrowserContextOptions, use: (context: BrowserContext) => Promise<T>, signal?: AbortSignal): Promise<T> {
-    await this.acquireSlot(signal);
+    const lease = await this.openContext(contextOptions, signal);
     try {
-      const pooled = await this.pickBrowser();
-      pooled.active++;
-      pooled.served++;
-      if (pooled.served >= this.options.retireAfterPages) pooled.isRetired = true;
-      let context: BrowserContext | undefined;
-      try {
-        context = await pooled.browser.newContext(contextOptions);
-        return await use(context);
-      } finally {
-        await context?.close().catch(() => undefined);
-        pooled.active--;
-        if (pooled.isRetired && pooled.active === 0) void this.retire(pooled);
-      }
+      return await use(lease.context);
     } finally {
-      this.releaseSlot();
+      await lease.release();
     }
+  }
+
+  /**
+   * A fresh context that stays open until `release()` (which closes it and frees its page slot):
+   * for a browser session kept between requests. Same waiting and errors as withContext.
+   */
+  async openContext(contextOptions: BrowserContextOptions, signal?: AbortSignal): Promise<ContextLease> {
+    await this.acquireSlot(signal);
+    let pooled: PooledBrowser;
+    try {
+      pooled = await this.pickBrowser();
+    } catch (error) {
+      this.releaseSlot();
+      throw error;
+    }
+    pooled.active++;
+    pooled.served++;
+    if (pooled.served >= this.options.retireAfterPages) pooled.isRetired = true;
+    let released = false;
+    const release = async () => {
+      if (released) return;
+      released = true;
+      await context?.close().catch(() => undefined);
+      pooled.active--;
+      if (pooled.isRetired && pooled.active === 0) void this.retire(pooled);
+      this.releaseSlot();
+    };
+    let context: BrowserContext | undefined;
+    try {
+      context = await pooled.browser.newContext(contextOptions);
+    } catch (error) {
+      await release();
+      throw error;
+    }
+    return { context, release };
   }
 
   /** Closes every browser and refuses further work. Idempotent. */

@@ -13,7 +13,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import type { BrowserContext, Download, Page, Request as PlaywrightRequest, Response as PlaywrightResponse, Route } from 'playwright-core';
-import { TargetError, TimeoutError, type FetchRequest, type FetchResponse, type Fetcher, type BrandingProbe } from '@quarry/core';
+import { TargetError, TimeoutError, type SessionKey, type FetchRequest, type FetchResponse, type Fetcher, type BrandingProbe } from '@quarry/core';
 import { SsrfGuard, type Resolver } from '../ssrf-guard.js';
 import { captureScreenshot, runActions } from './action-runner.js';
 import { AdBlocker } from './ad-blocker.js';
@@ -77,6 +77,20 @@ function redirectsOf(response: PlaywrightResponse): URL[] {
   return chain;
 }
 
+/** Takes pages that scrapes leave open for interact (BrowserSessionRegistry). */
+export interface PageKeeper {
+  /** Whether a page for `key` would be kept now (the session limits allow it). */
+  wants(key: SessionKey): boolean;
+  adopt(key: SessionKey, page: OpenPage): void;
+}
+
+/** A page kept open by openPage, with its network-quiet watcher; `release()` closes it. */
+export interface OpenPage {
+  page: Page;
+  quiet: NetworkQuiet;
+  release(): Promise<void>;
+}
+
 export class PlaywrightFetcher implements Fetcher {
   readonly name = 'browser';
   private readonly guard: SsrfGuard;
@@ -84,6 +98,7 @@ export class PlaywrightFetcher implements Fetcher {
   private readonly options: PlaywrightFetcherOptions;
   private pool: BrowserPool | undefined;
   private blocker: Promise<AdBlocker> | undefined;
+  private keeper: PageKeeper | undefined;
   /** One guarded proxy per upstream proxy of the operator's pools, by upstream URL. */
   private readonly chained = new Map<string, GuardedProxy>();
 
@@ -95,6 +110,11 @@ export class PlaywrightFetcher implements Fetcher {
       ...(options.resolve ? { resolve: options.resolve } : {}),
     });
     this.proxy = new GuardedProxy(this.guard);
+  }
+
+  /** Where pages of requests with `keepPage` go instead of closing. */
+  keepPagesWith(keeper: PageKeeper): void {
+    this.keeper = keeper;
   }
 
   /** Pool numbers (browsers, open pages, waiting scrapes, launches, retirements). */
@@ -117,16 +137,55 @@ export class PlaywrightFetcher implements Fetcher {
     try {
       const blocker = request.blockAds ? await this.blockerOf() : undefined;
       const upstream = request.proxyUrl ? await this.chainedProxyOf(request.proxyUrl) : undefined;
-      return await pool.withContext(
-        { ...(await contextOptionsFor(request, this.options.userAgent)), ...(upstream ? { proxy: { server: upstream, bypass: '<-loopback>' } } : {}) },
-        (context) => this.withDeadline(context, request, remainingMs, () => this.render(context, request, remainingMs, refusals, started, blocker)),
-        request.signal,
-      );
+      const contextOptions = { ...(await contextOptionsFor(request, this.options.userAgent)), ...(upstream ? { proxy: { server: upstream, bypass: '<-loopback>' } } : {}) };
+      const render = (context: BrowserContext) => this.withDeadline(context, request, remainingMs, () => this.render(context, request, remainingMs, refusals, started, blocker));
+      const keep = request.keepPage && this.keeper?.wants(request.keepPage) ? { key: request.keepPage, keeper: this.keeper } : undefined;
+      if (!keep) return await pool.withContext(contextOptions, render, request.signal);
+      // The page stays open for interact: handed to the keeper after a successful render.
+      const lease = await pool.openContext(contextOptions, request.signal);
+      let isKept = false;
+      try {
+        const response = await render(lease.context);
+        const page = lease.context.pages()[0];
+        if (page && !page.isClosed()) {
+          keep.keeper.adopt(keep.key, { page, quiet: new NetworkQuiet(page), release: lease.release });
+          isKept = true;
+        }
+        return response;
+      } finally {
+        if (!isKept) await lease.release();
+      }
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason;
       const refusal = refusals[0] ?? this.refusalFor(request.url.hostname);
       if (refusal && !(error instanceof TimeoutError)) throw refusal;
       throw toCoreError(error, { host: request.url.host, timeoutMs: request.timeoutMs });
+    }
+  }
+
+  /**
+   * A page left open at `url` for a kept session (interact): its own context from the pool, every
+   * request checked by the same SSRF guard (route check here, GuardedProxy under it), loaded to
+   * DOM ready. `release()` closes it. Throws like fetch when the page cannot load.
+   */
+  async openPage(url: URL, timeoutMs: number): Promise<OpenPage> {
+    const pool = await this.poolOf();
+    const request: FetchRequest = { url, timeoutMs };
+    const lease = await pool.openContext(await contextOptionsFor(request, this.options.userAgent));
+    const refusals: TargetError[] = [];
+    try {
+      const { context } = lease;
+      context.setDefaultTimeout(timeoutMs);
+      const acceptLanguage = acceptLanguageFor(request);
+      await context.route('**/*', (route) => this.route(route, request, { acceptLanguage, credentials: {}, landed: {} }, refusals, undefined).catch(() => undefined));
+      const page = await context.newPage();
+      await page.goto(url.href, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
+      return { page, quiet: new NetworkQuiet(page), release: lease.release };
+    } catch (error) {
+      await lease.release();
+      const refusal = refusals[0] ?? this.refusalFor(url.hostname);
+      if (refusal) throw refusal;
+      throw toCoreError(error, { host: url.host, timeoutMs });
     }
   }
 

@@ -143,6 +143,22 @@ export const serverConfigSchema = Type.Object(
       default: 100,
       description: 'Scrapes a Chromium process serves before it is replaced (bounds its memory growth).',
     }),
+    QUARRY_INTERACT_TTL_SECONDS: Type.Integer({
+      minimum: 1,
+      maximum: 3600,
+      default: 300,
+      description: 'Seconds an interact browser session (POST /v2/scrape/{id}/interact) stays open after its last use.',
+    }),
+    QUARRY_INTERACT_MAX_SESSIONS: Type.Integer({
+      minimum: 1,
+      maximum: 64,
+      default: 2,
+      description: 'Interact browser sessions a team may hold at once in this process; opening one more closes its least recently used.',
+    }),
+    QUARRY_INTERACT_NODE: Type.Boolean({
+      default: false,
+      description: 'Run interact\'s `language: "node"` code (given a `page` object) in a locked-down child process (no fs, network, process or require; CPU and memory bounded). Off: it answers 501.',
+    }),
     QUARRY_PUBLIC_URL: Type.Optional(
       Type.String({
         pattern: '^https?://[^\\s]+$',

@@ -1,5 +1,6 @@
 import type { BrandingProbe } from '../branding/branding-probe.js';
 import type { Action } from '../options/actions.js';
+import type { SessionKey } from './browser-sessions.js';
 
 /**
  * The Fetcher port: one URL in, one response out. Implementations: `GotFetcher` (HTTP, in
@@ -44,6 +45,11 @@ export interface FetchRequest {
   blockAds?: boolean;
   /** Browser: run the branding probe on the rendered page. */
   probeBranding?: boolean;
+  /**
+   * Browser: leave the page open for interact under this key (BrowserSessions) instead of closing
+   * it, when the fetcher keeps sessions and their limits allow; ignored otherwise.
+   */
+  keepPage?: SessionKey;
 }
 
 export interface ScreenshotSpec {

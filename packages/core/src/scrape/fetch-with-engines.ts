@@ -3,6 +3,7 @@ import { decodeBody } from '../html/decode-body.js';
 import type { ScrapeOptions } from '../options/scrape-options.js';
 import type { Clock } from '../ports/clock.js';
 import type { FetchRequest, FetchResponse, Fetcher } from '../ports/fetcher.js';
+import type { SessionKey } from '../ports/browser-sessions.js';
 import { blockedPageError, blockedPageTemplate } from './blocked-page.js';
 import { contentKindOf } from './content-kind.js';
 import { chooseEngines, engineProfiles, type EngineProfile } from './engine-choice.js';
@@ -50,6 +51,8 @@ export interface FetchExtras {
   signal?: AbortSignal;
   /** The proxy this attempt goes through (proxy-pools.ts). */
   proxyUrl?: string;
+  /** Browser: keep the page open for interact under this key (FetchRequest.keepPage). */
+  keepPage?: SessionKey;
   analyze?: PageAnalyzer;
 }
 
@@ -148,11 +151,11 @@ export async function fetchWithEngines(
   options: ScrapeOptions,
   extras: FetchExtras = {},
 ): Promise<FetchedPage> {
-  const { signal, proxyUrl, analyze } = extras;
+  const { signal, proxyUrl, analyze, keepPage } = extras;
   const available: Array<EngineProfile & { fetcher: Fetcher }> = [{ ...engineProfiles.http, fetcher: engines.fetcher }];
   if (engines.browser) available.push({ ...engineProfiles.browser, fetcher: engines.browser });
   const able = chooseEngines(options, available, engines.browserHint);
-  const fields = { ...browserRequestFields(options), ...(proxyUrl ? { proxyUrl } : {}) };
+  const fields = { ...browserRequestFields(options), ...(proxyUrl ? { proxyUrl } : {}), ...(keepPage ? { keepPage } : {}) };
   const started = clock.now();
   let kept: { page: FetchedPage; verdict: Verdict } | undefined;
   let lastError: unknown;

@@ -9,4 +9,6 @@ export interface ScrapeContext {
   jobId?: string;
   /** `hidden`: a page the crawl did not reach but its previous crawl did (changeTracking says so). */
   visibility?: 'visible' | 'hidden';
+  /** A browser page stays open for interact under the team and scrapeId (POST /scrape asks). */
+  keepPage?: boolean;
 }

@@ -78,9 +78,11 @@ export async function scrapePageWithLinks(
   const started = deps.clock.now();
   const want = transformWants(deps, options, discoverLinks);
   const analyze: PageAnalyzer = ({ html, url, status }) => deps.transformer.transform({ ...transformInputOf(html, url, options, want), want: { ...want, signals: true }, status });
-  const { page, proxyUsed } = await fetchThroughProxies(deps, target, options, { ...(context.signal ? { signal: context.signal } : {}), analyze });
+  const scrapeId = context.scrapeId ?? deps.ids.next();
+  const keepPage = context.keepPage && context.teamId ? { keepPage: { teamId: context.teamId, scrapeId } } : {};
+  const { page, proxyUsed } = await fetchThroughProxies(deps, target, options, { ...(context.signal ? { signal: context.signal } : {}), analyze, ...keepPage });
   const remainingMs = options.timeout - (deps.clock.now() - started);
-  return buildDocument(deps, sourceUrl, page, options, context, remainingMs, want, proxyUsed);
+  return buildDocument(deps, sourceUrl, page, options, { ...context, scrapeId }, remainingMs, want, proxyUsed);
 }
 
 /** Refuses selectors that do not parse and formats whose provider this engine lacks. */

@@ -27,7 +27,7 @@ export async function startAnthropicDouble(options: { apiKey?: string } = {}): P
         const format = (body.output_config as { format?: { type?: string; schema?: Record<string, unknown> } } | undefined)?.format;
         const schema = tool?.input_schema ?? format?.schema;
         const isStructured = tool !== undefined || format?.type === 'json_schema';
-        const object = behaviour === 'wrong-shape' ? wrongShapeFor(schema) : answerForSchema(schema, facts);
+        const object = typeof behaviour === 'object' ? behaviour.object : behaviour === 'wrong-shape' ? wrongShapeFor(schema) : answerForSchema(schema, facts);
         let content: unknown[];
         if (tool && behaviour !== 'invalid-json') content = [{ type: 'tool_use', id: `toolu_${++counter}`, name: tool.name, input: object }];
         else if (isStructured) content = [{ type: 'text', text: behaviour === 'invalid-json' ? `Sure! {${JSON.stringify(object).slice(1, -1)}` : JSON.stringify(object) }];

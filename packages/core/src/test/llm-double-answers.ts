@@ -13,6 +13,8 @@ export type DoubleBehaviour =
   | { status: number; retryAfterMs?: number; message?: string }
   | 'invalid-json'
   | 'wrong-shape'
+  /** The next structured answer is exactly this object. */
+  | { object: unknown }
   | { delayMs: number }
   | 'drop';
 

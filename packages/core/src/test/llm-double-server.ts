@@ -23,6 +23,9 @@ export interface LlmDouble {
   close(): Promise<void>;
 }
 
+/** How the next structured answer deviates: broken JSON, the wrong shape, or this exact object. */
+export type AnswerBehaviour = 'invalid-json' | 'wrong-shape' | { object: unknown };
+
 export type ProtocolAnswer = { status: number; body: unknown } | 'drop';
 
 export interface DoubleProtocol {
@@ -31,7 +34,7 @@ export interface DoubleProtocol {
   /** Whether the request carries the expected key (`undefined` key: anything goes). */
   isAuthorized(request: IncomingMessage, apiKey: string | undefined): boolean;
   errorBody(status: number, message: string): unknown;
-  answer(request: DoubleRequest, behaviour: 'invalid-json' | 'wrong-shape' | undefined): { body: unknown; tokens: number };
+  answer(request: DoubleRequest, behaviour: AnswerBehaviour | undefined): { body: unknown; tokens: number };
 }
 
 export async function startLlmDouble(protocol: DoubleProtocol, options: { apiKey?: string } = {}): Promise<LlmDouble> {
@@ -56,7 +59,7 @@ export async function startLlmDouble(protocol: DoubleProtocol, options: { apiKey
     }
     if (typeof behaviour === 'object' && 'delayMs' in behaviour) await new Promise((resolve) => setTimeout(resolve, behaviour.delayMs));
     if (response.destroyed) return;
-    const answer = protocol.answer(recorded, behaviour === 'invalid-json' || behaviour === 'wrong-shape' ? behaviour : undefined);
+    const answer = protocol.answer(recorded, behaviour === 'invalid-json' || behaviour === 'wrong-shape' || (typeof behaviour === 'object' && 'object' in behaviour) ? behaviour : undefined);
     tokens += answer.tokens;
     send(response, 200, answer.body);
   });

@@ -30,7 +30,7 @@ export async function startOpenAiDouble(options: { apiKey?: string } = {}): Prom
         let content: string | null = null;
         let toolCalls: unknown[] | undefined;
         if (isStructured) {
-          const object = behaviour === 'wrong-shape' ? wrongShapeFor(schema) : answerForSchema(schema, facts);
+          const object = typeof behaviour === 'object' ? behaviour.object : behaviour === 'wrong-shape' ? wrongShapeFor(schema) : answerForSchema(schema, facts);
           const json = behaviour === 'invalid-json' ? `Here is the data you asked for: {${JSON.stringify(object).slice(1, -1)}` : JSON.stringify(object);
           if (tool) toolCalls = [{ id: `call_${++counter}`, type: 'function', function: { name: tool.name, arguments: json } }];
           else content = json;

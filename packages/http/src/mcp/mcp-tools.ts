@@ -1,3 +1,4 @@
+import { ValidationError } from '@quarry/core';
 import { startBatchAction } from '../routes/batch-routes.js';
 import { startCrawlAction } from '../routes/crawl-routes.js';
 import { deepResearchStatusOf, startDeepResearchAction } from '../routes/deep-research-routes.js';
@@ -5,6 +6,7 @@ import { extractStatusOf, startExtractAction } from '../routes/extract-routes.js
 import { jobStatusOf } from '../routes/job-views.js';
 import { llmsTxtStatusOf, startLlmsTxtAction } from '../routes/llmstxt-routes.js';
 import { mapAction } from '../routes/map-routes.js';
+import { interactAction, interactLanguages, stopInteractAction } from '../routes/interact-routes.js';
 import { scrapeAction } from '../routes/scrape-routes.js';
 import { searchAction } from '../routes/search-routes.js';
 import { anyObject, bool, num, str, strings, type McpTool, type ToolContext } from './mcp-tool.js';
@@ -156,5 +158,40 @@ export const mcpTools: McpTool[] = [
       await waitForJob(context.services, started.id, waitMsFrom(undefined), context.signal);
       return { id: started.id, ...(await llmsTxtStatusOf(context.services, context.caller, started.id)) };
     },
+  },
+  {
+    name: 'firecrawl_interact',
+    description:
+      'Run code or a natural-language prompt on a live browser page of a scrape: give `scrapeId` (an earlier scrape) or `url` (scraped first), and `code` (JavaScript run inside the page with language "javascript") or `prompt`.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        scrapeId: str('An earlier scrape of this team.'),
+        url: str('A page to scrape first and interact with.'),
+        prompt: str('What to do on the page, in words (needs a model).'),
+        code: str('JavaScript to run inside the page.'),
+        language: { type: 'string', enum: [...interactLanguages] },
+        timeout: num('Seconds the code may run (1-300).'),
+        scrapeOptions: { type: 'object', properties: scrapeOptionProperties },
+      },
+    },
+    kind: 'scrape',
+    run: async (context, args) => {
+      const { scrapeId, url, scrapeOptions, ...rest } = args;
+      if (Boolean(scrapeId) === Boolean(url)) throw new ValidationError("Provide either 'url' or 'scrapeId', not both", 'scrapeId');
+      let id = typeof scrapeId === 'string' ? scrapeId : '';
+      if (url) {
+        const options = typeof scrapeOptions === 'object' && scrapeOptions !== null ? (scrapeOptions as Record<string, unknown>) : {};
+        id = (await scrapeAction(context.services, context.caller, { ...scrapeBody(options), url }, 'v2', context.signal)).data.metadata.scrapeId;
+      }
+      return { ...(await interactAction(context.services, context.caller, id, { language: 'javascript', ...rest })), scrapeId: id };
+    },
+  },
+  {
+    name: 'firecrawl_interact_stop',
+    description: 'Stop the live interact session of a `scrapeId` and release its browser page.',
+    inputSchema: { type: 'object', properties: { scrapeId: str() }, required: ['scrapeId'] },
+    kind: 'scrape',
+    run: (context, args) => stopInteractAction(context.services, context.caller, String(args.scrapeId ?? '')),
   },
 ];

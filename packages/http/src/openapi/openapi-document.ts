@@ -13,6 +13,7 @@ import type { ApiVersion } from '../server/request-context.js';
 import { errorStatuses } from '../errors/to-http.js';
 import { agentPaths } from './agent-paths.js';
 import { monitorPaths } from './monitor-paths.js';
+import { interactPaths } from './interact-paths.js';
 
 /**
  * OpenAPI 3.1 documents for /v1 and /v2, generated from the same schema objects that validate the
@@ -194,6 +195,7 @@ export function openApiDocument(version: ApiVersion) {
         : {}),
       ...agentPaths(version, { ok, body, idParam }),
       ...(version === 'v2' ? monitorPaths({ ok, body, idParam }) : {}),
+      ...(version === 'v2' ? interactPaths({ ok, body, idParam }) : {}),
       [`/${version}/team/credit-usage`]: { get: { summary: 'Credits left', responses: ok({ type: 'object' }) } },
       [`/${version}/team/token-usage`]: { get: { summary: 'Tokens left', responses: ok({ type: 'object' }) } },
       [`/${version}/concurrency-check`]: { get: { summary: 'Pages in flight and the limit', responses: ok({ type: 'object' }) } },

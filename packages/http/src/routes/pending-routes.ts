@@ -4,8 +4,6 @@ import type { ApiVersion } from '../server/request-context.js';
 
 /** Endpoints whose engine comes with a later issue: a clear 501 instead of a silent 404. */
 const pending: Array<{ method: 'GET' | 'POST' | 'DELETE'; path: string; feature: string; versions: ApiVersion[] }> = [
-  { method: 'POST', path: '/scrape/:id/interact', feature: 'Interacting with a scrape\'s browser session', versions: ['v2'] },
-  { method: 'DELETE', path: '/scrape/:id/interact', feature: 'Interacting with a scrape\'s browser session', versions: ['v2'] },
   { method: 'GET', path: '/agent/:id/trace', feature: 'An agent trace (live view)', versions: ['v2'] },
   { method: 'GET', path: '/agent/:id/snapshots/:snapshotId', feature: 'An agent snapshot', versions: ['v2'] },
   { method: 'GET', path: '/agent/threads/:threadId', feature: 'Agent threads (chat mode)', versions: ['v2'] },

@@ -31,7 +31,9 @@ export async function scrapeAction(services: Services, caller: Caller, body: unk
   const options = parseScrapeOptions(version, rest);
   const teamId = caller.teamId;
   await requireCredits(services, teamId, 1);
-  const document = await services.engine.scrapeParsed(url, options, { ...(signal ? { signal } : {}), teamId });
+  // A browser page stays open for the SDK's interact() on this scrapeId (zero data retention keeps nothing).
+  const keepPage = !options.zeroDataRetention;
+  const document = await services.engine.scrapeParsed(url, options, { ...(signal ? { signal } : {}), teamId, keepPage });
   await services.ledger.charge(teamId, document.metadata.creditsUsed, 'scrape', chargeContext(caller.keyId));
   const tokens = tokensUsedBy(document);
   if (tokens > 0) await services.ledger.chargeTokens(teamId, tokens, 'scrape', chargeContext(caller.keyId));

@@ -9,6 +9,7 @@ import { mapRoutes } from '../routes/map-routes.js';
 import { monitorRoutes } from '../routes/monitor-routes.js';
 import { blobRoutes } from '../routes/blob-routes.js';
 import { docsRoutes, opsRoutes } from '../routes/ops-routes.js';
+import { interactRoutes } from '../routes/interact-routes.js';
 import { pendingRoutes } from '../routes/pending-routes.js';
 import { llmsTxtRoutes } from '../routes/llmstxt-routes.js';
 import { extractRoutes } from '../routes/extract-routes.js';
@@ -117,6 +118,7 @@ export function buildServer(services: Services, options: { logger?: boolean | ob
     pendingRoutes(app, version);
   }
   llmsTxtRoutes(app, services);
+  interactRoutes(app, services);
   mcpRoutes(app, services);
   parseRoutes(app, services);
   agentRoutes(app, services);
