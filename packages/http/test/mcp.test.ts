@@ -66,7 +66,7 @@ function describeTools(label: string, connect: () => Promise<Client>) {
 
     it('lists firecrawl-mcp\'s tool names', async () => {
       const names = (await client.listTools()).tools.map((tool) => tool.name);
-      for (const name of ['firecrawl_scrape', 'firecrawl_batch_scrape', 'firecrawl_check_batch_status', 'firecrawl_map', 'firecrawl_search', 'firecrawl_crawl', 'firecrawl_check_crawl_status', 'firecrawl_extract', 'firecrawl_interact', 'firecrawl_interact_stop', 'firecrawl_deep_research', 'firecrawl_generate_llmstxt']) {
+      for (const name of ['firecrawl_scrape', 'firecrawl_batch_scrape', 'firecrawl_check_batch_status', 'firecrawl_map', 'firecrawl_search', 'firecrawl_crawl', 'firecrawl_check_crawl_status', 'firecrawl_extract', 'firecrawl_agent', 'firecrawl_agent_status', 'firecrawl_interact', 'firecrawl_interact_stop', 'firecrawl_deep_research', 'firecrawl_generate_llmstxt']) {
         expect(names).toContain(name);
       }
     });
@@ -93,6 +93,14 @@ function describeTools(label: string, connect: () => Promise<Client>) {
       expect(status.json).toMatchObject({ status: 'completed', completed: 3, total: 3 });
       expect(status.json.data).toHaveLength(3);
     }, 60_000);
+
+    it('firecrawl_agent without a model says how to configure one; firecrawl_agent_status of an unknown id is not found', async () => {
+      const agent = await call(client, 'firecrawl_agent', { prompt: 'What does the site sell?', urls: [`${site.url}/about`] });
+      expect(agent.isError).toBe(true);
+      expect(agent.text).toMatch(/needs an LLM provider/);
+      const status = await call(client, 'firecrawl_agent_status', { id: '00000000-0000-4000-8000-000000000000' });
+      expect(status).toMatchObject({ isError: true });
+    });
 
     it('bad arguments: an InvalidParams error naming the field', async () => {
       const failure = await client.callTool({ name: 'firecrawl_scrape', arguments: { url: 'not a url' } }).catch((error: unknown) => error);

@@ -6,6 +6,7 @@ import { extractStatusOf, startExtractAction } from '../routes/extract-routes.js
 import { jobStatusOf } from '../routes/job-views.js';
 import { llmsTxtStatusOf, startLlmsTxtAction } from '../routes/llmstxt-routes.js';
 import { mapAction } from '../routes/map-routes.js';
+import { agentStatusOf, startAgentAction } from '../routes/agent-routes.js';
 import { interactAction, interactLanguages, stopInteractAction } from '../routes/interact-routes.js';
 import { scrapeAction } from '../routes/scrape-routes.js';
 import { searchAction } from '../routes/search-routes.js';
@@ -158,6 +159,32 @@ export const mcpTools: McpTool[] = [
       await waitForJob(context.services, started.id, waitMsFrom(undefined), context.signal);
       return { id: started.id, ...(await llmsTxtStatusOf(context.services, context.caller, started.id)) };
     },
+  },
+  {
+    name: 'firecrawl_agent',
+    description:
+      'Start a research agent: it reads the given `urls` (or searches the web for the `prompt`), browses, and answers the prompt shaped by `schema`. Answers the job id; read it with firecrawl_agent_status.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        prompt: str(),
+        urls: strings(),
+        schema: anyObject(),
+        effort: { type: 'string', enum: ['low', 'medium', 'high'] },
+        maxCredits: num('Spending limit in credits for this run.'),
+        strictConstrainToURLs: bool('Only visit the given urls.'),
+      },
+      required: ['prompt'],
+    },
+    kind: 'extract',
+    run: (context, args) => startAgentAction(context.services, context.caller, args),
+  },
+  {
+    name: 'firecrawl_agent_status',
+    description: 'Status, answer, sources and credits of an agent run (processing, completed, failed or cancelled).',
+    inputSchema: { type: 'object', properties: { id: str('The agent job id.') }, required: ['id'] },
+    kind: 'extractStatus',
+    run: (context, args) => agentStatusOf(context.services, context.caller, String(args.id ?? '')),
   },
   {
     name: 'firecrawl_interact',

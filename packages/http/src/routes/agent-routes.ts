@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { agentOptionsOf, agentView, NotConfiguredError, parseAgentRequest, providerHelp, ValidationError, type AgentJobRequest, type AgentRunState, type JobRecord } from '@quarry/core';
 import { bodyObject } from '../server/body.js';
+import type { Caller } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
 import { agentStatusFields, callerAgentJob } from './agent-views.js';
 import { cancelJob } from './job-views.js';
@@ -15,14 +16,7 @@ import { requireCredits } from './scrape-routes.js';
 const listPageSize = 50;
 
 export function agentRoutes(app: FastifyInstance, services: Services) {
-  app.post('/v2/agent', { config: { kind: 'extract' } }, async (request) => {
-    const options = parseAgentRequest(bodyObject(request.body));
-    if (!services.llm) throw new NotConfiguredError(`The agent needs an LLM provider, and none is configured. ${providerHelp}`);
-    await requireCredits(services, request.caller.teamId, 1);
-    const jobRequest: AgentJobRequest = { version: 'v2', options };
-    const job = await services.jobs.startAgentJob({ kind: 'agent', teamId: request.caller.teamId, url: options.urls[0] ?? options.prompt, request: jobRequest });
-    return { success: true, id: job.id };
-  });
+  app.post('/v2/agent', { config: { kind: 'extract' } }, (request) => startAgentAction(services, request.caller, request.body));
 
   app.get('/v2/agent', { config: { kind: 'extractStatus' } }, async (request) => {
     const before = beforeOf(request);
@@ -37,12 +31,25 @@ export function agentRoutes(app: FastifyInstance, services: Services) {
     };
   });
 
-  app.get('/v2/agent/:id', { config: { kind: 'extractStatus' } }, async (request) => {
-    const { job, state, charged } = await callerAgentJob<AgentRunState>(services, request.caller, (request.params as { id: string }).id, 'agent');
-    return { ...agentStatusFields(job), ...agentView(agentOptionsOf(job), state), creditsUsed: charged?.credits ?? 0 };
-  });
+  app.get('/v2/agent/:id', { config: { kind: 'extractStatus' } }, (request) => agentStatusOf(services, request.caller, (request.params as { id: string }).id));
 
   app.delete('/v2/agent/:id', { config: { kind: 'extractStatus' } }, (request) => cancelJob(services, request, ['agent']));
+}
+
+/** Starts an agent run for a caller: what POST /v2/agent and the MCP tool run. */
+export async function startAgentAction(services: Services, caller: Caller, body: unknown) {
+  const options = parseAgentRequest(bodyObject(body));
+  if (!services.llm) throw new NotConfiguredError(`The agent needs an LLM provider, and none is configured. ${providerHelp}`);
+  await requireCredits(services, caller.teamId, 1);
+  const jobRequest: AgentJobRequest = { version: 'v2', options };
+  const job = await services.jobs.startAgentJob({ kind: 'agent', teamId: caller.teamId, url: options.urls[0] ?? options.prompt, request: jobRequest });
+  return { success: true as const, id: job.id };
+}
+
+/** An agent run's status for its team (another team's id: not found). */
+export async function agentStatusOf(services: Services, caller: Caller, id: string) {
+  const { job, state, charged } = await callerAgentJob<AgentRunState>(services, caller, id, 'agent');
+  return { ...agentStatusFields(job), ...agentView(agentOptionsOf(job), state), creditsUsed: charged?.credits ?? 0 };
 }
 
 function beforeOf(request: FastifyRequest): number {
