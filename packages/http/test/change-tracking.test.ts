@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAiDouble, type LlmDouble } from '@quarry/core/testing';
-import Firecrawl from '@mendable/firecrawl-js';
+import Firecrawl, { type ScrapeOptions } from '@mendable/firecrawl-js';
 import { startQuarry, type TestQuarry } from './support/quarry-server.js';
 import { articlePage, startMutableSite, type MutableSite } from './support/mutable-site.js';
 
@@ -199,9 +199,9 @@ describe('changeTracking json mode with an LLM provider', () => {
     const plan = (price: string) => articlePage('Steady', ['Plan: Pro', `Price: ${price}`, 'Nothing in the structured data.']);
     site.set('/steady', plan('20'));
     const schema = { type: 'object', properties: { plan: { type: 'string' }, price: { type: 'number' } } };
-    const plain = await client.scrape(`${site.url}/steady`, { formats: ['markdown', { type: 'changeTracking' }], maxAge: 0 } as Parameters<Firecrawl['scrape']>[1]);
+    const plain = await client.scrape(`${site.url}/steady`, { formats: ['markdown', { type: 'changeTracking' }], maxAge: 0 } as ScrapeOptions);
     expect(plain.changeTracking?.changeStatus).toBe('new');
-    const jsonMode = { formats: ['markdown', { type: 'changeTracking', modes: ['json'], schema }], maxAge: 0 } as Parameters<Firecrawl['scrape']>[1];
+    const jsonMode = { formats: ['markdown', { type: 'changeTracking', modes: ['json'], schema }], maxAge: 0 } as ScrapeOptions;
     const same = await client.scrape(`${site.url}/steady`, jsonMode);
     expect(same.changeTracking).toMatchObject({ changeStatus: 'same', previousScrapeAt: expect.any(String) });
     expect(same.changeTracking?.json).toBeUndefined();
@@ -209,7 +209,7 @@ describe('changeTracking json mode with an LLM provider', () => {
     expect(again.changeTracking?.changeStatus).toBe('same');
 
     site.set('/other-steady', plan('30'));
-    await client.scrape(`${site.url}/other-steady`, { formats: ['markdown', { type: 'changeTracking' }], maxAge: 0 } as Parameters<Firecrawl['scrape']>[1]);
+    await client.scrape(`${site.url}/other-steady`, { formats: ['markdown', { type: 'changeTracking' }], maxAge: 0 } as ScrapeOptions);
     site.set('/other-steady', plan('35'));
     const changed = await client.scrape(`${site.url}/other-steady`, jsonMode);
     expect(changed.changeTracking).toMatchObject({ changeStatus: 'changed', json: { price: { previous: 30, current: 35 } } });

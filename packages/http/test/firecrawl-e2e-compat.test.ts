@@ -61,10 +61,10 @@ describe('Firecrawl end-to-end behaviours', () => {
 
   it('the official SDK shows the specific message (v2: error; v1: error and details) and hands over the details list', async () => {
     const firecrawl = new Firecrawl({ apiKey: '', apiUrl: quarry.url });
-    const v2 = await firecrawl.scrape(`${site.url}/`, { waitFor: 20_000, timeout: 30_000 }).catch((error: unknown) => error as { message: string; status: number; details: unknown });
+    const v2 = (await firecrawl.scrape(`${site.url}/`, { waitFor: 20_000, timeout: 30_000 }).catch((error: unknown) => error)) as { message: string; status: number; details: unknown };
     expect(v2).toMatchObject({ status: 400, message: expect.stringMatching(/`waitFor` must not exceed half of timeout/) });
     expect(v2.details).toEqual([expect.objectContaining({ path: ['waitFor'] })]);
-    const v1 = await firecrawl.v1.crawlUrl(`${site.url}/a/b/c`, { maxDepth: 1 }).catch((error: unknown) => error as { message: string });
+    const v1 = (await firecrawl.v1.crawlUrl(`${site.url}/a/b/c`, { maxDepth: 1 }).catch((error: unknown) => error)) as { message: string };
     expect(v1.message).toContain('URL depth exceeds the specified maxDepth');
     expect(v1.message).toContain('"path":["url"]');
   });

@@ -30,7 +30,7 @@ const creditsCharged = async () => (await quarry.services.ledger.listUsage(local
 async function upload(parts: { file?: { data: Uint8Array | string; name: string; type?: string }; options?: string }) {
   const form = new FormData();
   if (parts.options !== undefined) form.append('options', parts.options);
-  if (parts.file) form.append('file', new Blob([parts.file.data], parts.file.type ? { type: parts.file.type } : {}), parts.file.name);
+  if (parts.file) form.append('file', new Blob([typeof parts.file.data === 'string' ? parts.file.data : new Uint8Array(parts.file.data)], parts.file.type ? { type: parts.file.type } : {}), parts.file.name);
   const response = await fetch(`${quarry.url}/v2/parse`, { method: 'POST', body: form });
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import Firecrawl from '@mendable/firecrawl-js';
+import Firecrawl, { type ScrapeOptions } from '@mendable/firecrawl-js';
 import { startQuarry, type TestQuarry } from './support/quarry-server.js';
 import { articlePage, startMutableSite, type MutableSite } from './support/mutable-site.js';
 
@@ -30,7 +30,7 @@ async function get(path: string, key: string) {
 describe('scrape by id', () => {
   it.each(['v1', 'v2'] as const)('%s: answers the stored document of the team\'s own scrape; another team\'s id is a 404', async (version) => {
     const firecrawl = new Firecrawl({ apiKey: keys.own, apiUrl: quarry.url });
-    const scraped = version === 'v2' ? await firecrawl.scrape(`${site.url}/`, { formats: ['markdown', 'html'] }) : await firecrawl.v1.scrapeUrl(`${site.url}/`, { formats: ['markdown', 'html'] });
+    const scraped = (version === 'v2' ? await firecrawl.scrape(`${site.url}/`, { formats: ['markdown', 'html'] }) : await firecrawl.v1.scrapeUrl(`${site.url}/`, { formats: ['markdown', 'html'] })) as { markdown?: string; html?: string; metadata?: { scrapeId?: string } };
     const scrapeId = String(scraped.metadata?.scrapeId);
     expect(scrapeId).not.toBe('undefined');
 
@@ -47,7 +47,7 @@ describe('scrape by id', () => {
 
   it('keeps nothing for a zero-data-retention scrape', async () => {
     const firecrawl = new Firecrawl({ apiKey: keys.own, apiUrl: quarry.url });
-    const scraped = await firecrawl.scrape(`${site.url}/`, { formats: ['markdown'], zeroDataRetention: true } as Parameters<Firecrawl['scrape']>[1]);
+    const scraped = await firecrawl.scrape(`${site.url}/`, { formats: ['markdown'], zeroDataRetention: true } as ScrapeOptions);
     expect((await get(`/v2/scrape/${String(scraped.metadata?.scrapeId)}`, keys.own)).status).toBe(404);
   });
 });

@@ -1,6 +1,7 @@
 import { StoredJobError, type JobStore } from '@quarry/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSqliteStorage, PostgresJobStore, type SqliteStorage } from '../src/index.js';
+import { PostgresJobStore } from '../src/distributed.js';
+import { createSqliteStorage, type SqliteStorage } from '../src/index.js';
 import { isPostgresAvailable, openTestDatabase, resetTestDatabase } from './postgres-test-database.js';
 import { tempDirs } from './temp-dirs.js';
 

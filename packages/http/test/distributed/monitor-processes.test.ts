@@ -14,7 +14,7 @@ const available = await areBackingServicesAvailable();
 
 describe.runIf(available)('monitors on API and worker processes', () => {
   const processes: QuarryProcess[] = [];
-  let env: Record<string, string>;
+  let env: ReturnType<typeof isolatedEnv> & Record<string, string>;
   let site: MutableSite;
   let api: QuarryProcess & { url: string };
 
