@@ -66,7 +66,7 @@ function describeTools(label: string, connect: () => Promise<Client>) {
 
     it('lists firecrawl-mcp\'s tool names', async () => {
       const names = (await client.listTools()).tools.map((tool) => tool.name);
-      for (const name of ['firecrawl_scrape', 'firecrawl_batch_scrape', 'firecrawl_check_batch_status', 'firecrawl_map', 'firecrawl_search', 'firecrawl_crawl', 'firecrawl_check_crawl_status', 'firecrawl_extract', 'firecrawl_agent', 'firecrawl_agent_status', 'firecrawl_interact', 'firecrawl_interact_stop', 'firecrawl_deep_research', 'firecrawl_generate_llmstxt']) {
+      for (const name of ['firecrawl_scrape', 'firecrawl_batch_scrape', 'firecrawl_check_batch_status', 'firecrawl_map', 'firecrawl_search', 'firecrawl_crawl', 'firecrawl_check_crawl_status', 'firecrawl_extract', 'firecrawl_agent', 'firecrawl_agent_status', 'firecrawl_interact', 'firecrawl_interact_stop', 'firecrawl_deep_research', 'firecrawl_generate_llmstxt', 'firecrawl_monitor_create', 'firecrawl_monitor_list', 'firecrawl_monitor_get', 'firecrawl_monitor_update', 'firecrawl_monitor_delete', 'firecrawl_monitor_run', 'firecrawl_monitor_checks', 'firecrawl_monitor_check']) {
         expect(names).toContain(name);
       }
     });
@@ -101,6 +101,23 @@ function describeTools(label: string, connect: () => Promise<Client>) {
       const status = await call(client, 'firecrawl_agent_status', { id: '00000000-0000-4000-8000-000000000000' });
       expect(status).toMatchObject({ isError: true });
     });
+
+    it('firecrawl_monitor_*: create from the shorthand, read, run a check, list its checks, delete', async () => {
+      const created = await call(client, 'firecrawl_monitor_create', { page: `${site.url}/about`, scheduleText: 'every 30 minutes', name: 'about page' });
+      expect(created.isError).toBe(false);
+      const id = created.json.data.id as string;
+      expect((await call(client, 'firecrawl_monitor_get', { id })).json.data).toMatchObject({ id, name: 'about page' });
+      expect((await call(client, 'firecrawl_monitor_list', {})).json.data.map((monitor: { id: string }) => monitor.id)).toContain(id);
+      const run = await call(client, 'firecrawl_monitor_run', { id });
+      expect(run.isError).toBe(false);
+      const checkId = run.json.data.id as string;
+      expect((await call(client, 'firecrawl_monitor_checks', { id })).json.data.map((check: { id: string }) => check.id)).toContain(checkId);
+      expect((await call(client, 'firecrawl_monitor_check', { id, checkId })).isError).toBe(false);
+      const refused = await client.callTool({ name: 'firecrawl_monitor_create', arguments: { queries: ['quarry'], goal: 'news' } }).catch((error: unknown) => error);
+      expect((refused as McpError).message).toMatch(/queries/);
+      expect((await call(client, 'firecrawl_monitor_delete', { id })).isError).toBe(false);
+      expect((await call(client, 'firecrawl_monitor_get', { id })).isError).toBe(true);
+    }, 60_000);
 
     it('bad arguments: an InvalidParams error naming the field', async () => {
       const failure = await client.callTool({ name: 'firecrawl_scrape', arguments: { url: 'not a url' } }).catch((error: unknown) => error);

@@ -11,6 +11,7 @@ import { interactAction, interactLanguages, stopInteractAction } from '../routes
 import { scrapeAction } from '../routes/scrape-routes.js';
 import { searchAction } from '../routes/search-routes.js';
 import { anyObject, bool, num, str, strings, type McpTool, type ToolContext } from './mcp-tool.js';
+import { monitorTools } from './monitor-tools.js';
 import { scrapeBody, scrapeOptionProperties } from './scrape-args.js';
 import { waitForJob, waitMsFrom } from './wait-for-job.js';
 
@@ -221,4 +222,5 @@ export const mcpTools: McpTool[] = [
     kind: 'scrape',
     run: (context, args) => stopInteractAction(context.services, context.caller, String(args.scrapeId ?? '')),
   },
+  ...monitorTools,
 ];
