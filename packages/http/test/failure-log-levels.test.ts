@@ -50,7 +50,7 @@ describe('failure log levels', () => {
   it('a target that refuses the connection: one info line, no stack', async () => {
     const before = lines.length;
     const response = await post('/v1/scrape', { url: `http://127.0.0.1:${await closedPort()}/page`, timeout: 5000 });
-    expect(response.status).toBe(500);
+    expect(response.status).toBe(422);
     const logged = after(before).filter((line) => line.msg.includes('/v1/scrape'));
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({ level: 30, msg: expect.stringMatching(/^POST \/v1\/scrape: target_failed: /) });

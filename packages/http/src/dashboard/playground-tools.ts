@@ -1,7 +1,9 @@
-import { NotConfiguredError, ValidationError, parseExtractRequest, parseMapRequest, parseSearchRequest, runSearch } from '@quarry/core';
+import { NotConfiguredError, ValidationError, parseExtractRequest } from '@quarry/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toHttpError } from '../errors/to-http.js';
-import { chargeContext, requireCredits } from '../routes/scrape-routes.js';
+import { mapAction } from '../routes/map-routes.js';
+import { searchAction } from '../routes/search-routes.js';
+import { requireCredits } from '../routes/scrape-routes.js';
 import type { DashboardAuth, PageContext } from './dashboard-auth.js';
 import { html, type Html } from './html.js';
 import { csrfField, notice, renderPage } from './layout.js';
@@ -70,10 +72,8 @@ export function playgroundTools(scope: FastifyInstance, auth: DashboardAuth): vo
   scope.post('/playground/map', auth.page('team', 'map', async (request, reply, context) => {
     const values = { url: formText(request, 'url'), search: formText(request, 'search') };
     try {
-      const { url, options } = parseMapRequest('v2', { url: values.url, ...(values.search ? { search: values.search } : {}) });
-      await requireCredits(services, context.session.teamId, 1);
-      const links = await services.engine.map(url, { ...(options.search ? { search: options.search } : {}), sitemap: options.sitemap, includeSubdomains: options.includeSubdomains, ignoreQueryParameters: options.ignoreQueryParameters, limit: options.limit, useIndex: options.useIndex, filterByPath: options.filterByPath });
-      await services.ledger.charge(context.session.teamId, 1, 'map', chargeContext(context.session.keyId));
+      const caller = { teamId: context.session.teamId, keyId: context.session.keyId };
+      const { links } = (await mapAction(services, caller, { url: values.url, ...(values.search ? { search: values.search } : {}) }, 'v2')) as { links: Array<{ url: string; title?: string }> };
       return send(reply, context, 'map', values, html`<h2>Links (${links.length})</h2><ul class="rendered" id="map-links">${links.map((link) => html`<li>${link.url}${link.title ? html` — ${link.title}` : ''}</li>`)}</ul>`);
     } catch (error) {
       return failed(request, reply, context, 'map', values, error);
@@ -83,12 +83,11 @@ export function playgroundTools(scope: FastifyInstance, auth: DashboardAuth): vo
   scope.post('/playground/search', auth.page('team', 'search', async (request, reply, context) => {
     const values = { query: formText(request, 'query'), limit: formText(request, 'limit') || '5' };
     try {
-      const search = parseSearchRequest('v2', { query: values.query, limit: Number(values.limit) });
-      await requireCredits(services, context.session.teamId, search.limit);
-      const outcome = await runSearch({ provider: services.search, clock: services.engine.parts.clock, scrape: () => Promise.reject(new Error('not asked')) }, search, new AbortController().signal);
-      if (outcome.creditsUsed > 0) await services.ledger.charge(context.session.teamId, outcome.creditsUsed, 'search', chargeContext(context.session.keyId));
-      const items = outcome.web.map((result) => html`<li><a href="${result.url}" rel="noopener noreferrer">${result.title || result.url}</a>${result.description ? html`<br><span class="muted">${result.description}</span>` : ''}</li>`);
-      return send(reply, context, 'search', values, html`<h2>Results (${outcome.web.length})</h2>${outcome.web.length ? html`<ol class="rendered" id="search-results">${items}</ol>` : html`<p class="muted">No results.</p>`}`);
+      const caller = { teamId: context.session.teamId, keyId: context.session.keyId };
+      const answer = await searchAction(services, caller, { query: values.query, limit: Number(values.limit) }, 'v2');
+      const web = ((answer.data as { web?: Array<{ url: string; title?: string; description?: string }> }).web ?? []);
+      const items = web.map((result) => html`<li><a href="${result.url}" rel="noopener noreferrer">${result.title || result.url}</a>${result.description ? html`<br><span class="muted">${result.description}</span>` : ''}</li>`);
+      return send(reply, context, 'search', values, html`<h2>Results (${web.length})</h2>${web.length ? html`<ol class="rendered" id="search-results">${items}</ol>` : html`<p class="muted">No results.</p>`}`);
     } catch (error) {
       return failed(request, reply, context, 'search', values, error);
     }
