@@ -23,8 +23,11 @@ export async function addPages(context: StepContext, urls: string[], limit: numb
   return added.map((entry) => entry.url);
 }
 
-/** Scrapes queued pages until none is left or the deadline passes; answers whether none is left. */
-export async function scrapeQueuedPages(context: StepContext, options: ScrapeOptions, concurrency = 4): Promise<boolean> {
+/**
+ * Scrapes queued pages until none is left or the deadline passes; answers whether none is left.
+ * `options` may differ per page (a monitor's targets each have their own).
+ */
+export async function scrapeQueuedPages(context: StepContext, options: ScrapeOptions | ((entry: { key: string; url: string }) => ScrapeOptions), concurrency = 4): Promise<boolean> {
   const { job, jobs } = context;
   const pending = await jobs.pendingItems(job.id);
   let next = 0;
@@ -32,7 +35,7 @@ export async function scrapeQueuedPages(context: StepContext, options: ScrapeOpt
     while (next < pending.length && !isPastDeadline(context) && !context.signal.aborted) {
       const entry = pending[next++]!;
       try {
-        const document = await context.scrape(entry.url, options);
+        const document = await context.scrape(entry.url, typeof options === 'function' ? options(entry) : options);
         await jobs.finishItem(job.id, job.teamId, { key: entry.key, document, credits: 0, finishedAt: context.now() });
       } catch (error) {
         if (context.signal.aborted) return;

@@ -1,8 +1,6 @@
 import type { AgentProgram, StepContext } from '../agent-jobs/agent-program.js';
-import { isPastDeadline } from '../agent-jobs/agent-program.js';
-import { addPages, jobDocuments, pageKey } from '../agent-jobs/step-pages.js';
+import { addPages, jobDocuments, pageKey, scrapeQueuedPages } from '../agent-jobs/step-pages.js';
 import type { ScrapeDocument } from '../document.js';
-import { asQuarryError } from '../errors.js';
 import { parseScrapeOptions } from '../options/normalize-scrape-options.js';
 import type { ScrapeOptions } from '../options/scrape-options.js';
 import { jobOfKind } from '../ports/job-store.js';
@@ -88,27 +86,10 @@ async function isScheduledAfter(context: StepContext, monitor: MonitorRecord): P
 }
 
 async function scrapePending(context: StepContext, state: MonitorCheckState): Promise<boolean> {
-  const { job, jobs } = context;
-  const { request } = jobOfKind(job, 'monitor_check');
+  const { request } = jobOfKind(context.job, 'monitor_check');
   const options = new Map(request.targets.map((target) => [target.id, targetScrapeOptions(request.monitorId, target)]));
   const fallback = options.values().next().value!;
-  const pending = await jobs.pendingItems(job.id);
-  let next = 0;
-  const work = async () => {
-    while (next < pending.length && !isPastDeadline(context) && !context.signal.aborted) {
-      const entry = pending[next++]!;
-      try {
-        const document = await context.scrape(entry.url, options.get(state.targetOf[entry.key] ?? '') ?? fallback);
-        await jobs.finishItem(job.id, job.teamId, { key: entry.key, document, credits: 0, finishedAt: context.now() });
-      } catch (error) {
-        if (context.signal.aborted) return;
-        const { code, message } = asQuarryError(error).toJSON();
-        await jobs.finishItem(job.id, job.teamId, { key: entry.key, error: { code, message, url: entry.url }, credits: 0, finishedAt: context.now() });
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(4, pending.length) }, work));
-  return (await jobs.progress(job.id)).pending === 0;
+  return scrapeQueuedPages(context, (entry) => options.get(state.targetOf[entry.key] ?? '') ?? fallback);
 }
 
 /** The change status of a checked page. */
