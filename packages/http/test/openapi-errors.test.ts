@@ -10,8 +10,8 @@ describe('OpenAPI error responses', () => {
     ...Object.keys(statusOfKind).map((kind) => toHttpError(new QuarryError('target_failed', 'x', { details: { kind } })).status),
   ]);
 
-  it('answers 403, 413, 415, 422, 501 and 503 among the statuses the map emits', () => {
-    expect([...answered].sort()).toEqual([400, 401, 402, 403, 404, 408, 413, 415, 422, 429, 500, 501, 503]);
+  it('answers 403, 410, 413, 415, 422, 501 and 503 among the statuses the map emits', () => {
+    expect([...answered].sort()).toEqual([400, 401, 402, 403, 404, 408, 410, 413, 415, 422, 429, 500, 501, 503]);
   });
 
   it('ignores a kind that only names an inherited member of the table', () => {

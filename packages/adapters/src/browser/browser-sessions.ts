@@ -46,11 +46,22 @@ const keyOf = (key: SessionKey) => `${key.teamId}\u0000${key.scrapeId}`;
 
 export class BrowserSessionRegistry implements BrowserSessions, PageKeeper {
   private readonly sessions = new Map<string, Session>();
+  private readonly adoptedListeners: Array<(key: SessionKey) => void> = [];
 
   constructor(private readonly options: BrowserSessionOptions) {}
 
   count(): number {
     return this.sessions.size;
+  }
+
+  /** Whether this process holds a page for `key` now (the distributed mode records who holds it). */
+  holds(key: SessionKey): boolean {
+    return this.sessions.has(keyOf(key));
+  }
+
+  /** Calls `listener` whenever a scrape's page is kept here (adopt), so its holder can be recorded. */
+  whenAdopted(listener: (key: SessionKey) => void): void {
+    this.adoptedListeners.push(listener);
   }
 
   wants(key: SessionKey): boolean {
@@ -68,6 +79,7 @@ export class BrowserSessionRegistry implements BrowserSessions, PageKeeper {
     this.sessions.set(id, session);
     this.touch(id, session);
     this.evictBeyondTeamLimit(key.teamId);
+    for (const listener of this.adoptedListeners) listener(key);
   }
 
   async evaluate(key: SessionKey, url: URL, code: string, timeoutMs: number): Promise<InteractOutcome> {

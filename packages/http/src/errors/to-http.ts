@@ -63,6 +63,8 @@ export const statusOfKind: Readonly<Record<string, number>> = {
   redirect: 422,
   // Over a per-page limit (bytes, elements, table cells, markdown, conversion time or heap): the page's own failure.
   'too-large': 422,
+  // An interact session whose browser page was held by a process that is gone (Firecrawl answers 410).
+  'session-expired': 410,
 };
 
 /** What each status this map can answer means, for the OpenAPI documents. */
@@ -88,6 +90,7 @@ const meaningOfKind: Record<keyof typeof statusOfKind, string> = {
   'connection-refused': 'the target refused the connection (nothing listens on its port)',
   redirect: 'the target redirects too many times',
   'too-large': 'the page is over a per-page limit (bytes, elements, table cells, markdown length, conversion time or heap)',
+  'session-expired': 'the interact session expired: the process holding its browser page stopped',
 };
 
 /**

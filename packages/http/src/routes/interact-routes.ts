@@ -94,7 +94,7 @@ export async function stopInteractAction(services: Services, caller: Caller, scr
   const durationMs = await sessionsOf(services).stop({ teamId: caller.teamId, scrapeId });
   if (durationMs === undefined) {
     throw new NotFoundError(
-      `No interact session is open for scrape ${scrapeId} in this server process: it was never opened, was stopped, or closed after ${services.config.QUARRY_INTERACT_TTL_SECONDS} s unused`,
+      `No interact session is open for scrape ${scrapeId}: it was never opened, was stopped, or closed after ${services.config.QUARRY_INTERACT_TTL_SECONDS} s unused`,
     );
   }
   return { success: true, status: 'stopped', sessionDurationMs: durationMs, creditsBilled: 0 };
@@ -112,7 +112,7 @@ async function promptOutcome(services: Services, sessions: BrowserSessions, key:
 }
 
 function sessionsOf(services: Services): BrowserSessions {
-  const sessions = services.engine.parts.sessions;
+  const sessions = services.sessions ?? services.engine.parts.sessions;
   if (!sessions) throw new NotConfiguredError('Interact needs the browser engine: install Chromium (apt-get install chromium) or set QUARRY_CHROMIUM_PATH');
   return sessions;
 }

@@ -1,4 +1,4 @@
-import type { BlobStore, Engine, JobRunner, JobService, JobStore, Queue, SearchProvider, ServerConfig } from '@quarry/core';
+import type { BlobStore, BrowserSessions, Engine, JobRunner, JobService, JobStore, Queue, SearchProvider, ServerConfig } from '@quarry/core';
 import type { Ledger, LlmProvider, MonitorScheduler, MonitorStore } from '@quarry/core';
 import type { ServerMetrics } from './metrics.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -23,6 +23,11 @@ export interface Services {
   /** Monitors and the scheduler of their checks (in the job queue). */
   monitors: MonitorStore;
   monitorScheduler: MonitorScheduler;
+  /**
+   * Interact's pages when they are not only this process's (the distributed mode: calls go to the
+   * process holding the page); the engine's own sessions otherwise.
+   */
+  sessions?: BrowserSessions;
   /** Whether a request without a valid key is allowed (no keys exist and auth is auto, or auth is off). */
   isKeylessAllowed(): Promise<boolean>;
 }
