@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { WebhookDeliverer } from '@quarry/adapters';
+import { BrowserSessionRegistry, WebhookDeliverer } from '@quarry/adapters';
 import { BullmqQueue, createPostgresStorage, PostgresBlobStore, createRedis, defaultBullmqQueueOptions, RedisRateLimiter, RedisSlotLimiter, type PostgresStorage } from '@quarry/storage/distributed';
 import {
   JobRunner,
@@ -30,6 +30,7 @@ import { monitorSchedulerOf } from './compose-agents.js';
 import { chargingPageTokens } from './compose-llm.js';
 import type { ServerParts } from './compose-server.js';
 import { ServerMetrics } from './server/metrics.js';
+import { SharedBrowserSessions } from './shared-sessions.js';
 import { parseRateLimits } from './server/rate-limiter.js';
 import type { Services } from './server/services.js';
 
@@ -120,6 +121,10 @@ export async function composeDistributed(config: ServerConfig, role: QuarryRole 
     const runner = role === 'api' ? new ApiRoleRunner(runnerDeps, runnerOptions) : new JobRunner(runnerDeps, runnerOptions);
     const jobs = new JobService({ jobs: api.jobs, queue: apiQueue.queue, clock, ids, events, outbox, onCancel: (jobId) => runner.abortJob(jobId) });
     const monitorScheduler = monitorSchedulerOf(engine, api.jobs, apiQueue.queue, api.monitors);
+    // Interact pages are held by one process each; every process forwards calls to the holder (shared-sessions.ts).
+    const local = engine.parts.sessions instanceof BrowserSessionRegistry ? engine.parts.sessions : undefined;
+    const sessions = new SharedBrowserSessions({ redisUrl: config.REDIS_URL!, prefix: config.QUARRY_REDIS_PREFIX, ...(local ? { local } : {}), opensNew: role !== 'api', ttlMs: config.QUARRY_INTERACT_TTL_SECONDS * 1000, ...(apiSide.commandTimeoutMs !== undefined ? { commandTimeoutMs: apiSide.commandTimeoutMs } : {}), name: `quarry-${apiSide.name}` });
+    await sessions.start();
     const rateLimiter = new RedisRateLimiter(apiQueue.redis, parseRateLimits(config.QUARRY_RATE_LIMITS), config.QUARRY_REDIS_PREFIX, clock);
 
     const services: Services = {
@@ -136,6 +141,7 @@ export async function composeDistributed(config: ServerConfig, role: QuarryRole 
       search,
       monitors: api.monitors,
       monitorScheduler,
+      sessions,
       ...(llm ? { llm } : {}),
       isKeylessAllowed: keylessPolicy(config, api.ledger),
     };
@@ -168,6 +174,7 @@ export async function composeDistributed(config: ServerConfig, role: QuarryRole 
         clearInterval(timer);
         await runner.stop();
         await deliverer?.stop();
+        await sessions.close();
         await engine.close();
         await apiQueue.queue.close();
         if (workQueue !== apiQueue) await workQueue.queue.close();
