@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { parseScrapeOptions, PayloadTooLargeError, tokensUsedBy, ValidationError, type ParseFileInput } from '@quarry/core';
 import { take } from '../server/body.js';
+import type { Caller } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
 import { presentDocument } from './present-document.js';
 import { chargeContext, requireCredits } from './scrape-routes.js';
@@ -19,21 +20,28 @@ export function parseRoutes(app: FastifyInstance, services: Services) {
     });
     scope.post('/v2/parse', { config: { kind: 'scrape' } }, async (request) => {
       const { file, optionsText } = await readUpload(request, services.config.QUARRY_PARSE_MAX_BYTES);
-      const options = parseScrapeOptions('v2', take(optionsOf(optionsText), []).rest);
-      const teamId = request.caller.teamId;
-      await requireCredits(services, teamId, 1);
       const controller = new AbortController();
       request.raw.once('close', () => {
         if (!request.raw.complete || request.raw.destroyed) controller.abort();
       });
-      const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(options.timeout)]);
-      const document = await services.engine.parseParsed(file, options, { signal, teamId });
-      await services.ledger.charge(teamId, document.metadata.creditsUsed, 'parse', chargeContext(request.caller.keyId));
-      const tokens = tokensUsedBy(document);
-      if (tokens > 0) await services.ledger.chargeTokens(teamId, tokens, 'parse', chargeContext(request.caller.keyId));
-      return { success: true, data: presentDocument(document, 'v2') };
+      return parseAction(services, request.caller, file, optionsOf(optionsText), controller.signal);
     });
   });
+}
+
+/** A parse for a caller: what POST /v2/parse and the MCP tool firecrawl_parse run. */
+export async function parseAction(services: Services, caller: Caller, file: ParseFileInput, body: Record<string, unknown>, abort?: AbortSignal) {
+  const maxBytes = services.config.QUARRY_PARSE_MAX_BYTES;
+  if (file.bytes.length > maxBytes) throw new PayloadTooLargeError(`file: the file is larger than this server's parse limit of ${maxBytes} bytes (QUARRY_PARSE_MAX_BYTES)`);
+  const options = parseScrapeOptions('v2', take(body, []).rest);
+  const teamId = caller.teamId;
+  await requireCredits(services, teamId, 1);
+  const signal = AbortSignal.any([...(abort ? [abort] : []), AbortSignal.timeout(options.timeout)]);
+  const document = await services.engine.parseParsed(file, options, { signal, teamId });
+  await services.ledger.charge(teamId, document.metadata.creditsUsed, 'parse', chargeContext(caller.keyId));
+  const tokens = tokensUsedBy(document);
+  if (tokens > 0) await services.ledger.chargeTokens(teamId, tokens, 'parse', chargeContext(caller.keyId));
+  return { success: true as const, data: presentDocument(document, 'v2') };
 }
 
 async function readUpload(request: FastifyRequest, maxBytes: number): Promise<{ file: ParseFileInput; optionsText: string | undefined }> {
