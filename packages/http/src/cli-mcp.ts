@@ -28,7 +28,7 @@ export function mcpCommand(program: Command) {
         parts.services.runner.start();
         // Loaded here, not at every `quarry` start.
         const [{ createMcpServer }, { StdioServerTransport }] = await Promise.all([import('./mcp/mcp-server.js'), import('@modelcontextprotocol/sdk/server/stdio.js')]);
-        const server = createMcpServer(parts.services, caller, `http://${config.HOST}:${config.PORT}`);
+        const server = createMcpServer(parts.services, caller, `http://${config.HOST}:${config.PORT}`, { localFiles: true });
         const closed = new Promise<void>((resolve) => {
           server.onclose = resolve;
         });

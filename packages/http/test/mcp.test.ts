@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,8 +53,10 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   return { isError: result.isError === true, json, text };
 }
 
-/** The checks every transport must pass. */
-function describeTools(label: string, connect: () => Promise<Client>) {
+const parsedHtml = '<html><head><title>Parsed page</title></head><body><h1>Quarterly</h1><p>parse-token-7731</p><a href="https://example.com/annex">annex</a></body></html>';
+
+/** The checks every transport must pass (and, per transport, whether firecrawl_parse reads local files). */
+function describeTools(label: string, connect: () => Promise<Client>, transport: 'http' | 'stdio') {
   describe(label, () => {
     let client: Client;
     beforeAll(async () => {
@@ -66,7 +68,7 @@ function describeTools(label: string, connect: () => Promise<Client>) {
 
     it('lists firecrawl-mcp\'s tool names', async () => {
       const names = (await client.listTools()).tools.map((tool) => tool.name);
-      for (const name of ['firecrawl_scrape', 'firecrawl_batch_scrape', 'firecrawl_check_batch_status', 'firecrawl_map', 'firecrawl_search', 'firecrawl_crawl', 'firecrawl_check_crawl_status', 'firecrawl_extract', 'firecrawl_agent', 'firecrawl_agent_status', 'firecrawl_interact', 'firecrawl_interact_stop', 'firecrawl_deep_research', 'firecrawl_generate_llmstxt', 'firecrawl_monitor_create', 'firecrawl_monitor_list', 'firecrawl_monitor_get', 'firecrawl_monitor_update', 'firecrawl_monitor_delete', 'firecrawl_monitor_run', 'firecrawl_monitor_checks', 'firecrawl_monitor_check']) {
+      for (const name of ['firecrawl_scrape', 'firecrawl_batch_scrape', 'firecrawl_check_batch_status', 'firecrawl_map', 'firecrawl_search', 'firecrawl_crawl', 'firecrawl_check_crawl_status', 'firecrawl_extract', 'firecrawl_agent', 'firecrawl_agent_status', 'firecrawl_interact', 'firecrawl_interact_stop', 'firecrawl_parse', 'firecrawl_deep_research', 'firecrawl_generate_llmstxt', 'firecrawl_monitor_create', 'firecrawl_monitor_list', 'firecrawl_monitor_get', 'firecrawl_monitor_update', 'firecrawl_monitor_delete', 'firecrawl_monitor_run', 'firecrawl_monitor_checks', 'firecrawl_monitor_check']) {
         expect(names).toContain(name);
       }
     });
@@ -119,6 +121,49 @@ function describeTools(label: string, connect: () => Promise<Client>) {
       expect((await call(client, 'firecrawl_monitor_get', { id })).isError).toBe(true);
     }, 60_000);
 
+    it('firecrawl_parse: a file sent as base64 content, with the formats and type rules of POST /v2/parse', async () => {
+      const html = await call(client, 'firecrawl_parse', { content: Buffer.from(parsedHtml).toString('base64'), filename: 'report.html', formats: ['markdown', 'links'] });
+      expect(html.isError).toBe(false);
+      expect(html.json.markdown).toContain('parse-token-7731');
+      expect(html.json.links).toEqual(['https://example.com/annex']);
+      expect(html.json.metadata.title).toBe('Parsed page');
+      const csv = await call(client, 'firecrawl_parse', { content: Buffer.from('name,qty\nwidget,42\n').toString('base64'), filename: 'stock.csv', maxAge: 0 });
+      expect(csv.json.markdown).toContain('| widget | 42 |');
+      const unknownType = await call(client, 'firecrawl_parse', { content: Buffer.from('MZ\u0000\u0001').toString('base64'), filename: 'tool.exe' });
+      expect(unknownType.isError).toBe(true);
+      for (const [args, field] of [
+        [{ content: Buffer.from('a,b\n').toString('base64') }, 'filename'],
+        [{ content: 'not base64!', filename: 'x.csv' }, 'content'],
+        [{ filename: 'x.csv' }, 'content'],
+        [{ uploadRef: 'ref-1', filename: 'x.csv' }, 'uploadRef'],
+      ] as const) {
+        const failure = await client.callTool({ name: 'firecrawl_parse', arguments: args }).catch((error: unknown) => error);
+        expect((failure as McpError).code).toBe(ErrorCode.InvalidParams);
+        expect((failure as McpError).message).toContain(field);
+      }
+    });
+
+    it(`firecrawl_parse: filePath ${transport === 'stdio' ? 'reads the local file' : 'is refused: the server does not read its own disk'}`, async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'quarry-mcp-parse-'));
+      const filePath = join(dir, 'local-report.html');
+      await writeFile(filePath, parsedHtml);
+      try {
+        if (transport === 'stdio') {
+          const parsed = await call(client, 'firecrawl_parse', { filePath, formats: ['markdown'] });
+          expect(parsed.isError).toBe(false);
+          expect(parsed.json.markdown).toContain('parse-token-7731');
+          const missing = await client.callTool({ name: 'firecrawl_parse', arguments: { filePath: join(dir, 'missing.pdf') } }).catch((error: unknown) => error);
+          expect((missing as McpError).message).toMatch(/filePath/);
+        } else {
+          const refused = await client.callTool({ name: 'firecrawl_parse', arguments: { filePath } }).catch((error: unknown) => error);
+          expect((refused as McpError).code).toBe(ErrorCode.InvalidParams);
+          expect((refused as McpError).message).toMatch(/filePath.*base64 `content`/);
+        }
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
     it('bad arguments: an InvalidParams error naming the field', async () => {
       const failure = await client.callTool({ name: 'firecrawl_scrape', arguments: { url: 'not a url' } }).catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(McpError);
@@ -131,7 +176,7 @@ function describeTools(label: string, connect: () => Promise<Client>) {
   });
 }
 
-describeTools('MCP over Streamable HTTP (POST /mcp)', () => httpClient(key));
+describeTools('MCP over Streamable HTTP (POST /mcp)', () => httpClient(key), 'http');
 
 describe('MCP over Streamable HTTP: auth and teams', () => {
   it('no key when keys exist: 401 (and the client cannot connect)', async () => {
@@ -207,7 +252,7 @@ describeTools('MCP over stdio (quarry mcp)', async () => {
     }),
   );
   return client;
-});
+}, 'stdio');
 
 describe('quarry mcp: the key', () => {
   it('a key the ledger does not know: exits with Unauthorized, nothing on stdout', async () => {

@@ -10,9 +10,10 @@ import { mcpTools } from './mcp-tools.js';
  * An MCP server for one caller (the key of the HTTP request, or the key `quarry mcp` was started
  * with): lists the tools and runs them as that caller, each call counted against the rate limit
  * of its endpoint kind. Bad arguments are an InvalidParams error naming the field; every other
- * failure is a tool result with isError and the message the REST API would answer.
+ * failure is a tool result with isError and the message the REST API would answer. `localFiles`
+ * (stdio only) lets firecrawl_parse read a `filePath` on this machine.
  */
-export function createMcpServer(services: Services, caller: Caller, origin: string): Server {
+export function createMcpServer(services: Services, caller: Caller, origin: string, options: { localFiles?: boolean } = {}): Server {
   const server = new Server({ name: 'quarry', version: '0.1.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: mcpTools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema })),
@@ -23,7 +24,7 @@ export function createMcpServer(services: Services, caller: Caller, origin: stri
     const args = request.params.arguments ?? {};
     try {
       if (caller.keyId !== undefined || !isUnthrottledKeyless(services.config)) await services.rateLimiter.consume(caller.teamId, tool.kind);
-      const result = await tool.run({ services, caller, origin, version: 'v2', signal: extra.signal }, { ...args });
+      const result = await tool.run({ services, caller, origin, version: 'v2', signal: extra.signal, localFiles: options.localFiles ?? false }, { ...args });
       return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }] };
     } catch (error) {
       if (error instanceof ValidationError) {

@@ -22,6 +22,8 @@ export interface ToolContext {
   origin: string;
   version: ApiVersion;
   signal: AbortSignal;
+  /** Whether tools may read files on this machine (`quarry mcp` over stdio: the caller's own machine). */
+  localFiles: boolean;
 }
 
 /** JSON Schema helpers for the argument shapes (validation itself is the REST schemas'). */

@@ -12,6 +12,7 @@ import { scrapeAction } from '../routes/scrape-routes.js';
 import { searchAction } from '../routes/search-routes.js';
 import { anyObject, bool, num, str, strings, type McpTool, type ToolContext } from './mcp-tool.js';
 import { monitorTools } from './monitor-tools.js';
+import { parseTool } from './parse-tool.js';
 import { scrapeBody, scrapeOptionProperties } from './scrape-args.js';
 import { waitForJob, waitMsFrom } from './wait-for-job.js';
 
@@ -139,6 +140,7 @@ export const mcpTools: McpTool[] = [
       return { id: started.id, ...(await extractStatusOf(context.services, context.caller, started.id)) };
     },
   },
+  parseTool,
   {
     name: 'firecrawl_deep_research',
     description: 'Research a question across the web with the configured model; waits for the analysis (up to 45 s).',
