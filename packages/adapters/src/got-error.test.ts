@@ -12,7 +12,8 @@ describe('toCoreError', () => {
     ['ENOTFOUND', 'dns'],
     ['EAI_AGAIN', 'dns'],
     ['ECONNREFUSED', 'connection-refused'],
-    ['ECONNRESET', 'connection'],
+    ['ECONNRESET', 'connection-reset'],
+    ['EPIPE', 'connection-reset'],
     ['EHOSTUNREACH', 'connection'],
     ['DEPTH_ZERO_SELF_SIGNED_CERT', 'tls'],
     ['CERT_HAS_EXPIRED', 'tls'],
@@ -28,6 +29,10 @@ describe('toCoreError', () => {
     expect(error).toBeInstanceOf(TargetError);
     expect(error).toMatchObject({ kind, cause: original, details: { host: 'example.test:8443', code } });
     expect(error.message).toContain('example.test:8443');
+  });
+
+  it('a reset through a proxy stays a connection failure (it may be the proxy’s), not the target’s reset', () => {
+    expect(toCoreError(wrapped(withCode('ECONNRESET')), { ...context, isProxied: true })).toMatchObject({ kind: 'connection' });
   });
 
   it('maps timeouts (got TimeoutError, ETIMEDOUT, an aborted deadline) to TimeoutError', () => {

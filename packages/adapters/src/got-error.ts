@@ -26,9 +26,9 @@ const outcomeByCode: Record<string, Outcome> = {
   EAI_AGAIN: { kind: 'dns', words: 'DNS lookup failed temporarily', isRetryable: true },
   EAI_FAIL: { kind: 'dns', words: 'DNS lookup failed', isRetryable: true },
   ECONNREFUSED: { kind: 'connection-refused', words: 'connection refused', isRetryable: false },
-  ECONNRESET: { kind: 'connection', words: 'connection reset by the server', isRetryable: true },
-  ECONNABORTED: { kind: 'connection', words: 'connection aborted', isRetryable: true },
-  EPIPE: { kind: 'connection', words: 'connection closed while sending', isRetryable: true },
+  ECONNRESET: { kind: 'connection-reset', words: 'connection reset by the server', isRetryable: true },
+  ECONNABORTED: { kind: 'connection-reset', words: 'connection aborted', isRetryable: true },
+  EPIPE: { kind: 'connection-reset', words: 'connection closed while sending', isRetryable: true },
   EHOSTUNREACH: { kind: 'connection', words: 'host unreachable', isRetryable: true },
   ENETUNREACH: { kind: 'connection', words: 'network unreachable', isRetryable: true },
   EADDRNOTAVAIL: { kind: 'connection', words: 'address not available', isRetryable: true },
@@ -91,9 +91,11 @@ export function toCoreError(error: unknown, context: FailureContext): QuarryErro
   if (outcome.kind === 'invalid-header') {
     return new ValidationError(`headers must be valid HTTP header names and values; ${detail}`, 'headers');
   }
+  // Through a proxy, a reset may be the proxy's own doing: only a direct connection's is the target's.
+  const kind = outcome.kind === 'connection-reset' && context.isProxied ? 'connection' : outcome.kind;
   const hint = outcome.kind === 'tls' ? '; set skipTlsVerification to accept an untrusted certificate' : '';
   return new TargetError(
-    outcome.kind,
+    kind,
     `Fetching from ${context.host}${via} failed: ${outcome.words} (${code ?? detail})${hint}`,
     { cause: error, details: { host: context.host, ...(code ? { code } : {}) }, retryable: outcome.isRetryable },
   );

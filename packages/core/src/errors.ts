@@ -126,6 +126,8 @@ export class TimeoutError extends QuarryError {
 export type TargetErrorKind =
   | 'dns'
   | 'connection-refused'
+  /** The target reset or closed the connection before its answer was complete (not through a proxy). */
+  | 'connection-reset'
   | 'connection'
   | 'tls'
   | 'http-status'

@@ -1,18 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGzip } from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import { findChromium } from '@quarry/adapters';
 import { startTestServer, waitFor, type TestServer } from '@quarry/core/testing';
+import { generate } from 'selfsigned';
 import { startQuarry, type TestQuarry } from './support/quarry-server.js';
 import { articlePage } from './support/mutable-site.js';
 
 /**
  * Families of hostile sites, each served by this file on 127.0.0.1: slow drips, endless redirects,
- * resets mid-body, a gzip bomb, sitemap bombs (huge, nested, gzip), charset lies, huge cookies and
- * Set-Cookie floods. Every case is answered (a clear error or a document) within its time, and the
+ * resets mid-body, TLS failures (an untrusted certificate, a handshake with a server that does not
+ * speak TLS), a gzip bomb, sitemap bombs (huge, nested, gzip), charset lies, huge cookies and
+ * Set-Cookie floods, and a site on another port of the same host. Every case is answered (a clear error or a document) within its time, and the
  * server answers /health within a second afterwards and stays within a memory bound.
  */
 let quarry: TestQuarry;
 let site: TestServer;
+/** Another server on the same host, another port: never the site's own pages in a crawl or a map. */
+let otherPort: TestServer;
+/** An HTTPS server with a self-signed certificate. */
+let untrusted: HttpsServer;
+let untrustedUrl: string;
+const hasBrowser = findChromium(process.env.QUARRY_CHROMIUM_PATH) !== undefined || process.env.CI === 'true';
 const timers = new Set<NodeJS.Timeout>();
 
 const html = (response: ServerResponse, body: string, headers: Record<string, string | string[]> = {}) => {
@@ -64,6 +74,14 @@ function route(request: IncomingMessage, response: ServerResponse, url: URL): vo
     response.writeHead(200, { 'content-type': 'text/html', 'content-length': '100000' });
     response.write('<html><body><p>half a page');
     setTimeout(() => request.socket.destroy(), 50);
+    return;
+  }
+  if (path === '/links-reset') {
+    html(response, articlePage('Links to a reset', ['A page linking to one that resets.'], { links: [`${base}/reset`] }));
+    return;
+  }
+  if (path === '/links-other-port') {
+    html(response, articlePage('Links to another port', ['A page linking to another server on this host.'], { links: [`${otherPort.url}/elsewhere`, `${base}/here`] }));
     return;
   }
   if (path === '/gzip-bomb') {
@@ -118,6 +136,14 @@ beforeAll(async () => {
   gzipBomb = await gzipBombOf('<html><body>', 128 * 1024 * 1024, 0);
   sitemapGzipBomb = await gzipBombOf('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>SITE/</loc></url>', 256 * 1024 * 1024, 0x20);
   site = await startTestServer(route);
+  otherPort = await startTestServer((_request, response, url) => html(response, articlePage('Another server', [`The other server at ${url.pathname}.`])));
+  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+    keySize: 2048,
+    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+  } as Parameters<typeof generate>[1]);
+  untrusted = createHttpsServer({ key: pems.private, cert: pems.cert }, (_request, response) => html(response, articlePage('Untrusted', ['Behind a self-signed certificate.'])));
+  await new Promise<void>((resolve) => untrusted.listen(0, '127.0.0.1', resolve));
+  untrustedUrl = `https://127.0.0.1:${(untrusted.address() as { port: number }).port}`;
   quarry = await startQuarry({ QUARRY_TRANSFORM_DEADLINE_MS: '5000' });
 }, 60_000);
 
@@ -125,6 +151,8 @@ afterAll(async () => {
   for (const timer of timers) clearInterval(timer);
   await quarry?.close();
   await site?.close();
+  await otherPort?.close();
+  await new Promise((resolve) => (untrusted ? untrusted.close(resolve) : resolve(undefined)));
 });
 
 async function post(path: string, body: unknown) {
@@ -158,13 +186,42 @@ describe('hostile sites, single scrapes', () => {
     await expectHealthy();
   }, 20_000);
 
-  it('a connection reset mid-body is a failed scrape naming the host, within the scrape timeout', async () => {
-    const started = performance.now();
+  it('a connection reset mid-body is the target\'s error: 422 SCRAPE_SITE_ERROR naming the host', async () => {
     const { status, body } = await post('/v1/scrape', { url: `${site.url}/reset`, timeout: 8_000 });
-    expect(performance.now() - started).toBeLessThan(12_000);
-    expect(status).toBeGreaterThanOrEqual(400);
-    expect(body.success).toBe(false);
+    expect(status, JSON.stringify(body)).toBe(422);
+    expect(body).toMatchObject({ success: false, code: 'SCRAPE_SITE_ERROR' });
     expect(body.error).toContain(new URL(site.url).host);
+    expect(body.error).toMatch(/reset/);
+    await expectHealthy();
+  }, 30_000);
+
+  it.skipIf(!hasBrowser)('a connection reset mid-body through the browser fails at once as the target\'s error, not a timeout', async () => {
+    // A long timeout: Chromium never finishes a document cut short, so waiting for it would be a 408.
+    const { status, body } = await post('/v1/scrape', { url: `${site.url}/reset`, waitFor: 50, timeout: 60_000 });
+    expect(status, JSON.stringify(body)).toBe(422);
+    expect(body).toMatchObject({ success: false, code: 'SCRAPE_SITE_ERROR' });
+    expect(body.error).toContain(new URL(site.url).host);
+    await expectHealthy();
+  }, 90_000);
+
+  it.each([
+    ['an untrusted (self-signed) certificate', () => `${untrustedUrl}/`, {}],
+    ['a handshake with a server that does not speak TLS', () => `${site.url.replace('http:', 'https:')}/`, {}],
+    ['an untrusted certificate, through the browser', () => `${untrustedUrl}/`, { waitFor: 50 }],
+    ['a handshake with a server that does not speak TLS, through the browser', () => `${site.url.replace('http:', 'https:')}/`, { waitFor: 50 }],
+  ])('%s is the target\'s error: 422 SCRAPE_SSL_ERROR naming the host', async (name, url, options) => {
+    if (name.includes('browser') && !hasBrowser) return;
+    const { status, body } = await post('/v1/scrape', { url: url(), timeout: 30_000, ...options });
+    expect(status, JSON.stringify(body)).toBe(422);
+    expect(body).toMatchObject({ success: false, code: 'SCRAPE_SSL_ERROR' });
+    expect(body.error).toContain(new URL(url()).host);
+    await expectHealthy();
+  }, 60_000);
+
+  it('skipTlsVerification accepts the untrusted certificate (v2 by default)', async () => {
+    const { status, body } = await post('/v2/scrape', { url: `${untrustedUrl}/` });
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.data?.markdown).toMatch(/self-signed certificate/);
     await expectHealthy();
   }, 30_000);
 
@@ -197,7 +254,43 @@ describe('hostile sites, single scrapes', () => {
   }, 30_000);
 });
 
-describe('hostile sites, sitemap bombs in crawls and maps', () => {
+describe('hostile sites in crawls and maps', () => {
+  async function crawlEnd(id: string) {
+    return waitFor(async () => {
+      const answer = (await (await fetch(`${quarry.url}/v1/crawl/${id}`)).json()) as { status: string; data: Array<{ metadata: { sourceURL?: string; url?: string } }> };
+      return answer.status === 'scraping' ? undefined : answer;
+    }, { timeoutMs: 60_000, message: 'crawl end' });
+  }
+
+  it.each([
+    ['fetched plainly', {}],
+    ['through the browser', { waitFor: 50 }],
+  ])('a linked page that resets mid-body is a per-page error of the crawl (%s)', async (name, scrapeOptions) => {
+    if (name.includes('browser') && !hasBrowser) return;
+    const { status, body } = await post('/v1/crawl', { url: `${site.url}/links-reset`, limit: 5, crawlEntireDomain: true, ignoreSitemap: true, scrapeOptions: { timeout: 60_000, ...scrapeOptions } });
+    expect(status, JSON.stringify(body)).toBe(200);
+    const end = await crawlEnd(body.id!);
+    expect(end.status).toBe('completed');
+    const errors = (await (await fetch(`${quarry.url}/v1/crawl/${body.id}/errors`)).json()) as { errors: Array<{ url: string; error: string }> };
+    expect(errors.errors).toContainEqual(expect.objectContaining({ url: `${site.url}/reset`, error: expect.stringMatching(/reset|closed the connection/) }));
+    expect(errors.errors.find((error) => error.url === `${site.url}/reset`)?.error).not.toMatch(/did not finish|timed out/i);
+    await expectHealthy();
+  }, 120_000);
+
+  it('another port of the same host is another site: the map and the crawl keep to their own port', async () => {
+    const map = (await (await fetch(`${quarry.url}/v1/map`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${site.url}/links-other-port`, filterByPath: false, ignoreSitemap: true }) })).json()) as { success: boolean; links: string[] };
+    expect(map.success).toBe(true);
+    expect(map.links).toContain(`${site.url}/here`);
+    expect(map.links.filter((link) => link.startsWith(otherPort.url))).toEqual([]);
+    const { body } = await post('/v1/crawl', { url: `${site.url}/links-other-port`, limit: 5, crawlEntireDomain: true, ignoreSitemap: true });
+    const end = await crawlEnd(body.id!);
+    expect(end.status).toBe('completed');
+    const crawled = end.data.map((page) => page.metadata.sourceURL ?? page.metadata.url ?? '');
+    expect(crawled).toContain(`${site.url}/here`);
+    expect(crawled.filter((url) => url.startsWith(otherPort.url))).toEqual([]);
+    await expectHealthy();
+  }, 120_000);
+
   it.each([
     ['a sitemap of 200,000 URLs', '/huge/'],
     ['a sitemap index nested into itself, 1,000 children each', '/nested/'],

@@ -9,6 +9,11 @@ const netErrorKinds: Array<[RegExp, TargetErrorKind, string]> = [
   [/ERR_NAME_NOT_RESOLVED|ERR_NAME_RESOLUTION_FAILED/, 'dns', 'does not resolve'],
   [/ERR_CERT_|ERR_SSL_|ERR_BAD_SSL/, 'tls', 'has a TLS certificate the browser refused (use skipTlsVerification to accept it)'],
   [/ERR_CONNECTION_REFUSED/, 'connection-refused', 'refused the connection'],
+  [
+    /ERR_CONNECTION_RESET|ERR_CONNECTION_CLOSED|ERR_CONNECTION_ABORTED|ERR_EMPTY_RESPONSE|ERR_CONTENT_LENGTH_MISMATCH|ERR_INCOMPLETE_CHUNKED_ENCODING/,
+    'connection-reset',
+    'reset or closed the connection before its answer was complete',
+  ],
   [/ERR_TOO_MANY_REDIRECTS/, 'redirect', 'redirects too many times'],
   [
     /ERR_CONNECTION_|ERR_EMPTY_RESPONSE|ERR_ADDRESS_UNREACHABLE|ERR_TUNNEL_CONNECTION_FAILED|ERR_PROXY_CONNECTION_FAILED|ERR_INTERNET_DISCONNECTED|ERR_TIMED_OUT|ERR_INVALID_RESPONSE|ERR_HTTP2_/,

@@ -9,7 +9,7 @@
  * A refused destination answers 403 with `x-quarry-refused` (HTTP) or a refused tunnel; a name
  * that does not resolve or a port that refuses the connection answers 502 with `x-quarry-failed`.
  * Either is remembered per host (until the host answers again) so the fetcher can report the
- * target's own failure (TargetError ssrf, dns, connection-refused) instead of Chromium's
+ * target's own failure (TargetError ssrf, dns, connection-refused, connection-reset) instead of Chromium's
  * `ERR_HTTP_RESPONSE_CODE_FAILURE`.
  *
  * With an `upstream` proxy (the operator's proxy pools, proxy-pools.ts in core) every checked
@@ -26,7 +26,7 @@ import { toCoreError } from '../got-error.js';
 const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 const refusalMemory = 256;
 /** Failures the fetcher reports as the target's own (a proxy's other 502s stay Chromium's errors). */
-const rememberedKinds: ReadonlySet<string> = new Set(['ssrf', 'dns', 'connection-refused']);
+const rememberedKinds: ReadonlySet<string> = new Set(['ssrf', 'dns', 'connection-refused', 'connection-reset']);
 
 /** The proxy's answer headers naming what it remembered. */
 function failureHeaders(failure: TargetError | undefined): Record<string, string> {
@@ -83,7 +83,7 @@ export class GuardedProxy {
     socket.on('error', () => undefined);
   }
 
-  /** Records a refusal (ssrf) or a target failure (dns, connection-refused) for `host`; undefined for anything else. */
+  /** Records a refusal (ssrf) or a target failure (dns, connection-refused, connection-reset) for `host`; undefined for anything else. */
   private remember(target: URL, error: unknown): TargetError | undefined {
     const failure = error instanceof TargetError ? error : toCoreError(error, { host: target.host, timeoutMs: 0, isProxied: this.upstream !== undefined });
     if (!(failure instanceof TargetError) || !rememberedKinds.has(failure.kind)) return undefined;

@@ -62,6 +62,31 @@ function isMainFrame(details: PlaywrightRequest): boolean {
   }
 }
 
+/**
+ * `page.goto` to DOM ready, failing as soon as the main document's request fails. Chromium never
+ * fires DOMContentLoaded for a document whose connection was reset mid-body (ERR_CONTENT_LENGTH_MISMATCH,
+ * a chunked body cut short): goto would wait out the whole timeout. ERR_ABORTED is left to goto
+ * (a download, or a navigation replaced by another).
+ */
+async function gotoDocument(page: Page, url: URL, timeoutMs: number): Promise<PlaywrightResponse | null> {
+  let onFailed: ((failed: PlaywrightRequest) => void) | undefined;
+  const documentFailed = new Promise<never>((_resolve, reject) => {
+    onFailed = (failed) => {
+      const text = failed.failure()?.errorText ?? '';
+      if (!failed.isNavigationRequest() || failed.frame() !== page.mainFrame() || /ERR_ABORTED/.test(text)) return;
+      reject(new Error(`page.goto: ${text || 'net::ERR_FAILED'} at ${failed.url()}`));
+    };
+    page.on('requestfailed', onFailed);
+  });
+  const navigation = page.goto(url.href, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
+  navigation.catch(() => undefined);
+  try {
+    return await Promise.race([navigation, documentFailed]);
+  } finally {
+    if (onFailed) page.off('requestfailed', onFailed);
+  }
+}
+
 function headersOf(raw: Record<string, string>): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(raw)) {
@@ -179,7 +204,7 @@ export class PlaywrightFetcher implements Fetcher {
       const acceptLanguage = acceptLanguageFor(request);
       await context.route('**/*', (route) => this.route(route, request, { acceptLanguage, credentials: {}, landed: {} }, refusals, undefined).catch(() => undefined));
       const page = await context.newPage();
-      await page.goto(url.href, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
+      await gotoDocument(page, url, timeoutMs);
       return { page, quiet: new NetworkQuiet(page), release: lease.release };
     } catch (error) {
       await lease.release();
@@ -341,7 +366,7 @@ export class PlaywrightFetcher implements Fetcher {
     const download = new Promise<Download>((resolve) => page.once('download', resolve));
     let response: PlaywrightResponse | null;
     try {
-      response = await page.goto(request.url.href, { waitUntil: 'domcontentloaded', timeout: remainingMs() });
+      response = await gotoDocument(page, request.url, remainingMs());
     } catch (error) {
       if (!isDownloadStart(error)) throw error;
       return this.downloadedResponse(request, await download, remainingMs, started);

@@ -2,7 +2,7 @@ import { getDomain } from 'tldts';
 import { ValidationError } from '../errors.js';
 import { compilePathPatterns, pathPatternLimits, type PathMatcher } from './path-patterns.js';
 import { checkStartDepth, effectiveMaxDepth } from './url-depth.js';
-import { hostWithoutWww, normalizeUrl, type DedupKeyOptions } from './url-normalize.js';
+import { normalizeUrl, scopeSiteOf, scopePortOf, type DedupKeyOptions } from './url-normalize.js';
 
 /**
  * The crawl options the frontier rules need, already defaulted by the crawl options schema
@@ -41,8 +41,10 @@ export interface ExcludedDomain {
 /** Compiled, immutable crawl rules; build once per crawl with {@link compileCrawlRules}, share freely. */
 export interface CrawlRules {
   readonly startUrl: URL;
-  /** Start hostname without `www.`: links whose host (minus `www.`) equals the page's are internal. */
+  /** Start hostname without `www.`, with a non-default port (`scopeSiteOf`): links whose site equals the page's are internal. */
   readonly startSite: string;
+  /** The start URL's non-default port as `:port`, or '' (`scopePortOf`): subdomains admitted by allowSubdomains must share it. */
+  readonly startPort: string;
   /** Registrable domain of the start host (Public Suffix List, private suffixes included), null for IPs/localhost. */
   readonly startDomain: string | null;
   /** The start URL's pathname: without `crawlEntireDomain`, admitted paths must start with it. */
@@ -93,7 +95,8 @@ export function compileCrawlRules(input: CrawlRulesInput): CrawlRules {
   checkStartDepth(startUrl, input.maxDepth);
   return Object.freeze({
     startUrl,
-    startSite: hostWithoutWww(startUrl.hostname),
+    startSite: scopeSiteOf(startUrl),
+    startPort: scopePortOf(startUrl),
     startDomain: registrableDomain(startUrl.hostname),
     startPath: startUrl.pathname,
     includes,

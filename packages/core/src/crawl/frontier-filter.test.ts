@@ -97,9 +97,23 @@ describe('decideLink: internal links', () => {
     expect(decide(rules, 'http://example.com/a')).toBe('enqueue');
   });
 
-  it('judges hosts without the port, as Firecrawl does', () => {
+  it('a non-default port is its own site (Firecrawl ignores the port: :4000 is another server)', () => {
     const local = rulesWith({ startUrl: 'http://127.0.0.1:3000/' });
-    expect(decide(local, 'http://127.0.0.1:4000/x', onPage('http://127.0.0.1:3000/'))).toBe('enqueue');
+    expect(decide(local, 'http://127.0.0.1:4000/x', onPage('http://127.0.0.1:3000/'))).toBe('external');
+    expect(decide(local, 'http://127.0.0.1:3000/x', onPage('http://127.0.0.1:3000/'))).toBe('enqueue');
+    expect(decide(local, 'https://127.0.0.1:3000/x', onPage('http://127.0.0.1:3000/'))).toBe('enqueue');
+    // Default ports are no port: http and https of one host stay one site.
+    expect(decide(rules, 'http://example.com:80/a')).toBe('enqueue');
+    expect(decide(rules, 'https://example.com:443/a')).toBe('enqueue');
+    expect(decide(rules, 'https://example.com:8443/a')).toBe('external');
+    // A redirect to another port leaves the crawl too.
+    expect(outcome(decideRedirect(local, new URL('http://127.0.0.1:4000/x'), { sourceUrl: new URL('http://127.0.0.1:3000/a'), discoveryDepth: 1 }))).toBe('external');
+  });
+
+  it('allowSubdomains admits sibling hosts on the start port only', () => {
+    const siblings = rulesWith({ startUrl: 'http://docs.example.com:8080/', allowSubdomains: true });
+    expect(decide(siblings, 'http://api.example.com:8080/x', onPage('http://docs.example.com:8080/'))).toBe('enqueue');
+    expect(decide(siblings, 'http://api.example.com:9090/x', onPage('http://docs.example.com:8080/'))).toBe('external');
   });
 
   it('gives the same key to the URL permutations of one page', () => {

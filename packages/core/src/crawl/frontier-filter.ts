@@ -15,7 +15,7 @@
  */
 import { registrableDomain, type CrawlRules } from './crawl-rules.js';
 import { canEnqueueFrom, pathDepth } from './url-depth.js';
-import { dedupKey, hostWithoutWww, isSpaRoute } from './url-normalize.js';
+import { dedupKey, isSpaRoute, scopeSiteOf, scopePortOf } from './url-normalize.js';
 
 export type DenialReason =
   | 'depth'
@@ -117,10 +117,10 @@ export function decideLink(rules: CrawlRules, link: string, context: LinkContext
   const hasAnchor = hasSectionAnchor(href);
   if (hasAnchor) url.hash = '';
 
-  const pageSite = hostWithoutWww(context.pageUrl.hostname);
-  if (!isInCrawl(rules, pageSite, context.pageUrl.hostname)) return { enqueue: false, reason: 'external', url };
+  const pageSite = scopeSiteOf(context.pageUrl);
+  if (!isInCrawl(rules, pageSite, context.pageUrl)) return { enqueue: false, reason: 'external', url };
 
-  const isInternal = hostWithoutWww(url.hostname) === pageSite;
+  const isInternal = scopeSiteOf(url) === pageSite;
   if (isInternal) {
     if (hasAnchor) return { enqueue: false, reason: 'anchor', url };
     if (rules.excludes.matchesAny(url.pathname)) return { enqueue: false, reason: 'excluded', url };
@@ -163,15 +163,15 @@ export function decideRedirect(rules: CrawlRules, finalUrl: URL, context: Redire
   if (!webProtocols.has(url.protocol)) return refuseScheme(href, url);
   if (!isSpaRoute(url.hash)) url.hash = '';
 
-  const isInternal = hostWithoutWww(url.hostname) === rules.startSite;
+  const isInternal = scopeSiteOf(url) === rules.startSite;
   if (isInternal) {
     if (rules.excludes.matchesAny(url.pathname)) return { enqueue: false, reason: 'excluded', url };
   } else {
     const source = context.sourceUrl;
-    const sourceSite = hostWithoutWww(source.hostname);
+    const sourceSite = scopeSiteOf(source);
     const isSourceRelated = () =>
-      isInCrawl(rules, sourceSite, source.hostname) ||
-      hostWithoutWww(url.hostname) === sourceSite ||
+      isInCrawl(rules, sourceSite, source) ||
+      scopeSiteOf(url) === sourceSite ||
       sameDomain(registrableDomain(url.hostname), registrableDomain(source.hostname));
     const refusal = checkOtherHost(rules, url, href, isSourceRelated);
     if (refusal) return { enqueue: false, reason: refusal, url };
@@ -196,10 +196,15 @@ function refuseScheme(href: string, url: URL): LinkDecision {
   return { enqueue: false, reason: href.startsWith('mailto:') ? 'social' : 'external', url };
 }
 
-/** A page is in the crawl when it is on the start site, or on a sibling host with allowSubdomains. */
-function isInCrawl(rules: CrawlRules, site: string, hostname: string): boolean {
+/** A page is in the crawl when it is on the start site, or on a sibling host (same port) with allowSubdomains. */
+function isInCrawl(rules: CrawlRules, site: string, url: URL): boolean {
   if (site === rules.startSite) return true;
-  return rules.allowSubdomains && sameDomain(registrableDomain(hostname), rules.startDomain);
+  return isSubdomainOfStart(rules, url);
+}
+
+/** allowSubdomains admits a host of the start's registrable domain on the start's port (see `scopeSiteOf`). */
+function isSubdomainOfStart(rules: CrawlRules, url: URL): boolean {
+  return rules.allowSubdomains && scopePortOf(url) === rules.startPort && sameDomain(registrableDomain(url.hostname), rules.startDomain);
 }
 
 function sameDomain(a: string | null, b: string | null): boolean {
@@ -219,7 +224,7 @@ function checkOtherHost(
   if (socialAndEmailMarkers.some((marker) => href.includes(marker))) return 'social';
   if (isExcludedDomain(rules, url)) return 'excluded';
   if (rules.allowExternalLinks && !isBareHomepage(url) && isSourceInCrawl()) return undefined;
-  if (rules.allowSubdomains && sameDomain(registrableDomain(url.hostname), rules.startDomain)) return undefined;
+  if (isSubdomainOfStart(rules, url)) return undefined;
   return 'external';
 }
 

@@ -11,7 +11,7 @@ import { skippedFileExtensions } from './frontier-filter.js';
 import { RobotsCache } from './robots-cache.js';
 import { rankBySearch } from './map-search.js';
 import { discoverSitemapUrls } from './sitemap-discovery.js';
-import { hostWithoutWww, isSpaRoute, normalizeMapUrl } from './url-normalize.js';
+import { isSpaRoute, normalizeMapUrl, scopeSiteOf, scopePortOf } from './url-normalize.js';
 
 /**
  * Map: the URLs of a site, fast. Unlike self-hosted Firecrawl (which returns only sitemap links,
@@ -187,7 +187,9 @@ function normalizeForMap(raw: string, options: MapOptions): string | null {
 }
 
 function scopeFilter(start: URL, options: MapOptions): (url: string) => boolean {
-  const startSite = hostWithoutWww(start.hostname);
+  // Same site is the host without `www.` and a non-default port, as a crawl judges it (`scopeSiteOf`).
+  const startSite = scopeSiteOf(start);
+  const startPort = scopePortOf(start);
   const startDomain = registrableDomain(start.hostname);
   const startPath = start.pathname.replace(/\/+$/, '');
   return (raw) => {
@@ -197,10 +199,9 @@ function scopeFilter(start: URL, options: MapOptions): (url: string) => boolean 
     } catch {
       return false;
     }
-    const site = hostWithoutWww(url.hostname);
-    const sameSite = site === startSite;
+    const sameSite = scopeSiteOf(url) === startSite;
     if (!sameSite) {
-      if (!options.includeSubdomains || startDomain === null || registrableDomain(url.hostname) !== startDomain) return false;
+      if (!options.includeSubdomains || startDomain === null || scopePortOf(url) !== startPort || registrableDomain(url.hostname) !== startDomain) return false;
     }
     if (options.filterByPath && startPath !== '' && !url.pathname.startsWith(startPath)) return false;
     return true;

@@ -69,6 +69,22 @@ export function hostWithoutWww(hostname: string): string {
 }
 
 /**
+ * "Same site" for crawl and map scope: the hostname without `www.` (as Firecrawl judges it), plus
+ * the port when it is not a default one. Firecrawl ignores the port, so mapping
+ * `http://127.0.0.1:8001/` would take in the links of `:8002`, another server altogether; on a
+ * non-default port a site is its own. 80 and 443 count as no port, so `http://a.com/` and
+ * `https://a.com:443/` stay one site, as on public sites Firecrawl's rule is unchanged.
+ */
+export function scopeSiteOf(url: URL): string {
+  return `${hostWithoutWww(url.hostname)}${scopePortOf(url)}`;
+}
+
+/** The port part of {@link scopeSiteOf}: `:port` when not 80, 443 or the scheme's default, else ''. */
+export function scopePortOf(url: URL): string {
+  return url.port === '' || url.port === '80' || url.port === '443' ? '' : `:${url.port}`;
+}
+
+/**
  * The crawl's visited-set key for a URL produced by {@link normalizeUrl}.
  *
  * With `deduplicateSimilarURLs` (Firecrawl's URL permutations) the key is

@@ -59,6 +59,10 @@ export const statusOfKind: Readonly<Record<string, number>> = {
   // not a 5xx the SDKs retry.
   dns: 422,
   'connection-refused': 422,
+  // The target reset the connection mid-answer, or its TLS certificate or handshake failed: the
+  // target's own failure (Firecrawl answers SCRAPE_SSL_ERROR for TLS), not a 5xx the SDKs retry.
+  'connection-reset': 422,
+  tls: 422,
   // Redirects without end (or past the hop limit): the target's to fix.
   redirect: 422,
   // Over a per-page limit (bytes, elements, table cells, markdown, conversion time or heap): the page's own failure.
@@ -88,6 +92,8 @@ const meaningOfKind: Record<keyof typeof statusOfKind, string> = {
   'unsupported-type': 'the target answered a content type Quarry cannot convert',
   dns: 'the host name of the target does not resolve',
   'connection-refused': 'the target refused the connection (nothing listens on its port)',
+  'connection-reset': 'the target reset or closed the connection before its answer was complete',
+  tls: 'the target’s TLS certificate is not trusted or its TLS handshake failed (skipTlsVerification accepts an untrusted certificate)',
   redirect: 'the target redirects too many times',
   'too-large': 'the page is over a per-page limit (bytes, elements, table cells, markdown length, conversion time or heap)',
   'session-expired': 'the interact session expired: the process holding its browser page stopped',
@@ -119,6 +125,8 @@ const publicCode: Partial<Record<ErrorCode, string>> = {
 const publicCodeOfKind: Readonly<Record<string, string>> = {
   dns: 'SCRAPE_DNS_RESOLUTION_ERROR',
   'connection-refused': 'SCRAPE_SITE_ERROR',
+  'connection-reset': 'SCRAPE_SITE_ERROR',
+  tls: 'SCRAPE_SSL_ERROR',
   'too-large': 'CONTENT_TOO_LARGE',
 };
 
