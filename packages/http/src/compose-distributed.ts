@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { WebhookDeliverer } from '@quarry/adapters';
 import { BullmqQueue, createPostgresStorage, PostgresBlobStore, createRedis, defaultBullmqQueueOptions, RedisRateLimiter, RedisSlotLimiter, type PostgresStorage } from '@quarry/storage/distributed';
 import {
+  Billing,
   JobRunner,
   JobService,
   ValidationError,
@@ -130,6 +131,7 @@ export async function composeDistributed(config: ServerConfig, role: QuarryRole 
       jobs,
       runner,
       ledger: api.ledger,
+      billing: new Billing(api.ledger),
       rateLimiter,
       metrics,
       blobs: blobStoreOf(config, () => new PostgresBlobStore(api.db)),

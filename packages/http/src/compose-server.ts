@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { WebhookDeliverer } from '@quarry/adapters';
 import { createSqliteStorage } from '@quarry/storage';
 import {
+  Billing,
   JobRunner,
   JobService,
   localTeamId,
@@ -62,6 +63,7 @@ export async function composeServer(config: ServerConfig): Promise<ServerParts> 
     jobs,
     runner,
     ledger: storage.ledger,
+    billing: new Billing(storage.ledger),
     rateLimiter,
     metrics,
     blobs,
