@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
-import { parseScrapeOptions, PayloadTooLargeError, tokensUsedBy, ValidationError, type ParseFileInput } from '@quarry/core';
+import { parseScrapeOptions, PayloadTooLargeError, ValidationError, type ParseFileInput } from '@quarry/core';
 import { take } from '../server/body.js';
 import type { Services } from '../server/services.js';
 import { presentDocument } from './present-document.js';
-import { chargeContext, requireCredits } from './scrape-routes.js';
+import { usageOf } from './scrape-routes.js';
 
 /**
  * POST /v2/parse: a file upload (multipart: `file`, and `options` as JSON with the scrape options
@@ -21,16 +21,13 @@ export function parseRoutes(app: FastifyInstance, services: Services) {
       const { file, optionsText } = await readUpload(request, services.config.QUARRY_PARSE_MAX_BYTES);
       const options = parseScrapeOptions('v2', take(optionsOf(optionsText), []).rest);
       const teamId = request.caller.teamId;
-      await requireCredits(services, teamId, 1);
+      await services.billing.requireCredits(teamId, 1);
       const controller = new AbortController();
       request.raw.once('close', () => {
         if (!request.raw.complete || request.raw.destroyed) controller.abort();
       });
       const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(options.timeout)]);
-      const document = await services.engine.parseParsed(file, options, { signal, teamId });
-      await services.ledger.charge(teamId, document.metadata.creditsUsed, 'parse', chargeContext(request.caller.keyId));
-      const tokens = tokensUsedBy(document);
-      if (tokens > 0) await services.ledger.chargeTokens(teamId, tokens, 'parse', chargeContext(request.caller.keyId));
+      const document = await services.billing.chargeRequest(request.caller, 'parse', () => services.engine.parseParsed(file, options, { signal, teamId }), usageOf);
       return { success: true, data: presentDocument(document, 'v2') };
     });
   });
