@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The package boundary rule of ARCHITECTURE.md: dependencies point http -> adapters, storage -> core,
 // and core (the pure engine) imports no I/O library. Fails the test run when a file breaks it.
+import { readFileSync } from 'node:fs';
 import { importsOf, sourceFiles } from './source-imports.mjs';
 import { join, relative } from 'node:path';
 
@@ -35,6 +36,21 @@ for (const [pkg, allowed] of Object.entries(allowedQuarryImports)) {
         problems.push(`${where}: core must stay pure but imports the I/O library "${specifier}"`);
       }
     }
+  }
+}
+
+// One home for billing (docs/architecture.md): only core's billing/ charges the Ledger; routes,
+// actions, the dashboard and the job code charge through Billing (or JobStore.finishItem).
+const ledgerCharge = /\bledger\??\.(charge|chargeTokens|chargeUsage)\s*\(/i;
+for (const pkg of ['core', 'http']) {
+  for (const file of sourceFiles(join(root, 'packages', pkg, 'src'))) {
+    if (/\/src\/(billing|test|ports\/testing)\//.test(file)) continue;
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines.forEach((line, index) => {
+      if (ledgerCharge.test(line) && !/^\s*(\*|\/\/)/.test(line)) {
+        problems.push(`${relative(root, file)}:${index + 1}: charges the Ledger directly; charge through Billing (core/src/billing/billing.ts)`);
+      }
+    });
   }
 }
 

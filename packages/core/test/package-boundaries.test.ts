@@ -50,6 +50,18 @@ describe('package boundary check', () => {
     expect((await check(root)).output).toContain('adapters must not import @quarry/http');
   });
 
+  it('fails when a route charges the Ledger itself instead of going through Billing', async () => {
+    const root = await tree({
+      'packages/http/src/route.ts': "export async function route(services) {\n  await services.ledger.charge('team', 1, 'scrape');\n}\n",
+    });
+    await mkdir(join(root, 'packages/core/src/billing'), { recursive: true });
+    await writeFile(join(root, 'packages/core/src/billing/billing.ts'), "export const charge = (ledger) => ledger.chargeUsage('team', { credits: 1, tokens: 0 }, 'scrape');\n");
+    const result = await check(root);
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain('packages/http/src/route.ts:2: charges the Ledger directly');
+    expect(result.output).not.toContain('packages/core/src/billing/billing.ts:');
+  });
+
   it('lets tests and conformance suites in core run servers', async () => {
     const root = await tree({ 'packages/core/src/thing.test.ts': "import { createServer } from 'node:http';\n" });
     expect((await check(root)).ok).toBe(true);

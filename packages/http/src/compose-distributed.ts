@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { BrowserSessionRegistry, WebhookDeliverer } from '@quarry/adapters';
 import { BullmqQueue, createPostgresStorage, PostgresBlobStore, createRedis, defaultBullmqQueueOptions, RedisRateLimiter, RedisSlotLimiter, type PostgresStorage } from '@quarry/storage/distributed';
 import {
+  Billing,
   JobRunner,
   JobService,
   ValidationError,
@@ -27,7 +28,6 @@ import { surfaceHints } from './surface-hints.js';
 import { searchProviderOf } from './compose-search.js';
 import { keylessPolicy, pageWorkerOf, runnerOptionsOf, webhookSecretOf } from './compose-work.js';
 import { monitorSchedulerOf } from './compose-agents.js';
-import { chargingPageTokens } from './compose-llm.js';
 import type { ServerParts } from './compose-server.js';
 import { ServerMetrics } from './server/metrics.js';
 import { SharedBrowserSessions } from './shared-sessions.js';
@@ -112,7 +112,7 @@ export async function composeDistributed(config: ServerConfig, role: QuarryRole 
 
     metrics.observe(api.jobs, apiQueue.queue);
     const outbox = webhookOutbox(clock, ids);
-    const events = chargingPageTokens(work.ledger, (event: JobEvent) => metrics.recordEvent(event));
+    const events = (event: JobEvent) => metrics.recordEvent(event);
     const { llm } = engine.parts; // the engine's provider: one per process
     const worker = pageWorkerOf(engine, { jobs: work.jobs, queue, events, outbox, leaseMs: config.QUARRY_LEASE_MS, search, monitors: work.monitors, ...(llm ? { llm } : {}) });
     const runnerOptions = runnerOptionsOf(config);
@@ -135,6 +135,7 @@ export async function composeDistributed(config: ServerConfig, role: QuarryRole 
       jobs,
       runner,
       ledger: api.ledger,
+      billing: new Billing(api.ledger),
       rateLimiter,
       metrics,
       blobs: blobStoreOf(config, () => new PostgresBlobStore(api.db)),

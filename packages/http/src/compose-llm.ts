@@ -3,11 +3,7 @@ import {
   ValidationError,
   createJsonStage,
   createSummaryStage,
-  tokensUsedBy,
   type DocumentStage,
-  type JobEvent,
-  type JobEventSink,
-  type Ledger,
   type LlmProvider,
   type ServerConfig,
 } from '@quarry/core';
@@ -86,26 +82,6 @@ export function buildLlmProvider(config: ServerConfig): LlmProvider | undefined 
 /** The document stages of the LLM features: json always (model or structured data), summary with a model. */
 export function llmStages(provider: LlmProvider | undefined): DocumentStage[] {
   return provider ? [createJsonStage({ provider }), createSummaryStage({ provider })] : [createJsonStage()];
-}
-
-/**
- * Charges the model tokens of each crawl or batch page to the job's team, as the page event fires:
- * the page worker fires it once, after the page's result and credits are stored (so a page is
- * never charged twice; a process that dies between the two loses that page's token record). A
- * failed charge is logged, not thrown: the page is stored already.
- */
-export function chargingPageTokens(ledger: Ledger, sink: JobEventSink, log: (message: string) => void = console.error): JobEventSink {
-  return async (event: JobEvent) => {
-    if (event.type === 'page') {
-      const tokens = tokensUsedBy(event.document);
-      if (tokens > 0) {
-        await ledger.chargeTokens(event.job.teamId, tokens, 'page', { jobId: event.job.id }).catch((error: unknown) => {
-          log(`Could not record ${tokens} tokens of job ${event.job.id}: ${error instanceof Error ? error.message : String(error)}`);
-        });
-      }
-    }
-    await sink(event);
-  };
 }
 
 function missing(field: string, message: string) {

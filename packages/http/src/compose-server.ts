@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { WebhookDeliverer } from '@quarry/adapters';
 import { createSqliteStorage } from '@quarry/storage';
 import {
+  Billing,
   JobRunner,
   JobService,
   localTeamId,
@@ -16,7 +17,6 @@ import { surfaceHints } from './surface-hints.js';
 import { searchProviderOf } from './compose-search.js';
 import { keylessPolicy, pageWorkerOf, runnerOptionsOf, webhookSecretOf } from './compose-work.js';
 import { monitorSchedulerOf } from './compose-agents.js';
-import { chargingPageTokens } from './compose-llm.js';
 import { ServerMetrics } from './server/metrics.js';
 import { MemoryRateLimiter, parseRateLimits } from './server/rate-limiter.js';
 import type { Services } from './server/services.js';
@@ -45,7 +45,7 @@ export async function composeServer(config: ServerConfig): Promise<ServerParts> 
 
   // Webhook deliveries are written by the job store in the same transaction as each change.
   const outbox = webhookOutbox(clock, ids);
-  const events = chargingPageTokens(storage.ledger, (event: JobEvent) => metrics.recordEvent(event));
+  const events = (event: JobEvent) => metrics.recordEvent(event);
   const search = searchProviderOf(config, storage.pageIndex, clock);
   const { llm } = engine.parts; // the engine's provider: one per process
   const worker = pageWorkerOf(engine, { jobs: storage.jobs, queue: storage.queue, events, outbox, leaseMs: config.QUARRY_LEASE_MS, search, monitors: storage.monitors, ...(llm ? { llm } : {}) });
@@ -62,6 +62,7 @@ export async function composeServer(config: ServerConfig): Promise<ServerParts> 
     jobs,
     runner,
     ledger: storage.ledger,
+    billing: new Billing(storage.ledger),
     rateLimiter,
     metrics,
     blobs,

@@ -267,4 +267,17 @@ export const migrations: readonly string[] = [
     INSERT INTO page_index_fts (rowid, title, description, body) VALUES (new.seq, new.title, new.description, new.body);
   END;
   `,
+  // 12: requests charged with an idempotency key (Billing.chargeRequest): one row per team and key,
+  // holding what the first charge took, so a retried request is charged once.
+  `
+  CREATE TABLE charged_requests (
+    team_id TEXT NOT NULL,
+    request_id TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    credits INTEGER NOT NULL,
+    tokens INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (team_id, request_id)
+  );
+  `,
 ];

@@ -155,6 +155,8 @@ export class SqliteJobStore implements JobStore {
         statements.countFailed.run(outcome.credits, jobId);
       }
       if (outcome.credits > 0) this.credits.charge(teamId, outcome.credits, 'page', outcome.finishedAt, { jobId });
+      const tokens = outcome.tokens ?? 0;
+      if (tokens > 0) this.credits.chargeTokens(teamId, tokens, 'page', outcome.finishedAt, { jobId });
       this.writeOutbox(outcome.outbox);
       return true;
     });

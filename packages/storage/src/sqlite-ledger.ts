@@ -7,11 +7,14 @@ import {
   type ApiKeyInfo,
   type AuthenticatedKey,
   type ChargeContext,
+  type ChargeResult,
   type Clock,
   type CreatedApiKey,
   type DailyUsage,
   type Ledger,
+  type RequestChargeContext,
   type Team,
+  type Usage,
   type UsageKind,
   type UsageQuery,
   type UsageRecord,
@@ -146,6 +149,14 @@ export class SqliteLedger implements Ledger {
     requireCount('tokens', tokens);
     const known = this.db.transaction(() => this.credits.chargeTokens(teamId, tokens, reason, this.clock.now(), context)).immediate();
     if (!known) throw unknownTeam(teamId);
+  }
+
+  async chargeUsage(teamId: string, usage: Usage, reason: string, context?: RequestChargeContext): Promise<ChargeResult> {
+    requireCount('credits', usage.credits);
+    requireCount('tokens', usage.tokens);
+    const result = this.db.transaction(() => this.credits.chargeUsage(teamId, usage, reason, this.clock.now(), context)).immediate();
+    if (result === undefined) throw unknownTeam(teamId);
+    return result;
   }
 
   async listUsage(teamId: string, query: UsageQuery = {}): Promise<UsageRecord[]> {

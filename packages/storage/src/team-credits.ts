@@ -1,4 +1,4 @@
-import type { ChargeContext, UsageKind } from '@quarry/core';
+import type { ChargeContext, ChargeResult, RequestChargeContext, Usage, UsageKind } from '@quarry/core';
 import type { SqliteDatabase } from './open-sqlite.js';
 
 /**
@@ -11,6 +11,8 @@ export class TeamCredits {
   private readonly takeCredits;
   private readonly addTokens;
   private readonly insertUsage;
+  private readonly chargedRequest;
+  private readonly insertChargedRequest;
 
   constructor(db: SqliteDatabase) {
     this.selectCredits = db.prepare<[string], { credits: number | null }>('SELECT credits FROM teams WHERE id = ?');
@@ -19,6 +21,29 @@ export class TeamCredits {
     this.insertUsage = db.prepare<[string, UsageKind, number, string, number, string | null, string | null]>(
       'INSERT INTO usage (team_id, kind, amount, reason, at, api_key_id, job_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
+    this.chargedRequest = db.prepare<[string, string], { credits: number; tokens: number }>(
+      'SELECT credits, tokens FROM charged_requests WHERE team_id = ? AND request_id = ?',
+    );
+    this.insertChargedRequest = db.prepare<[string, string, string, number, number, number]>(
+      'INSERT INTO charged_requests (team_id, request_id, reason, credits, tokens, at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+  }
+
+  /**
+   * Charges a request's credits and tokens, once per `context.requestId`: a request id charged
+   * before answers its first charge, taking nothing. Undefined for an unknown team.
+   */
+  chargeUsage(teamId: string, usage: Usage, reason: string, at: number, context: RequestChargeContext = {}): ChargeResult | undefined {
+    const { requestId, ...charge } = context;
+    if (requestId !== undefined) {
+      const first = this.chargedRequest.get(teamId, requestId);
+      if (first) return { credits: first.credits, tokens: first.tokens, repeated: true };
+    }
+    const credits = this.charge(teamId, usage.credits, reason, at, charge);
+    if (credits === undefined) return undefined;
+    this.chargeTokens(teamId, usage.tokens, reason, at, charge);
+    if (requestId !== undefined) this.insertChargedRequest.run(teamId, requestId, reason, credits, usage.tokens, at);
+    return { credits, tokens: usage.tokens, repeated: false };
   }
 
   /** Takes up to `credits` from the team; returns what was taken, or undefined for an unknown team. */

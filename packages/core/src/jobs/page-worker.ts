@@ -11,6 +11,7 @@ import type { RobotsRules } from '../crawl/robots-rules.js';
 import { TargetError, asQuarryError, type ErrorJson, type TargetErrorKind } from '../errors.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import type { Fetcher } from '../ports/fetcher.js';
+import { tokensUsedBy } from '../llm/json-stage.js';
 import type { FrontierEntry, JobOf, JobRecord, JobStore } from '../ports/job-store.js';
 import type { LeasedMessage, Queue, QueueMessage } from '../ports/queue.js';
 import type { ScrapedPage } from '../scrape/scrape-page.js';
@@ -279,6 +280,7 @@ export class PageWorker {
       key: message.key,
       document,
       credits: document.metadata.creditsUsed,
+      tokens: tokensUsedBy(document),
       finishedAt: this.deps.clock.now(),
       ...this.outboxOf(event),
     });

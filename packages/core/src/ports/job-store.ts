@@ -78,6 +78,8 @@ export interface PageOutcome {
   error?: ErrorJson & { url: string };
   /** Credits charged to `teamId` in the same transaction; 0 for failures. */
   credits: number;
+  /** Model tokens the page's stages used, recorded for `teamId` in the same transaction (default 0). */
+  tokens?: number;
   finishedAt: number;
   /** Webhook deliveries written in the same transaction (stores without an outbox ignore them). */
   outbox?: OutboxEvent[];
@@ -151,9 +153,10 @@ export interface JobStore {
   /** The item, or undefined. */
   getItem(jobId: string, key: string): Promise<(FrontierEntry & { state: ItemState }) | undefined>;
   /**
-   * Finishes an item exactly once: stores the document or the error and charges the credits in one
-   * transaction. A second call for the same key is ignored and returns false (at-least-once delivery
-   * upstream, exactly-once results here). A failed item frees its slot of the limit. The outcome's
+   * Finishes an item exactly once: stores the document or the error and charges the credits and
+   * tokens in one transaction (a team the ledger does not know is not charged). A second call for
+   * the same key is ignored and returns false (at-least-once delivery upstream, exactly-once results
+   * and charges here). A failed item frees its slot of the limit. The outcome's
    * `outbox` deliveries are written in the same transaction, only when the item was finished now.
    */
   finishItem(jobId: string, teamId: string, outcome: PageOutcome): Promise<boolean>;

@@ -1,6 +1,7 @@
 /**
  * The Ledger port: teams, their API keys and their credits. The server authenticates every request
- * with it and charges every billable operation to it.
+ * with it; `Billing` (core/src/billing/billing.ts) is the only caller of its `charge*` methods
+ * (scripts/check-boundaries.mjs checks that no route or action charges it directly).
  *
  * Keys are `fc-` followed by random characters, shown once at creation and stored only as a SHA-256
  * hash (a leaked database does not leak usable keys). Credits are a remaining balance: `null` means
@@ -60,6 +61,27 @@ export type UsageKind = 'credits' | 'tokens';
 export interface ChargeContext {
   apiKeyId?: string;
   jobId?: string;
+}
+
+/** What one billable request or page used: credits (priced by billing/prices.ts) and model tokens. */
+export interface Usage {
+  credits: number;
+  tokens: number;
+}
+
+/** A charge's context plus the key that makes it idempotent. */
+export interface RequestChargeContext extends ChargeContext {
+  /**
+   * The request's idempotency key (the client's `Idempotency-Key` header): a second charge with the
+   * same key for the same team charges nothing and answers what the first one took.
+   */
+  requestId?: string;
+}
+
+/** What a charge took: credits as far as the balance went, tokens recorded. */
+export interface ChargeResult extends Usage {
+  /** True when the request id was charged before: nothing was taken now. */
+  repeated: boolean;
 }
 
 /** One row of usage history (credit-usage/historical, token-usage/historical). */
@@ -138,6 +160,13 @@ export interface Ledger {
   charge(teamId: string, credits: number, reason: string, context?: ChargeContext): Promise<number>;
   /** Adds `tokens` to the team's tokens used and records a usage row. NotFoundError when unknown. */
   chargeTokens(teamId: string, tokens: number, reason: string, context?: ChargeContext): Promise<void>;
+  /**
+   * Charges a request's credits and tokens in one transaction (as `charge` and `chargeTokens`), and
+   * with a `context.requestId` at most once per team and id: a request retried with the same id
+   * charges nothing again and answers the first charge (`repeated: true`). NotFoundError when the
+   * team is unknown (nothing is recorded then).
+   */
+  chargeUsage(teamId: string, usage: Usage, reason: string, context?: RequestChargeContext): Promise<ChargeResult>;
   /** The team's usage history, oldest first. */
   listUsage(teamId: string, query?: UsageQuery): Promise<UsageRecord[]>;
   /**

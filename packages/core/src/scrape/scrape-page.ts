@@ -12,7 +12,7 @@ import type { ActionOutputs, FetchResponse, Fetcher } from '../ports/fetcher.js'
 import type { HtmlTransformer } from '../ports/html-transformer.js';
 import { linkCapture, toBase64, type BlobLinks } from './capture-links.js';
 import { contentKindOf } from './content-kind.js';
-import { creditsForDocument } from './credits.js';
+import { creditsForDocument } from '../billing/prices.js';
 import { stagesFor, type DocumentStage } from './document-stage.js';
 import { fetchWithEngines, type FetchExtras, type FetchedPage, type PageAnalyzer } from './fetch-with-engines.js';
 import type { HtmlTransformInput } from './transform-html.js';

@@ -1,6 +1,5 @@
 import { NotFoundError, parseCrawlRequest, type JobProgress, type JobRecord } from '@quarry/core';
 import type { FastifyInstance } from 'fastify';
-import { requireCredits } from '../routes/scrape-routes.js';
 import type { Services } from '../server/services.js';
 import type { DashboardAuth } from './dashboard-auth.js';
 import { html, type Html } from './html.js';
@@ -65,8 +64,7 @@ ${jobs.length === 0 ? html`<p class="muted">No jobs yet. Start a crawl above, or
     const teamId = context.session.teamId;
     const limit = Number(formText(request, 'limit') || '10');
     const parsed = parseCrawlRequest('v2', { url: formText(request, 'url'), limit });
-    const remaining = await requireCredits(services, teamId, 1);
-    const options = remaining === null ? parsed.options : { ...parsed.options, limit: Math.min(parsed.options.limit, remaining) };
+    const options = { ...parsed.options, limit: await services.billing.capLimit(teamId, parsed.options.limit) };
     const job = await services.jobs.startCrawl({ teamId, url: parsed.url, options, version: 'v2' });
     return reply.redirect(`/dashboard/jobs/${job.id}`, 303);
   }));

@@ -1,7 +1,7 @@
-import { parseScrapeOptions, type ScrapeDocument } from '@quarry/core';
+import type { ScrapeDocument } from '@quarry/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toHttpError } from '../errors/to-http.js';
-import { chargeContext, requireCredits } from '../routes/scrape-routes.js';
+import { scrapeAction } from '../routes/scrape-routes.js';
 import { publicOrigin } from '../server/request-context.js';
 import { curlSnippet, javascriptSnippet, pythonSnippet, type SnippetRequest } from './code-snippets.js';
 import type { DashboardAuth, PageContext } from './dashboard-auth.js';
@@ -49,11 +49,10 @@ export function playgroundPages(scope: FastifyInstance, auth: DashboardAuth): vo
     };
     if (input.formats.length === 0) input.formats = ['markdown'];
     try {
-      const options = parseScrapeOptions('v2', { formats: input.formats, onlyMainContent: input.onlyMainContent });
-      await requireCredits(services, context.session.teamId, 1);
-      const document = await services.engine.scrapeParsed(input.url, options);
-      await services.ledger.charge(context.session.teamId, document.metadata.creditsUsed, 'scrape', chargeContext(context.session.keyId));
-      return sendPlayground(reply, context, input, html`${results(document)}${snippets(snippetRequest(request, input))}`);
+      // The API's own action: the same checks, team scope and charge as POST /v2/scrape.
+      const caller = { teamId: context.session.teamId, keyId: context.session.keyId };
+      const { data } = await scrapeAction(services, caller, { url: input.url, formats: input.formats, onlyMainContent: input.onlyMainContent }, 'v2');
+      return sendPlayground(reply, context, input, html`${results(data)}${snippets(snippetRequest(request, input))}`);
     } catch (error) {
       const failure = toHttpError(error);
       if (failure.status >= 500 && failure.status !== 501) request.log.warn({ err: error }, 'playground scrape failed');

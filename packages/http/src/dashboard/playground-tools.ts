@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toHttpError } from '../errors/to-http.js';
 import { mapAction } from '../routes/map-routes.js';
 import { searchAction } from '../routes/search-routes.js';
-import { requireCredits } from '../routes/scrape-routes.js';
 import type { DashboardAuth, PageContext } from './dashboard-auth.js';
 import { html, type Html } from './html.js';
 import { csrfField, notice, renderPage } from './layout.js';
@@ -107,7 +106,7 @@ export function playgroundTools(scope: FastifyInstance, auth: DashboardAuth): vo
       const urls = values.urls.split('\n').map((line) => line.trim()).filter(Boolean);
       const parsed = parseExtractRequest('v2', { urls, ...(values.prompt ? { prompt: values.prompt } : {}), ...(schema !== undefined ? { schema } : {}) });
       if (!services.llm && !parsed.options.schema) throw new NotConfiguredError('Extract with only a prompt needs an LLM provider, and none is configured: give a JSON schema (filled from each page’s structured data), or ask the operator to configure one.');
-      await requireCredits(services, context.session.teamId, 1);
+      await services.billing.requireCredits(context.session.teamId, 1);
       const job = await services.jobs.startAgentJob({ kind: 'extract', teamId: context.session.teamId, url: parsed.options.urls[0] ?? parsed.options.prompt ?? '', request: { version: 'v2', options: parsed.options } });
       return reply.redirect(`/dashboard/jobs/${job.id}`, 303);
     } catch (error) {

@@ -5,7 +5,6 @@ import type { Caller } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
 import { agentStatusFields, callerAgentJob } from './agent-views.js';
 import { cancelJob } from './job-views.js';
-import { requireCredits } from './scrape-routes.js';
 
 /**
  * The agent (v2): POST starts the job (`{success, id}`), GET /{id} answers `{success, status:
@@ -40,7 +39,7 @@ export function agentRoutes(app: FastifyInstance, services: Services) {
 export async function startAgentAction(services: Services, caller: Caller, body: unknown) {
   const options = parseAgentRequest(bodyObject(body));
   if (!services.llm) throw new NotConfiguredError(`The agent needs an LLM provider, and none is configured. ${providerHelp}`);
-  await requireCredits(services, caller.teamId, 1);
+  await services.billing.requireCredits(caller.teamId, 1);
   const jobRequest: AgentJobRequest = { version: 'v2', options };
   const job = await services.jobs.startAgentJob({ kind: 'agent', teamId: caller.teamId, url: options.urls[0] ?? options.prompt, request: jobRequest });
   return { success: true as const, id: job.id };

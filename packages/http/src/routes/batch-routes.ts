@@ -6,7 +6,6 @@ import { bodyObject, take } from '../server/body.js';
 import { publicOrigin, type ApiVersion, type Caller } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
 import { cancelJob, jobErrors, jobStatus } from './job-views.js';
-import { requireCredits } from './scrape-routes.js';
 import { checkWatchable, watchJob } from './job-watch.js';
 
 /** Batch scrape: start (scrape options flattened into the body), status, errors, cancel. */
@@ -65,7 +64,7 @@ export async function startBatchAction(services: Services, caller: Caller, body:
     }
   });
   if (urls.length === 0) throw new ValidationError('`urls` holds no valid URL', 'urls');
-  await requireCredits(services, caller.teamId, urls.length);
+  await services.billing.requireCredits(caller.teamId, urls.length);
   const job = await services.jobs.startBatch({
     teamId: caller.teamId,
     urls,

@@ -3,7 +3,6 @@ import { generateCrawlOptions, mergeGeneratedOptions, parseCrawlRequest, type Cr
 import { bodyObject, requireString, take } from '../server/body.js';
 import type { ApiVersion } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
-import { chargeContext } from './scrape-routes.js';
 
 /**
  * A v2 crawl's `prompt`: the model turns it into crawl options (llm/crawl-prompt.ts), merged under
@@ -36,7 +35,7 @@ export async function parsePromptedCrawl(services: Services, version: ApiVersion
 async function generateOptions(services: Services, url: string, prompt: string, caller: Caller) {
   const generated = await generateCrawlOptions(services.llm, { url, prompt });
   const tokens = generated.usage.inputTokens + generated.usage.outputTokens;
-  if (tokens > 0) await services.ledger.chargeTokens(caller.teamId, tokens, 'crawl', chargeContext(caller.keyId));
+  if (tokens > 0) await services.billing.charge(caller, 'crawl', { credits: 0, tokens });
   return generated;
 }
 

@@ -5,7 +5,6 @@ import { bodyObject } from '../server/body.js';
 import { publicOrigin, type ApiVersion, type Caller } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
 import { cancelJob, crawlOptionsView, jobErrors, jobStatus } from './job-views.js';
-import { requireCredits } from './scrape-routes.js';
 import { crawlParamsPreviewRoute, parsePromptedCrawl } from './crawl-prompt.js';
 import { checkWatchable, watchJob } from './job-watch.js';
 
@@ -60,8 +59,7 @@ export async function startCrawlAction(services: Services, caller: Caller, body:
   const { parsed, prompt, warnings } = await parsePromptedCrawl(services, version, bodyObject(body), caller);
   checkWebhook(services, parsed.webhook);
   await services.engine.checkTarget(parsed.url);
-  const remaining = await requireCredits(services, caller.teamId, 1);
-  const options = remaining === null ? parsed.options : { ...parsed.options, limit: Math.min(parsed.options.limit, remaining) };
+  const options = { ...parsed.options, limit: await services.billing.capLimit(caller.teamId, parsed.options.limit) };
   const job = await services.jobs.startCrawl({
     teamId: caller.teamId,
     url: parsed.url,

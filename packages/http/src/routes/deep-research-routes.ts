@@ -4,7 +4,6 @@ import { bodyObject } from '../server/body.js';
 import type { Services } from '../server/services.js';
 import { agentStatusFields, callerAgentJob } from './agent-views.js';
 import type { Caller } from '../server/request-context.js';
-import { requireCredits } from './scrape-routes.js';
 
 /**
  * Deep research (v1 only): POST starts the job (`{success, id}`, never an `error` key: the v1 SDK
@@ -23,7 +22,7 @@ export function deepResearchRoutes(app: FastifyInstance, services: Services) {
 export async function startDeepResearchAction(services: Services, caller: Caller, body: unknown) {
   const options = parseDeepResearchRequest(bodyObject(body));
   if (!services.llm) throw new NotConfiguredError(`Deep research needs an LLM provider, and none is configured. ${providerHelp}`);
-  await requireCredits(services, caller.teamId, 1);
+  await services.billing.requireCredits(caller.teamId, 1);
   const jobRequest: DeepResearchJobRequest = { version: 'v1', options };
   const job = await services.jobs.startAgentJob({ kind: 'deep_research', teamId: caller.teamId, url: options.query, request: jobRequest });
   return { success: true as const, id: job.id };

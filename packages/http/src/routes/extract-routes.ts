@@ -5,7 +5,6 @@ import type { ApiVersion, Caller } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
 import { agentStatusFields, callerAgentJob } from './agent-views.js';
 import { cancelJob } from './job-views.js';
-import { requireCredits } from './scrape-routes.js';
 import { checkWebhook } from './webhook-check.js';
 
 /**
@@ -31,7 +30,7 @@ export async function startExtractAction(services: Services, caller: Caller, bod
     );
   }
   checkWebhook(services, parsed.webhook);
-  await requireCredits(services, caller.teamId, 1);
+  await services.billing.requireCredits(caller.teamId, 1);
   const jobRequest: ExtractJobRequest = { version, options: parsed.options, ...(parsed.webhook ? { webhook: parsed.webhook } : {}) };
   const job = await services.jobs.startAgentJob({
     kind: 'extract',

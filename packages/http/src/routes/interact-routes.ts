@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { NotAvailableError, NotConfiguredError, NotFoundError, ValidationError, type BrowserSessions, type SessionKey } from '@quarry/core';
+import { creditPrices, NotAvailableError, NotConfiguredError, NotFoundError, ValidationError, type BrowserSessions, type SessionKey } from '@quarry/core';
 import { bodyObject, take } from '../server/body.js';
 import type { Caller } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
 import { actionsForPrompt } from './interact-prompt.js';
-import { chargeContext, requireCredits } from './scrape-routes.js';
 
 /** Credits per interact call that finished (Firecrawl's pricing for it is not documented). */
-export const interactCredits = 1;
+export const interactCredits = creditPrices.interact;
 
 export const interactLanguages = ['javascript', 'node', 'python', 'bash'] as const;
 const timeoutLimits = { defaultSeconds: 30, maxSeconds: 300 } as const;
@@ -65,17 +64,20 @@ export async function interactAction(services: Services, caller: Caller, scrapeI
     throw new NotAvailableError(`Interact with \`language: "${input.language}"\` is not available on this server; use "javascript" (in the page) or "node"`);
   }
   const sessions = sessionsOf(services);
-  await requireCredits(services, caller.teamId, interactCredits);
+  await services.billing.requireCredits(caller.teamId, interactCredits);
   const key: SessionKey = { teamId: caller.teamId, scrapeId };
   const url = new URL(document.metadata.url ?? document.metadata.sourceURL);
-  const outcome =
-    input.code === undefined
-      ? await promptOutcome(services, sessions, key, url, input.prompt!, input.timeoutMs, caller)
-      : input.language === 'node'
-        ? await sessions.runNode(key, url, input.code, input.timeoutMs)
-        : await sessions.evaluate(key, url, input.code, input.timeoutMs);
+  // A call that finished costs its credits; a prompt's model tokens are charged with them either way.
+  const { outcome } = await services.billing.chargeRequest(
+    caller,
+    'interact',
+    async () =>
+      input.code === undefined
+        ? promptOutcome(services, sessions, key, url, input.prompt!, input.timeoutMs)
+        : { outcome: input.language === 'node' ? await sessions.runNode(key, url, input.code, input.timeoutMs) : await sessions.evaluate(key, url, input.code, input.timeoutMs), tokens: 0 },
+    ({ outcome, tokens }) => ({ credits: outcome.exitCode === 0 ? interactCredits : 0, tokens }),
+  );
   const finished = outcome.exitCode === 0;
-  if (finished) await services.ledger.charge(caller.teamId, interactCredits, 'interact', chargeContext(caller.keyId));
   return {
     success: finished,
     ...(outcome.result !== undefined ? { result: outcome.result } : {}),
@@ -100,15 +102,14 @@ export async function stopInteractAction(services: Services, caller: Caller, scr
   return { success: true, status: 'stopped', sessionDurationMs: durationMs, creditsBilled: 0 };
 }
 
-async function promptOutcome(services: Services, sessions: BrowserSessions, key: SessionKey, url: URL, prompt: string, timeoutMs: number, caller: Caller) {
+async function promptOutcome(services: Services, sessions: BrowserSessions, key: SessionKey, url: URL, prompt: string, timeoutMs: number) {
   const llm = services.llm;
   if (!llm) throw new NotConfiguredError('Interact with a `prompt` needs a language model: set QUARRY_LLM_PROVIDER (see the README), or send `code`');
   // Opens the session when none is held, so the model sees the page.
   await sessions.evaluate(key, url, 'true', timeoutMs);
   const html = (await sessions.snapshot(key)) ?? '';
   const { actions, tokens } = await actionsForPrompt(llm, prompt, html);
-  if (tokens > 0) await services.ledger.chargeTokens(key.teamId, tokens, 'interact', chargeContext(caller.keyId));
-  return sessions.runActions(key, url, actions, timeoutMs);
+  return { outcome: await sessions.runActions(key, url, actions, timeoutMs), tokens };
 }
 
 function sessionsOf(services: Services): BrowserSessions {

@@ -4,7 +4,6 @@ import { bodyObject } from '../server/body.js';
 import type { Services } from '../server/services.js';
 import { agentStatusFields, callerAgentJob } from './agent-views.js';
 import type { Caller } from '../server/request-context.js';
-import { requireCredits } from './scrape-routes.js';
 
 /**
  * llms.txt (v1 only): POST starts the job, GET answers `{success, status, data: {llmstxt,
@@ -18,7 +17,7 @@ export function llmsTxtRoutes(app: FastifyInstance, services: Services) {
 /** Starts an llms.txt job for a caller: what POST /v1/llmstxt and the MCP tool run. */
 export async function startLlmsTxtAction(services: Services, caller: Caller, body: unknown) {
   const options = parseLlmsTxtRequest(bodyObject(body));
-  await requireCredits(services, caller.teamId, 1);
+  await services.billing.requireCredits(caller.teamId, 1);
   const jobRequest: LlmsTxtJobRequest = { version: 'v1', options };
   const job = await services.jobs.startAgentJob({ kind: 'llmstxt', teamId: caller.teamId, url: options.url, request: jobRequest });
   return { success: true as const, id: job.id };

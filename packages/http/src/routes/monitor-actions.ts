@@ -14,7 +14,6 @@ import { pageQuery } from '../server/body.js';
 import type { Caller } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
 import { checkPages, checkView, monitorView } from './monitor-views.js';
-import { requireCredits } from './scrape-routes.js';
 
 /**
  * What a caller can do with monitors, shared by the REST routes (monitor-routes.ts) and the MCP
@@ -75,7 +74,7 @@ export function monitorActions(services: Services) {
 
     async run(caller: Caller, id: string) {
       const monitor = await ownMonitor(caller, id);
-      await requireCredits(services, caller.teamId, 1);
+      await services.billing.requireCredits(caller.teamId, 1);
       const job = await scheduler.runNow(monitor);
       return { success: true, data: (await checkOf(job)).view };
     },

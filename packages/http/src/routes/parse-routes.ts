@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
-import { parseScrapeOptions, PayloadTooLargeError, tokensUsedBy, ValidationError, type ParseFileInput } from '@quarry/core';
+import { parseScrapeOptions, PayloadTooLargeError, ValidationError, type ParseFileInput } from '@quarry/core';
 import { take } from '../server/body.js';
 import type { Caller } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
 import { presentDocument } from './present-document.js';
-import { chargeContext, requireCredits } from './scrape-routes.js';
+import { usageOf } from './scrape-routes.js';
 
 /**
  * POST /v2/parse: a file upload (multipart: `file`, and `options` as JSON with the scrape options
@@ -35,12 +35,9 @@ export async function parseAction(services: Services, caller: Caller, file: Pars
   if (file.bytes.length > maxBytes) throw new PayloadTooLargeError(`file: the file is larger than this server's parse limit of ${maxBytes} bytes (QUARRY_PARSE_MAX_BYTES)`);
   const options = parseScrapeOptions('v2', take(body, []).rest);
   const teamId = caller.teamId;
-  await requireCredits(services, teamId, 1);
+  await services.billing.requireCredits(teamId, 1);
   const signal = AbortSignal.any([...(abort ? [abort] : []), AbortSignal.timeout(options.timeout)]);
-  const document = await services.engine.parseParsed(file, options, { signal, teamId });
-  await services.ledger.charge(teamId, document.metadata.creditsUsed, 'parse', chargeContext(caller.keyId));
-  const tokens = tokensUsedBy(document);
-  if (tokens > 0) await services.ledger.chargeTokens(teamId, tokens, 'parse', chargeContext(caller.keyId));
+  const document = await services.billing.chargeRequest(caller, 'parse', () => services.engine.parseParsed(file, options, { signal, teamId }), usageOf);
   return { success: true as const, data: presentDocument(document, 'v2') };
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { parseScrapeOptions, PaymentRequiredError, tokensUsedBy } from '@quarry/core';
+import { parseScrapeOptions, tokensUsedBy, type ScrapeDocument, type Usage } from '@quarry/core';
 import { bodyObject, requireString, take } from '../server/body.js';
 import type { ApiVersion, Caller } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
@@ -30,26 +30,20 @@ export async function scrapeAction(services: Services, caller: Caller, body: unk
   const url = requireString(picked.url, 'url');
   const options = parseScrapeOptions(version, rest);
   const teamId = caller.teamId;
-  await requireCredits(services, teamId, 1);
+  await services.billing.requireCredits(teamId, 1);
   // A browser page stays open for the SDK's interact() on this scrapeId (zero data retention keeps nothing).
   const keepPage = !options.zeroDataRetention;
-  const document = await services.engine.scrapeParsed(url, options, { ...(signal ? { signal } : {}), teamId, keepPage });
-  await services.ledger.charge(teamId, document.metadata.creditsUsed, 'scrape', chargeContext(caller.keyId));
-  const tokens = tokensUsedBy(document);
-  if (tokens > 0) await services.ledger.chargeTokens(teamId, tokens, 'scrape', chargeContext(caller.keyId));
+  const document = await services.billing.chargeRequest(
+    caller,
+    'scrape',
+    () => services.engine.scrapeParsed(url, options, { ...(signal ? { signal } : {}), teamId, keepPage }),
+    usageOf,
+  );
   if (!options.zeroDataRetention) await services.jobs.recordScrape(teamId, document);
   return { success: true as const, data: presentDocument(document, version) };
 }
 
-export function chargeContext(apiKeyId: string | undefined) {
-  return apiKeyId ? { apiKeyId } : {};
-}
-
-/** 402 when the team cannot pay for `needed` credits (unlimited teams always can). */
-export async function requireCredits(services: Services, teamId: string, needed: number): Promise<number | null> {
-  const remaining = await services.ledger.getCredits(teamId);
-  if (remaining !== null && remaining < needed) {
-    throw new PaymentRequiredError(`Insufficient credits to perform this request: ${needed} needed, ${remaining} left.`);
-  }
-  return remaining;
+/** What a scraped (or parsed) document is charged: its credits and the tokens its stages used now. */
+export function usageOf(document: ScrapeDocument): Usage {
+  return { credits: document.metadata.creditsUsed, tokens: tokensUsedBy(document) };
 }

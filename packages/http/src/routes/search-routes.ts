@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { parseSearchRequest, runSearch, type SearchOutcome, type WebResult } from '@quarry/core';
+import { parseSearchRequest, runSearch, tokensUsedBy, type SearchOutcome, type WebResult } from '@quarry/core';
 import { bodyObject } from '../server/body.js';
 import type { ApiVersion, Caller } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
 import { presentDocument } from './present-document.js';
-import { chargeContext, requireCredits } from './scrape-routes.js';
 
 /**
  * POST /search: v1 answers `data: Document[]` (web results, scraped fields alongside), v2
@@ -26,9 +25,9 @@ export function searchRoutes(app: FastifyInstance, services: Services, version: 
 export async function searchAction(services: Services, caller: Caller, body: unknown, version: ApiVersion, signal: AbortSignal = new AbortController().signal) {
   const search = parseSearchRequest(version, bodyObject(body));
   const teamId = caller.teamId;
-  await requireCredits(services, teamId, search.limit);
+  await services.billing.requireCredits(teamId, search.limit);
   const scrapeOptions = search.scrapeOptions;
-  const outcome = await runSearch(
+  const outcome = await services.billing.chargeRequest(caller, 'search', () => runSearch(
     {
       provider: services.search,
       clock: services.engine.parts.clock,
@@ -37,10 +36,15 @@ export async function searchAction(services: Services, caller: Caller, body: unk
     },
     search,
     signal,
-  );
-  if (outcome.creditsUsed > 0) await services.ledger.charge(teamId, outcome.creditsUsed, 'search', chargeContext(caller.keyId));
+  ), searchUsage);
   if (version === 'v1') return { success: true, data: outcome.web.map((result) => webItem(result, version)) };
   return { success: true, data: dataV2(outcome, search.sources), creditsUsed: outcome.creditsUsed };
+}
+
+/** A search's credits (per result, or each scraped result's own) and the tokens its scraped results' stages used. */
+function searchUsage(outcome: SearchOutcome) {
+  const tokens = outcome.web.reduce((sum, result) => sum + (result.document ? tokensUsedBy(result.document) : 0), 0);
+  return { credits: outcome.creditsUsed, tokens };
 }
 
 function dataV2(outcome: SearchOutcome, sources: string[]) {

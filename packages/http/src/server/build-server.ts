@@ -72,7 +72,7 @@ export function buildServer(services: Services, options: { logger?: boolean | ob
   app.addHook('onRequest', async (request, reply) => {
     const kind = request.routeOptions.config?.kind;
     if (!kind && !request.routeOptions.config?.authOnly) return;
-    request.caller = await authenticate(services, request);
+    request.caller = { ...(await authenticate(services, request)), ...idempotencyKeyOf(request) };
     if (!kind) return;
     if (request.caller.keyId === undefined && isUnthrottledKeyless(services.config)) return;
     const decision = await services.rateLimiter.consume(request.caller.teamId, kind);
@@ -142,6 +142,19 @@ async function authenticate(services: Services, request: FastifyRequest) {
   if (await services.isKeylessAllowed()) return { teamId: 'local', keyId: undefined };
   throw new UnauthorizedError(key ? 'Unauthorized: Invalid token' : 'Unauthorized: a valid API key is required (Authorization: Bearer fc-...)');
 }
+
+/** The request's idempotency key, from `Idempotency-Key` or Firecrawl's `x-idempotency-key`. */
+function idempotencyKeyOf(request: FastifyRequest): { requestId?: string } {
+  const given = request.headers['idempotency-key'] ?? request.headers['x-idempotency-key'];
+  const key = (Array.isArray(given) ? given[0] : given)?.trim();
+  if (!key) return {};
+  if (key.length > maxIdempotencyKeyLength) {
+    throw new ValidationError(`Idempotency-Key: at most ${maxIdempotencyKeyLength} characters; got ${key.length}`, 'Idempotency-Key');
+  }
+  return { requestId: key };
+}
+
+const maxIdempotencyKeyLength = 255;
 
 /** WebSocket clients (Firecrawl's watchers) give the API key as the sub-protocol: `new WebSocket(url, apiKey)`. */
 function webSocketKey(request: FastifyRequest): string {

@@ -4,6 +4,11 @@ import type { FastifyRequest } from 'fastify';
 export interface Caller {
   teamId: string;
   keyId: string | undefined;
+  /**
+   * The client's idempotency key (`Idempotency-Key` or `x-idempotency-key` header), when it sent
+   * one: a request retried with the same key is charged once (Billing.chargeRequest).
+   */
+  requestId?: string;
 }
 
 declare module 'fastify' {

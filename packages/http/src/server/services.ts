@@ -1,5 +1,5 @@
 import type { BlobStore, BrowserSessions, Engine, JobRunner, JobService, JobStore, Queue, SearchProvider, ServerConfig } from '@quarry/core';
-import type { Ledger, LlmProvider, MonitorScheduler, MonitorStore } from '@quarry/core';
+import type { Billing, Ledger, LlmProvider, MonitorScheduler, MonitorStore } from '@quarry/core';
 import type { ServerMetrics } from './metrics.js';
 import type { RateLimiter } from './rate-limiter.js';
 
@@ -12,6 +12,8 @@ export interface Services {
   jobs: JobService;
   runner: JobRunner;
   ledger: Ledger;
+  /** Every charge and credit check (routes and actions never charge the ledger themselves). */
+  billing: Billing;
   rateLimiter: RateLimiter;
   metrics: ServerMetrics;
   /** The LLM provider, when one is configured (deep research and prompt-only extract need it). */

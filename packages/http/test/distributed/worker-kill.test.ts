@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor, type TestServer } from '@quarry/core/testing';
 import { areBackingServicesAvailable, dropIsolated, isolatedEnv } from './backing-services.js';
@@ -8,7 +9,8 @@ import { json, startCrawl, startTokenSite, tokensOf } from './test-site.js';
  * SIGKILL a worker process in the middle of a crawl served by an API process and two workers on
  * PostgreSQL and Redis: the pages it held return to the queue when their lease ends, another
  * worker takes them, and the crawl completes with every page exactly once and creditsUsed equal to
- * the pages. Runs the built CLI (npm test builds first).
+ * the pages, and the ledger charged each page once (its charge commits with the page, so a
+ * redelivered page is charged nothing). Runs the built CLI (npm test builds first).
  */
 const available = await areBackingServicesAvailable();
 const pageCount = 40;
@@ -52,7 +54,23 @@ describe.runIf(available)('a worker stopped mid-crawl', () => {
     expect(tokens).toHaveLength(pageCount);
     expect(done.completed).toBe(pageCount);
     expect(done.creditsUsed).toBe(pageCount);
+    expect(await pageChargesOf(id)).toEqual({ rows: pageCount, credits: pageCount });
   }, 150_000);
+
+  /** The ledger's usage rows for the job's pages, read from the isolated schema. */
+  async function pageChargesOf(jobId: string) {
+    const client = new pg.Client({ connectionString: env.DATABASE_URL });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ rows: string; credits: string | null }>(
+        `SELECT count(*) AS rows, sum(amount) AS credits FROM ${env.QUARRY_PG_SCHEMA}.usage WHERE job_id = $1 AND kind = 'credits' AND reason = 'page'`,
+        [jobId],
+      );
+      return { rows: Number(rows[0]?.rows), credits: Number(rows[0]?.credits) };
+    } finally {
+      await client.end();
+    }
+  }
 
   it('finishes its pages and exits cleanly on SIGTERM', async () => {
     await stopAll(processes.splice(0));

@@ -143,7 +143,7 @@ export class PostgresJobStore implements JobStore {
 
   async finishItem(jobId: string, teamId: string, outcome: PageOutcome): Promise<boolean> {
     const error = outcome.document ? undefined : outcome.error;
-    const [row] = await this.db.query<{ finished: boolean }>('SELECT quarry_finish_item($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) AS finished', [
+    const [row] = await this.db.query<{ finished: boolean }>('SELECT quarry_finish_item($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) AS finished', [
       jobId,
       teamId,
       outcome.key,
@@ -152,6 +152,7 @@ export class PostgresJobStore implements JobStore {
       error?.code ?? null,
       error?.message ?? null,
       outcome.credits,
+      outcome.tokens ?? 0,
       outcome.finishedAt,
       outboxJson(outcome.outbox),
     ]);

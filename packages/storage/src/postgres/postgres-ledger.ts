@@ -6,11 +6,14 @@ import {
   type ApiKeyInfo,
   type AuthenticatedKey,
   type ChargeContext,
+  type ChargeResult,
   type Clock,
   type CreatedApiKey,
   type DailyUsage,
   type Ledger,
+  type RequestChargeContext,
   type Team,
+  type Usage,
   type UsageQuery,
   type UsageRecord,
 } from '@quarry/core';
@@ -145,6 +148,43 @@ export class PostgresLedger implements Ledger {
       [teamId, tokens, reason, this.clock.now(), context.apiKeyId ?? null, context.jobId ?? null],
     );
     if (row?.known !== 1) throw unknownTeam(teamId);
+  }
+
+  async chargeUsage(teamId: string, usage: Usage, reason: string, context: RequestChargeContext = {}): Promise<ChargeResult> {
+    requireCount('credits', usage.credits);
+    requireCount('tokens', usage.tokens);
+    const { requestId } = context;
+    const at = this.clock.now();
+    const key = context.apiKeyId ?? null;
+    const job = context.jobId ?? null;
+    return this.db.transaction(async (client) => {
+      // The team row lock orders concurrent retries of one request: the later one sees the first's row.
+      const [team] = await client.query<{ id: string }>('SELECT id FROM teams WHERE id = $1 FOR NO KEY UPDATE', [teamId]);
+      if (!team) throw unknownTeam(teamId);
+      if (requestId !== undefined) {
+        const [first] = await client.query<{ credits: string; tokens: string }>(
+          'SELECT credits, tokens FROM charged_requests WHERE team_id = $1 AND request_id = $2',
+          [teamId, requestId],
+        );
+        if (first) return { credits: Number(first.credits), tokens: Number(first.tokens), repeated: true };
+      }
+      const [row] = await client.query<{ taken: string }>(
+        'SELECT quarry_charge($1, $2, $3, $4, $5, $6) AS taken, quarry_charge_tokens($1, $7, $3, $4, $5, $6) AS known',
+        [teamId, usage.credits, reason, at, key, job, usage.tokens],
+      );
+      const credits = Number(row!.taken);
+      if (requestId !== undefined) {
+        await client.query('INSERT INTO charged_requests (team_id, request_id, reason, credits, tokens, at) VALUES ($1, $2, $3, $4, $5, $6)', [
+          teamId,
+          requestId,
+          reason,
+          credits,
+          usage.tokens,
+          at,
+        ]);
+      }
+      return { credits, tokens: usage.tokens, repeated: false };
+    });
   }
 
   async listUsage(teamId: string, query: UsageQuery = {}): Promise<UsageRecord[]> {

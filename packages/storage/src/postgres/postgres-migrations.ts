@@ -311,6 +311,60 @@ export const postgresMigrations: readonly string[] = [
   DROP INDEX page_index_site;
   CREATE INDEX page_index_site ON page_index (scope, site, stored_at);
   `,
+  // 9: requests charged with an idempotency key (Billing.chargeRequest), one row per team and key
+  // holding what the first charge took; a page's tokens are charged by quarry_finish_item in the
+  // transaction that stores the page, with its credits.
+  `
+  CREATE TABLE charged_requests (
+    team_id TEXT NOT NULL REFERENCES teams (id),
+    request_id TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    credits BIGINT NOT NULL,
+    tokens BIGINT NOT NULL,
+    at BIGINT NOT NULL,
+    PRIMARY KEY (team_id, request_id)
+  );
+
+  -- Adds p_tokens to the team's tokens used and records them. Returns false for an unknown team.
+  CREATE FUNCTION quarry_charge_tokens(p_team TEXT, p_tokens BIGINT, p_reason TEXT, p_at BIGINT, p_key TEXT, p_job TEXT) RETURNS BOOLEAN
+  LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
+  BEGIN
+    UPDATE teams SET tokens_used = tokens_used + p_tokens WHERE id = p_team;
+    IF NOT FOUND THEN RETURN false; END IF;
+    IF p_tokens > 0 THEN
+      INSERT INTO usage (team_id, kind, amount, reason, at, api_key_id, job_id) VALUES (p_team, 'tokens', p_tokens, p_reason, p_at, p_key, p_job);
+    END IF;
+    RETURN true;
+  END
+  $fn$;
+
+  DROP FUNCTION quarry_finish_item(TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, BIGINT, BIGINT, TEXT);
+  CREATE FUNCTION quarry_finish_item(
+    p_job TEXT, p_team TEXT, p_key TEXT, p_document TEXT,
+    p_error_url TEXT, p_error_code TEXT, p_error_message TEXT,
+    p_credits BIGINT, p_tokens BIGINT, p_at BIGINT, p_outbox TEXT
+  ) RETURNS BOOLEAN
+  LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
+  BEGIN
+    UPDATE job_items SET state = CASE WHEN p_document IS NULL THEN 'failed' ELSE 'done' END
+    WHERE job_id = p_job AND key = p_key AND state = 'queued';
+    IF NOT FOUND THEN RETURN false; END IF;
+    IF p_document IS NOT NULL THEN
+      INSERT INTO job_documents (job_id, key, document) VALUES (p_job, p_key, p_document);
+      UPDATE jobs SET pending = pending - 1, completed = completed + 1, credits_used = credits_used + p_credits WHERE id = p_job;
+    ELSE
+      IF p_error_message IS NOT NULL THEN
+        INSERT INTO job_errors (job_id, key, url, code, message, at) VALUES (p_job, p_key, p_error_url, p_error_code, p_error_message, p_at);
+      END IF;
+      UPDATE jobs SET pending = pending - 1, live = live - 1, failed = failed + 1, credits_used = credits_used + p_credits WHERE id = p_job;
+    END IF;
+    IF p_credits > 0 THEN PERFORM quarry_charge(p_team, p_credits, 'page', p_at, NULL, p_job); END IF;
+    IF p_tokens > 0 THEN PERFORM quarry_charge_tokens(p_team, p_tokens, 'page', p_at, NULL, p_job); END IF;
+    IF p_outbox IS NOT NULL THEN PERFORM quarry_add_outbox(p_outbox); END IF;
+    RETURN true;
+  END
+  $fn$;
+  `,
 ];
 
 /** Rows every Quarry schema has: the local team ($1, for keyless requests), oldest of all teams. */

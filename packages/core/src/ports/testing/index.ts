@@ -4,6 +4,7 @@ export * from './manual-clock.js';
 export * from './job-store-suite.js';
 export * from './queue-suite.js';
 export * from './ledger-suite.js';
+export * from './billing-suite.js';
 export * from './blob-store-suite.js';
 export * from './outbox-suite.js';
 export * from './document-cache-suite.js';
