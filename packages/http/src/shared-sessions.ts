@@ -22,7 +22,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { asQuarryError, errorFromJson, NotAvailableError, QuarryError, TimeoutError, type Action, type BrowserSessions, type ErrorJson, type InteractOutcome, type SessionKey } from '@quarry/core';
-import { createRedis } from '@quarry/storage/distributed';
+import { createRedis, translateRedisError } from '@quarry/storage/distributed';
 
 type Redis = ReturnType<typeof createRedis>;
 
@@ -154,8 +154,17 @@ export class SharedBrowserSessions implements BrowserSessions {
     await Promise.all([this.redis, this.subscriber].map((redis) => redis.quit().catch(() => redis.disconnect())));
   }
 
-  /** Where a call goes: the page's holder (here or another process), or, with no page, a worker that opens one. */
+  /** Routes a call (below); Redis out of reach answers 503, as the rest of the API does. */
   private async dispatch(call: Omit<Call, 'id' | 'from'>): Promise<unknown> {
+    try {
+      return await this.route(call);
+    } catch (error) {
+      throw translateRedisError(error);
+    }
+  }
+
+  /** Where a call goes: the page's holder (here or another process), or, with no page, a worker that opens one. */
+  private async route(call: Omit<Call, 'id' | 'from'>): Promise<unknown> {
     const owner = await this.redis.get(this.ownerKey(call.key));
     if (owner === this.id && this.options.local) return this.runHere(call);
     if (owner) {
