@@ -123,7 +123,7 @@ export async function composeDistributed(config: ServerConfig, role: QuarryRole 
     const monitorScheduler = monitorSchedulerOf(engine, api.jobs, apiQueue.queue, api.monitors);
     // Interact pages are held by one process each; every process forwards calls to the holder (shared-sessions.ts).
     const local = engine.parts.sessions instanceof BrowserSessionRegistry ? engine.parts.sessions : undefined;
-    const sessions = new SharedBrowserSessions({ redisUrl: config.REDIS_URL!, prefix: config.QUARRY_REDIS_PREFIX, ...(local ? { local } : {}), opensNew: role !== 'api', ttlMs: config.QUARRY_INTERACT_TTL_SECONDS * 1000, ...(apiSide.commandTimeoutMs !== undefined ? { commandTimeoutMs: apiSide.commandTimeoutMs } : {}), name: `quarry-${apiSide.name}` });
+    const sessions = new SharedBrowserSessions({ redisUrl: config.REDIS_URL!, prefix: config.QUARRY_REDIS_PREFIX, ...(local ? { local } : {}), opensNew: role !== 'api', ttlMs: config.QUARRY_INTERACT_TTL_SECONDS * 1000, maxPerTeam: config.QUARRY_INTERACT_MAX_SESSIONS, ...(apiSide.commandTimeoutMs !== undefined ? { commandTimeoutMs: apiSide.commandTimeoutMs } : {}), name: `quarry-${apiSide.name}` });
     await sessions.start();
     const rateLimiter = new RedisRateLimiter(apiQueue.redis, parseRateLimits(config.QUARRY_RATE_LIMITS), config.QUARRY_REDIS_PREFIX, clock);
 

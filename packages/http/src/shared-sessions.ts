@@ -11,6 +11,9 @@
  *   {prefix}:interact:inbox:new                list: calls for a scrape with no page; one worker takes
  *                                              each, opens the page and records itself as its owner
  *   {prefix}:interact:reply:{process}          pub/sub channel of the answers to that process's calls
+ *   {prefix}:interact:team:{team}              zset: the team's sessions -> last use (ms), so the team's
+ *                                              limit (QUARRY_INTERACT_MAX_SESSIONS) holds across processes:
+ *                                              a new session closes the least recently used past it
  *
  * A holder whose heartbeat stopped (the process died) answers as an expired session (410, as
  * Firecrawl does), and its record is removed so the next call opens a new page. Team rules,
@@ -19,7 +22,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { asQuarryError, errorFromJson, NotAvailableError, QuarryError, TimeoutError, type Action, type BrowserSessions, type ErrorJson, type InteractOutcome, type SessionKey } from '@quarry/core';
-import { createRedis } from '@quarry/storage/distributed';
+import { createRedis, translateRedisError } from '@quarry/storage/distributed';
 
 type Redis = ReturnType<typeof createRedis>;
 
@@ -38,6 +41,8 @@ export interface SharedSessionsOptions {
   opensNew: boolean;
   /** Milliseconds a session stays open after its last use (QUARRY_INTERACT_TTL_SECONDS). */
   ttlMs: number;
+  /** Sessions a team may hold at once across all processes (QUARRY_INTERACT_MAX_SESSIONS); default: each process's own limit only. */
+  maxPerTeam?: number;
   /** How long a command may wait for Redis (the API fails fast: 503). */
   commandTimeoutMs?: number;
   name: string;
@@ -94,7 +99,7 @@ export class SharedBrowserSessions implements BrowserSessions {
     this.redis = createRedis(redisUrl, { name: `${name}-interact`, ...(commandTimeoutMs !== undefined ? { commandTimeoutMs } : {}) });
     this.blocking = createRedis(redisUrl, { name: `${name}-interact-inbox` });
     this.subscriber = createRedis(redisUrl, { name: `${name}-interact-replies` });
-    options.local?.whenAdopted((key) => void this.recordOwner(key).catch(() => undefined));
+    options.local?.whenAdopted((key) => void this.recordOwner(key).then(() => this.evictBeyondTeamLimit(key)).catch(() => undefined));
   }
 
   /** Subscribes to answers and, with a browser, starts the heartbeat and takes calls from the inboxes. */
@@ -149,8 +154,17 @@ export class SharedBrowserSessions implements BrowserSessions {
     await Promise.all([this.redis, this.subscriber].map((redis) => redis.quit().catch(() => redis.disconnect())));
   }
 
-  /** Where a call goes: the page's holder (here or another process), or, with no page, a worker that opens one. */
+  /** Routes a call (below); Redis out of reach answers 503, as the rest of the API does. */
   private async dispatch(call: Omit<Call, 'id' | 'from'>): Promise<unknown> {
+    try {
+      return await this.route(call);
+    } catch (error) {
+      throw translateRedisError(error);
+    }
+  }
+
+  /** Where a call goes: the page's holder (here or another process), or, with no page, a worker that opens one. */
+  private async route(call: Omit<Call, 'id' | 'from'>): Promise<unknown> {
     const owner = await this.redis.get(this.ownerKey(call.key));
     if (owner === this.id && this.options.local) return this.runHere(call);
     if (owner) {
@@ -267,6 +281,8 @@ export class SharedBrowserSessions implements BrowserSessions {
       const owner = await this.redis.get(this.ownerKey(call.key));
       if (owner && owner !== this.id) return this.dispatch(call);
     }
+    await this.noteUse(call.key);
+    await this.evictBeyondTeamLimit(call.key);
     return this.runHere(call);
   }
 
@@ -290,12 +306,36 @@ export class SharedBrowserSessions implements BrowserSessions {
       }
     } finally {
       if (local.holds(call.key)) await this.recordOwner(call.key);
-      else await this.redis.eval(deleteIfEquals, 1, this.ownerKey(call.key), this.id);
+      else {
+        await this.redis.eval(deleteIfEquals, 1, this.ownerKey(call.key), this.id);
+        await this.redis.zrem(this.key('team', call.key.teamId), call.key.scrapeId);
+      }
     }
   }
 
   private async recordOwner(key: SessionKey): Promise<void> {
     await this.redis.set(this.ownerKey(key), this.id, 'PX', this.options.ttlMs + ownerMarginMs);
+    await this.noteUse(key);
+  }
+
+  /** Marks the session most recently used among its team's. */
+  private async noteUse(key: SessionKey): Promise<void> {
+    const team = this.key('team', key.teamId);
+    await this.redis.zadd(team, Date.now(), key.scrapeId);
+    await this.redis.pexpire(team, this.options.ttlMs + ownerMarginMs);
+  }
+
+  /** Stops the team's least recently used sessions past its limit, wherever they are held. */
+  private async evictBeyondTeamLimit(key: SessionKey): Promise<void> {
+    const team = this.key('team', key.teamId);
+    // Sessions unused for longer than the time-to-live have closed on their own.
+    await this.redis.zremrangebyscore(team, '-inf', Date.now() - this.options.ttlMs - ownerMarginMs);
+    const sessions = await this.redis.zrange(team, '0', '-1');
+    const excess = sessions.filter((scrapeId) => scrapeId !== key.scrapeId).slice(0, Math.max(0, sessions.length - (this.options.maxPerTeam ?? Number.POSITIVE_INFINITY)));
+    for (const scrapeId of excess) {
+      await this.redis.zrem(team, scrapeId);
+      await this.stop({ teamId: key.teamId, scrapeId }).catch(() => undefined);
+    }
   }
 
   private async beat(): Promise<void> {

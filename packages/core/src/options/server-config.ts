@@ -153,7 +153,7 @@ export const serverConfigSchema = Type.Object(
       minimum: 1,
       maximum: 64,
       default: 2,
-      description: 'Interact browser sessions a team may hold at once in this process; opening one more closes its least recently used.',
+      description: 'Interact browser sessions a team may hold at once (across all processes in the distributed mode); opening one more closes its least recently used.',
     }),
     QUARRY_INTERACT_NODE: Type.Boolean({
       default: false,

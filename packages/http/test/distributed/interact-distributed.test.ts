@@ -10,8 +10,9 @@ import { startApiProcess, startWorkerProcess, stopAll, type QuarryProcess } from
  * Interact in the distributed mode with separate processes (the built CLI): two API processes and
  * a worker. A scrape that kept no page gets one on the worker; a browser scrape keeps its page in
  * the API process that ran it; either way every API process forwards interact and stop to the
- * holder, so the page's state is the same whichever process answers. Another team's scrape is a
- * 404, and a holder that died answers as an expired session (410).
+ * holder, so the page's state is the same whichever process answers. The team's session limit
+ * holds across processes. Another team's scrape is a 404, and a holder that died answers as an
+ * expired session (410).
  */
 const chromium = findChromium(process.env.QUARRY_CHROMIUM_PATH);
 const available = await areBackingServicesAvailable();
@@ -42,7 +43,7 @@ describe.skipIf(skip)('interact on API and worker processes', () => {
 
   beforeAll(async () => {
     site = await startTestServer({ '/counter': { body: page } });
-    env = { ...isolatedEnv(), QUARRY_RECONCILE_INTERVAL_MS: '1000' };
+    env = { ...isolatedEnv(), QUARRY_RECONCILE_INTERVAL_MS: '1000', QUARRY_INTERACT_MAX_SESSIONS: '2' };
     const one = await startApiProcess(env);
     processes.push(one);
     const two = await startApiProcess(env);
@@ -95,6 +96,24 @@ describe.skipIf(skip)('interact on API and worker processes', () => {
     expect(await viaTwo.interact(id, js("document.getElementById('n').textContent"))).toMatchObject({ success: true, result: '1' });
     expect(await viaOne.interact(id, js("document.getElementById('inc').click(); return document.getElementById('n').textContent;"))).toMatchObject({ result: '2' });
     expect(await viaTwo.stopInteraction(id)).toMatchObject({ success: true });
+  });
+
+  it('holds the team limit across processes: a new session closes the least recently used, wherever it is held', async () => {
+    const counter = `${site.url}/counter`;
+    // Held by API process one (its browser scrape kept the page), then two pages on the worker.
+    const first = (await viaOne.scrape(counter, { formats: ['markdown'], actions: [{ type: 'click', selector: '#inc' }] })).metadata!.scrapeId!;
+    expect(await viaTwo.interact(first, js("document.getElementById('n').textContent"))).toMatchObject({ result: '1' });
+    const second = (await viaOne.scrape(counter, { formats: ['markdown'] })).metadata!.scrapeId!;
+    expect(await viaTwo.interact(second, js("window.mark = 'second'; return 'ok';"))).toMatchObject({ result: 'ok' });
+    const third = (await viaTwo.scrape(counter, { formats: ['markdown'] })).metadata!.scrapeId!;
+    expect(await viaOne.interact(third, js("return 'ok';"))).toMatchObject({ result: 'ok' });
+
+    // QUARRY_INTERACT_MAX_SESSIONS is 2: the first, least recently used, was closed in API process one.
+    const stopFirst = await fetch(`${apiTwo}/v2/scrape/${first}/interact`, { method: 'DELETE', headers: { authorization: `Bearer ${keyA}` } });
+    expect(stopFirst.status).toBe(404);
+    expect(await viaOne.interact(second, js('String(window.mark)'))).toMatchObject({ result: 'second' });
+    await viaOne.stopInteraction(second);
+    await viaTwo.stopInteraction(third);
   });
 
   it('answers an expired session when the worker holding the page died, then opens a new one', async () => {
