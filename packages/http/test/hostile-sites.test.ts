@@ -307,6 +307,24 @@ describe('hostile sites in crawls and maps', () => {
     await expectHealthy();
   }, 120_000);
 
+  it('a crawl of a site with an untrusted certificate fails naming TLS (v1), and crawls with skipTlsVerification (v2 default)', async () => {
+    const v1 = await post('/v1/crawl', { url: `${untrustedUrl}/`, limit: 2 });
+    expect(v1.status, JSON.stringify(v1.body)).toBe(200);
+    const failed = (await crawlEnd(v1.body.id!)) as { status: string; error?: string };
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toContain(`The start URL ${untrustedUrl}/`);
+    expect(failed.error).toMatch(/TLS/);
+    const v2 = await post('/v2/crawl', { url: `${untrustedUrl}/`, limit: 2 });
+    expect(v2.status, JSON.stringify(v2.body)).toBe(200);
+    const crawled = await waitFor(async () => {
+      const answer = (await (await fetch(`${quarry.url}/v2/crawl/${v2.body.id}`)).json()) as { status: string; error?: string; data: Array<{ markdown?: string }> };
+      return answer.status === 'scraping' ? undefined : answer;
+    }, { timeoutMs: 60_000, message: 'crawl end' });
+    expect(crawled.status, JSON.stringify(crawled.error)).toBe('completed');
+    expect(crawled.data[0]?.markdown).toMatch(/self-signed certificate/);
+    await expectHealthy();
+  }, 120_000);
+
   it('another port of the same host is another site: the map and the crawl keep to their own port', async () => {
     const map = (await (await fetch(`${quarry.url}/v1/map`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${site.url}/links-other-port`, filterByPath: false, ignoreSitemap: true }) })).json()) as { success: boolean; links: string[] };
     expect(map.success).toBe(true);
