@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startQuarry, type TestQuarry } from './support/quarry-server.js';
 import { startTestServer, waitFor, type TestServer } from '@quarry/core/testing';
 import { articlePage, startMutableSite, type MutableSite } from './support/mutable-site.js';
@@ -58,6 +58,11 @@ async function healthLatency(): Promise<number> {
   return performance.now() - started;
 }
 
+// Whatever a case did, the server answers /health within a second afterwards.
+afterEach(async () => {
+  expect(await healthLatency()).toBeLessThan(1_000);
+});
+
 describe('hostile pages', () => {
   it('a million unclosed inline tags: the scrape fails as too large, /health keeps answering', async () => {
     const scraping = scrape(`${site.url}/unclosed-inline`);
@@ -108,9 +113,37 @@ describe('hostile pages', () => {
 
 describe('robots.txt that cannot be read', () => {
   let failing: TestServer;
+  let silent: TestServer;
+  let huge: TestServer;
   const requested: string[] = [];
+  const silentRequested: string[] = [];
+  const hugeRequested: string[] = [];
+  const hanging = new Set<import('node:http').ServerResponse>();
 
   beforeAll(async () => {
+    // A robots.txt that never answers (headers never sent): unreachable, so disallow all.
+    silent = await startTestServer((_request, response, url) => {
+      silentRequested.push(url.pathname);
+      if (url.pathname === '/robots.txt') {
+        hanging.add(response);
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end(articlePage('Should not be fetched', ['An unreachable robots.txt disallows all.']));
+    });
+    // 5 MB of robots.txt with its Disallow 100 KB in (RFC 9309: parse at least the first 500 KiB).
+    const filler = (bytes: number) => '# filler line of a very long robots.txt file\n'.repeat(Math.ceil(bytes / 46));
+    const hugeRobots = `User-agent: *\n${filler(100_000)}Disallow: /docs/secret\n${filler(5_000_000)}`;
+    huge = await startTestServer((_request, response, url) => {
+      hugeRequested.push(url.pathname);
+      if (url.pathname === '/robots.txt') {
+        response.writeHead(200, { 'content-type': 'text/plain' });
+        response.end(hugeRobots);
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end(articlePage(`Page ${url.pathname}`, ['A page of a site with a huge robots.txt.'], { links: ['/docs/secret', '/docs/open'] }));
+    });
     failing = await startTestServer((_request, response, url) => {
       requested.push(url.pathname);
       if (url.pathname === '/robots.txt') {
@@ -124,8 +157,42 @@ describe('robots.txt that cannot be read', () => {
   });
 
   afterAll(async () => {
+    for (const response of hanging) response.destroy();
     await failing?.close();
+    await silent?.close();
+    await huge?.close();
   });
+
+  async function crawlEnd(id: string, timeoutMs = 20_000) {
+    return waitFor(async () => {
+      const answer = (await (await fetch(`${quarry.url}/v1/crawl/${id}`)).json()) as { status: string; error?: string };
+      return answer.status === 'scraping' ? undefined : answer;
+    }, { timeoutMs, message: 'crawl end' });
+  }
+
+  async function crawl(url: string) {
+    const response = await fetch(`${quarry.url}/v1/crawl`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url, limit: 5 }) });
+    return ((await response.json()) as { id: string }).id;
+  }
+
+  it('a robots.txt that never answers: the crawl fetches nothing else and fails saying why', async () => {
+    const id = await crawl(`${silent.url}/docs/`);
+    const status = await crawlEnd(id, 60_000);
+    expect(status.status).toBe('failed');
+    expect(status.error).toMatch(/robots\.txt of http:\/\/127\.0\.0\.1:\d+ could not be read/);
+    expect(silentRequested.filter((path) => path !== '/robots.txt')).toEqual([]);
+  }, 90_000);
+
+  it('a 5 MB robots.txt with a Disallow 100 KB in: the crawl honours it and reads the file once', async () => {
+    const id = await crawl(`${huge.url}/docs/`);
+    const status = await crawlEnd(id, 60_000);
+    expect(status.status).toBe('completed');
+    expect(hugeRequested).toContain('/docs/open');
+    expect(hugeRequested).not.toContain('/docs/secret');
+    expect(hugeRequested.filter((path) => path === '/robots.txt')).toHaveLength(1);
+    const errors = (await (await fetch(`${quarry.url}/v1/crawl/${id}/errors`)).json()) as { robotsBlocked: string[] };
+    expect(errors.robotsBlocked).toContain(`${huge.url}/docs/secret`);
+  }, 90_000);
 
   it('a 503 robots.txt: the crawl fetches nothing else (no sitemap, no start page) and fails saying why', async () => {
     const response = await fetch(`${quarry.url}/v1/crawl`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${failing.url}/docs/`, limit: 5 }) });

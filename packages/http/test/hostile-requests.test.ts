@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startQuarry, type TestQuarry } from './support/quarry-server.js';
 
 /**
@@ -22,6 +22,14 @@ async function send(method: string, path: string, body?: string) {
   });
   return { status: response.status, body: (await response.json()) as { success: boolean; error: string; code?: string; details?: unknown } };
 }
+
+// Whatever a request did, the server answers /health within a second afterwards.
+afterEach(async () => {
+  const started = performance.now();
+  const response = await fetch(`${quarry.url}/health`, { signal: AbortSignal.timeout(5_000) });
+  expect(response.status).toBe(200);
+  expect(performance.now() - started).toBeLessThan(1_000);
+});
 
 describe('hostile requests', () => {
   it.each([

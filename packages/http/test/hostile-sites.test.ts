@@ -19,6 +19,7 @@ let quarry: TestQuarry;
 let site: TestServer;
 /** Another server on the same host, another port: never the site's own pages in a crawl or a map. */
 let otherPort: TestServer;
+const otherPortRequests: Array<{ path: string; headers: IncomingMessage['headers'] }> = [];
 /** An HTTPS server with a self-signed certificate. */
 let untrusted: HttpsServer;
 let untrustedUrl: string;
@@ -80,6 +81,11 @@ function route(request: IncomingMessage, response: ServerResponse, url: URL): vo
     html(response, articlePage('Links to a reset', ['A page linking to one that resets.'], { links: [`${base}/reset`] }));
     return;
   }
+  if (path === '/to-other-port') {
+    response.writeHead(302, { location: `${otherPort.url}/landing${url.search}` });
+    response.end();
+    return;
+  }
   if (path === '/links-other-port') {
     html(response, articlePage('Links to another port', ['A page linking to another server on this host.'], { links: [`${otherPort.url}/elsewhere`, `${base}/here`] }));
     return;
@@ -136,7 +142,10 @@ beforeAll(async () => {
   gzipBomb = await gzipBombOf('<html><body>', 128 * 1024 * 1024, 0);
   sitemapGzipBomb = await gzipBombOf('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>SITE/</loc></url>', 256 * 1024 * 1024, 0x20);
   site = await startTestServer(route);
-  otherPort = await startTestServer((_request, response, url) => html(response, articlePage('Another server', [`The other server at ${url.pathname}.`])));
+  otherPort = await startTestServer((request, response, url) => {
+    otherPortRequests.push({ path: url.pathname, headers: request.headers });
+    html(response, articlePage('Another server', [`The other server at ${url.pathname}.`]));
+  });
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
     keySize: 2048,
     extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
@@ -187,13 +196,14 @@ describe('hostile sites, single scrapes', () => {
   }, 20_000);
 
   it('a connection reset mid-body is the target\'s error: 422 SCRAPE_SITE_ERROR naming the host', async () => {
-    const { status, body } = await post('/v1/scrape', { url: `${site.url}/reset`, timeout: 8_000 });
+    // The browser engine tries too (some sites reset clients that are not browsers): time for a cold start.
+    const { status, body } = await post('/v1/scrape', { url: `${site.url}/reset`, timeout: 30_000 });
     expect(status, JSON.stringify(body)).toBe(422);
     expect(body).toMatchObject({ success: false, code: 'SCRAPE_SITE_ERROR' });
     expect(body.error).toContain(new URL(site.url).host);
     expect(body.error).toMatch(/reset/);
     await expectHealthy();
-  }, 30_000);
+  }, 60_000);
 
   it.skipIf(!hasBrowser)('a connection reset mid-body through the browser fails at once as the target\'s error, not a timeout', async () => {
     // A long timeout: Chromium never finishes a document cut short, so waiting for it would be a 408.
@@ -215,6 +225,26 @@ describe('hostile sites, single scrapes', () => {
     expect(status, JSON.stringify(body)).toBe(422);
     expect(body).toMatchObject({ success: false, code: 'SCRAPE_SSL_ERROR' });
     expect(body.error).toContain(new URL(url()).host);
+    await expectHealthy();
+  }, 60_000);
+
+  it.each([
+    ['fetched plainly', 'plain', {}],
+    ['through the browser', 'browser', { waitFor: 50 }],
+  ])('credentials given for a scrape never follow a redirect to another origin (another port), %s', async (name, tag, options) => {
+    if (name.includes('browser') && !hasBrowser) return;
+    const headers = { Authorization: 'Bearer secret-token', Cookie: 'session=secret-cookie', 'Proxy-Authorization': 'Basic c2VjcmV0' };
+    const { status, body } = await post('/v1/scrape', { url: `${site.url}/to-other-port?engine=${tag}`, headers, timeout: 30_000, ...options });
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.data?.markdown).toContain('The other server at /landing.');
+    const landing = otherPortRequests.filter((request) => request.path === '/landing');
+    expect(landing.length).toBeGreaterThan(0);
+    for (const request of landing) {
+      expect(request.headers.authorization).toBeUndefined();
+      expect(request.headers['proxy-authorization']).toBeUndefined();
+      expect(request.headers.cookie ?? '').not.toContain('secret-cookie');
+    }
+    otherPortRequests.length = 0;
     await expectHealthy();
   }, 60_000);
 
@@ -274,6 +304,24 @@ describe('hostile sites in crawls and maps', () => {
     const errors = (await (await fetch(`${quarry.url}/v1/crawl/${body.id}/errors`)).json()) as { errors: Array<{ url: string; error: string }> };
     expect(errors.errors).toContainEqual(expect.objectContaining({ url: `${site.url}/reset`, error: expect.stringMatching(/reset|closed the connection/) }));
     expect(errors.errors.find((error) => error.url === `${site.url}/reset`)?.error).not.toMatch(/did not finish|timed out/i);
+    await expectHealthy();
+  }, 120_000);
+
+  it('a crawl of a site with an untrusted certificate fails naming TLS (v1), and crawls with skipTlsVerification (v2 default)', async () => {
+    const v1 = await post('/v1/crawl', { url: `${untrustedUrl}/`, limit: 2 });
+    expect(v1.status, JSON.stringify(v1.body)).toBe(200);
+    const failed = (await crawlEnd(v1.body.id!)) as { status: string; error?: string };
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toContain(`The start URL ${untrustedUrl}/`);
+    expect(failed.error).toMatch(/TLS/);
+    const v2 = await post('/v2/crawl', { url: `${untrustedUrl}/`, limit: 2 });
+    expect(v2.status, JSON.stringify(v2.body)).toBe(200);
+    const crawled = await waitFor(async () => {
+      const answer = (await (await fetch(`${quarry.url}/v2/crawl/${v2.body.id}`)).json()) as { status: string; error?: string; data: Array<{ markdown?: string }> };
+      return answer.status === 'scraping' ? undefined : answer;
+    }, { timeoutMs: 60_000, message: 'crawl end' });
+    expect(crawled.status, JSON.stringify(crawled.error)).toBe('completed');
+    expect(crawled.data[0]?.markdown).toMatch(/self-signed certificate/);
     await expectHealthy();
   }, 120_000);
 

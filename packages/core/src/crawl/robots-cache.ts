@@ -13,7 +13,7 @@ export const robotsCacheMs = 24 * 60 * 60 * 1000;
 /** RFC 9309 §2.3.1.2: follow at least five consecutive redirects. */
 export const robotsMaxRedirects = 5;
 /** Failures that say the origin itself cannot be reached or may not be fetched. */
-const unreachableKinds: ReadonlySet<string> = new Set(['ssrf', 'dns', 'connection-refused']);
+const unreachableKinds: ReadonlySet<string> = new Set(['ssrf', 'dns', 'connection-refused', 'tls']);
 export const robotsCompatibilityTokens = ['FirecrawlAgent', 'FireCrawlAgent'];
 
 export class RobotsCache {
@@ -29,26 +29,30 @@ export class RobotsCache {
   /**
    * Rules for the origin of `url`, for the cache's user-agent tokens or the given ones (a crawl's
    * `robotsUserAgent`). Never throws: failures become allow-all or disallow-all per the RFC.
+   * `skipTlsVerification` as the crawl's pages are fetched (an untrusted certificate the crawl
+   * accepts must not make its robots.txt unreachable).
    */
-  rulesFor(url: URL, tokens: string[] = this.userAgentTokens): Promise<RobotsRules> {
+  rulesFor(url: URL, tokens: string[] = this.userAgentTokens, options: { skipTlsVerification?: boolean } = {}): Promise<RobotsRules> {
     const origin = url.origin;
-    const key = `${origin} ${tokens.join(',')}`;
+    const skipTlsVerification = options.skipTlsVerification === true;
+    const key = `${origin} ${tokens.join(',')}${skipTlsVerification ? ' skip-tls' : ''}`;
     const now = this.clock.now();
     const cached = this.entries.get(key);
     if (cached && now - cached.fetchedAt < robotsCacheMs) return cached.rules;
-    const rules = this.fetchRules(origin, tokens);
+    const rules = this.fetchRules(origin, tokens, skipTlsVerification);
     this.entries.set(key, { rules, fetchedAt: now });
     if (this.entries.size > 10_000) this.entries.delete(this.entries.keys().next().value!);
     return rules;
   }
 
-  private async fetchRules(origin: string, tokens: string[]): Promise<RobotsRules> {
+  private async fetchRules(origin: string, tokens: string[], skipTlsVerification: boolean): Promise<RobotsRules> {
     try {
       const response = await this.fetcher.fetch({
         url: new URL('/robots.txt', origin),
         timeoutMs: this.timeoutMs,
         truncateBytes: maxRobotsBytes, // the first 500 KiB of a file of any size (RFC 9309 §2.5)
         maxRedirects: robotsMaxRedirects,
+        ...(skipTlsVerification ? { skipTlsVerification } : {}),
       });
       return robotsRulesFromStatus(response.status) ?? parseRobotsTxt(response.body, tokens);
     } catch (error) {

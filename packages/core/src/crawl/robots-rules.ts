@@ -22,7 +22,7 @@ export interface RobotsRules {
   isUnavailable?: boolean;
   /**
    * Why robots.txt could not be read when the origin itself cannot be reached or may not be
-   * fetched (a name that does not resolve, a closed port, a refused address): the crawl's reason.
+   * fetched (a name that does not resolve, a closed port, a refused address, a TLS failure): the crawl's reason.
    */
   unreachable?: QuarryError;
 }

@@ -119,7 +119,9 @@ export class PageWorker {
       regexOnFullURL: options.regexOnFullURL,
     });
     const tokens = options.robotsUserAgent ? [options.robotsUserAgent, ...this.deps.robotsTokens.slice(1)] : this.deps.robotsTokens;
-    const robots = options.ignoreRobotsTxt ? undefined : await this.robots.rulesFor(rules.startUrl, tokens);
+    const robots = options.ignoreRobotsTxt
+      ? undefined
+      : await this.robots.rulesFor(rules.startUrl, tokens, { skipTlsVerification: options.scrapeOptions.skipTlsVerification });
     return { rules, request, robots };
   }
 
