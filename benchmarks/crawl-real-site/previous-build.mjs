@@ -14,10 +14,17 @@ import { register } from 'node:module';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const previous = process.env.QUARRY_PREVIOUS_ADAPTERS;
-if (!previous) throw new Error('previous-build.mjs needs QUARRY_PREVIOUS_ADAPTERS (a copied packages/adapters/dist)');
-const target = pathToFileURL(resolve(previous, 'index.js')).href;
-const hook = `export async function resolve(specifier, context, next) {
-  return specifier === '@quarry/adapters' ? { url: ${JSON.stringify(target)}, shortCircuit: true } : next(specifier, context);
+// QUARRY_PREVIOUS_CORE (a copied packages/core/dist) does the same for `@quarry/core`; the transform
+// worker loads it too, as workers inherit NODE_OPTIONS.
+const previous = { '@quarry/adapters': process.env.QUARRY_PREVIOUS_ADAPTERS, '@quarry/core': process.env.QUARRY_PREVIOUS_CORE };
+if (!previous['@quarry/adapters'] && !previous['@quarry/core']) {
+  throw new Error('previous-build.mjs needs QUARRY_PREVIOUS_ADAPTERS or QUARRY_PREVIOUS_CORE (a copied packages/<name>/dist)');
+}
+const targets = Object.fromEntries(
+  Object.entries(previous).flatMap(([name, dist]) => (dist ? [[name, pathToFileURL(resolve(dist, 'index.js')).href]] : [])),
+);
+const hook = `const targets = ${JSON.stringify(targets)};
+export async function resolve(specifier, context, next) {
+  return targets[specifier] ? { url: targets[specifier], shortCircuit: true } : next(specifier, context);
 }`;
 register(`data:text/javascript,${encodeURIComponent(hook)}`);

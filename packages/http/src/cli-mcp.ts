@@ -3,7 +3,6 @@ import { UnauthorizedError } from '@quarry/core';
 import { privateHostsOverride } from './cli-flags.js';
 import { loadConfig } from './compose.js';
 import { isDistributed } from './distributed-mode.js';
-import { composeServer } from './compose-server.js';
 import type { Caller } from './server/request-context.js';
 import type { Services } from './server/services.js';
 
@@ -22,7 +21,7 @@ export function mcpCommand(program: Command) {
     .option('--allow-private-hosts [hosts]', 'allow loopback/private targets (comma-separated hosts or CIDRs; all when no value)')
     .action(async (flags: { apiKey?: string; allowPrivateHosts?: string | boolean }) => {
       const config = loadConfig({ ...process.env, ...privateHostsOverride(flags.allowPrivateHosts) });
-      const parts = isDistributed(config) ? await (await import('./compose-distributed.js')).composeDistributed(config) : await composeServer(config);
+      const parts = isDistributed(config) ? await (await import('./compose-distributed.js')).composeDistributed(config) : await (await import('./compose-server.js')).composeServer(config);
       try {
         const caller = await stdioCaller(parts.services, flags.apiKey ?? config.FIRECRAWL_API_KEY ?? '');
         parts.services.runner.start();

@@ -9,8 +9,6 @@ import { privateHostsOverride } from './cli-flags.js';
 import { runWorker } from './cli-worker.js';
 import { loadConfig } from './compose.js';
 import { isDistributed } from './distributed-mode.js';
-import { composeServer } from './compose-server.js';
-import { startServer } from './server/start-server.js';
 
 /** `quarry serve`, and the key and credit commands of the embedded default. */
 export function serveCommand(program: Command) {
@@ -29,10 +27,10 @@ export function serveCommand(program: Command) {
       const config = loadConfig({ ...process.env, ...overrides });
       const distributed = isDistributed(config);
       if (distributed && config.QUARRY_ROLE === 'worker') return runWorker(config);
-      const parts = distributed ? await (await import('./compose-distributed.js')).composeDistributed(config) : await composeServer(config);
+      const parts = distributed ? await (await import('./compose-distributed.js')).composeDistributed(config) : await (await import('./compose-server.js')).composeServer(config);
       let running;
       try {
-        running = await startServer(parts.services, config, {
+        running = await (await import('./server/start-server.js')).startServer(parts.services, config, {
           close: parts.close,
           logger: {
             level: config.LOG_LEVEL,

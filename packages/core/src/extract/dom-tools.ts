@@ -25,12 +25,27 @@ export function isInline(node: AnyNode): boolean {
 /** Every element under `parent` in document order (pre-order), without recursion. */
 export function descendantElements(parent: ParentNode): Element[] {
   const result: Element[] = [];
-  const stack: AnyNode[] = [...parent.children].reverse();
-  while (stack.length > 0) {
-    const node = stack.pop()!;
+  // A stack of (child list, next index) rather than of every node: no copy of each child list.
+  const lists: AnyNode[][] = [parent.children];
+  const next: number[] = [0];
+  let depth = 1;
+  while (depth > 0) {
+    const level = depth - 1;
+    const list = lists[level]!;
+    const index = next[level]!;
+    if (index >= list.length) {
+      depth = level;
+      continue;
+    }
+    next[level] = index + 1;
+    const node = list[index]!;
     if (!isTag(node)) continue;
     result.push(node);
-    for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index]!);
+    if (node.children.length > 0) {
+      lists[depth] = node.children;
+      next[depth] = 0;
+      depth++;
+    }
   }
   return result;
 }

@@ -21,6 +21,13 @@ describe('measureText', () => {
     expect(divStats.media).toBe(1);
     expect(linkDensity(divStats)).toBeCloseTo(12 / 37);
   });
+
+  it('treats non-ASCII spaces, commas and Hangul like the ASCII path does', () => {
+    const page = parseDocument('<p id="p">\u00a0가나,\u3000\u060cx\u200b</p>');
+    const paragraph = findOne((element) => element.attribs.id === 'p', page.children)!;
+    // Hangul weighs 2; the ideographic space collapses to one character; edge spaces weigh nothing
+    expect(measureText(page).get(paragraph)).toMatchObject({ text: 8, commas: 2, linkText: 0 });
+  });
 });
 
 describe('measureProse', () => {

@@ -28,66 +28,106 @@ interface TextMeasure {
   commas: number;
 }
 
-const commaCodes: ReadonlySet<number> = new Set([
-  0x2c, 0x60c, 0xfe50, 0xfe10, 0xfe11, 0x2e41, 0x2e34, 0x2e32, 0xff0c, 0x3001,
-]);
+/** Commas (Latin, Arabic, CJK and their variants), checked without a set lookup per character. */
+function isComma(code: number): boolean {
+  if (code === 0x2c) return true;
+  if (code < 0x60c) return false;
+  return (
+    code === 0x60c || code === 0x3001 || code === 0xff0c || code === 0xfe50 || code === 0xfe10 ||
+    code === 0xfe11 || code === 0x2e41 || code === 0x2e34 || code === 0x2e32
+  );
+}
 
 function isSpace(code: number): boolean {
-  return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x200b || code === 0x3000 || code === 0xfeff;
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  return code === 0xa0 || code === 0x200b || code === 0x3000 || code === 0xfeff;
 }
 
 /** Extra weight of one character: CJK ideographs and kana count 3, Hangul syllables 2. */
 function extraWeight(code: number): number {
-  if ((code >= 0x3040 && code <= 0x30ff) || (code >= 0x3400 && code <= 0x9fff) || (code >= 0xf900 && code <= 0xfaff)) {
-    return 2;
-  }
+  if (code < 0x3040) return 0;
+  if (code <= 0x30ff || (code >= 0x3400 && code <= 0x9fff) || (code >= 0xf900 && code <= 0xfaff)) return 2;
   return code >= 0xac00 && code <= 0xd7af ? 1 : 0;
 }
 
+/** The measure of a run without weight (whitespace only, or empty): shared, never changed. */
+const emptyMeasure: TextMeasure = Object.freeze({ length: 0, commas: 0 });
+
 /**
  * One pass over a text: whitespace runs count as one character (none at the ends), CJK
- * characters weigh more, and commas are counted.
+ * characters weigh more, and commas are counted. ASCII takes a short path (most text is ASCII).
  */
 function measureRun(text: string): TextMeasure {
-  const result: TextMeasure = { length: 0, commas: 0 };
+  let length = 0;
+  let commas = 0;
   let pendingSpace = false;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
+    if (code < 0x80) {
+      if (code === 32 || (code >= 9 && code <= 13)) {
+        pendingSpace = length > 0;
+        continue;
+      }
+      if (pendingSpace) {
+        length += 1;
+        pendingSpace = false;
+      }
+      length += 1;
+      if (code === 0x2c) commas += 1;
+      continue;
+    }
     if (isSpace(code)) {
-      pendingSpace = result.length > 0;
+      pendingSpace = length > 0;
       continue;
     }
     if (pendingSpace) {
-      result.length += 1;
+      length += 1;
       pendingSpace = false;
     }
-    result.length += 1 + extraWeight(code);
-    if (commaCodes.has(code)) result.commas += 1;
+    length += 1 + extraWeight(code);
+    if (isComma(code)) commas += 1;
   }
-  return result;
+  return length === 0 && commas === 0 ? emptyMeasure : { length, commas };
 }
 
-/** Measures of text nodes, kept while the nodes live: the passes of one extraction share them. */
-const measuredNodes = new WeakMap<Text, TextMeasure>();
-
+/**
+ * A text node's measure, computed again on every pass: with the ASCII path that is cheaper than
+ * keeping it (a WeakMap lookup per node per pass cost more, and its entries were garbage to trace).
+ */
 function measureNode(node: Text): TextMeasure {
-  let measure = measuredNodes.get(node);
-  if (!measure) {
-    measure = measureRun(node.data);
-    measuredNodes.set(node, measure);
-  }
-  return measure;
+  return measureRun(node.data);
 }
-
-
 
 const emptyStats = (): TextStats => ({ text: 0, linkText: 0, commas: 0, images: 0, media: 0, blocks: 0 });
 
-/** What an element adds to the counts of its subtree (and its ancestors'). */
-const countedTags: Record<string, readonly (keyof TextStats)[]> = {
-  img: ['images', 'media'], picture: ['images', 'media'], iframe: ['media'], video: ['media'], figure: ['media'],
-  table: ['media'], pre: ['media'], math: ['media'],
-};
+/** What an element adds to the counts of its subtree (and its ancestors'), its blocks included. */
+function countElement(name: string, stats: TextStats): void {
+  switch (name) {
+    case 'img':
+    case 'picture':
+      stats.images += 1;
+      stats.media += 1;
+      break;
+    case 'iframe':
+    case 'video':
+    case 'figure':
+    case 'table':
+    case 'pre':
+    case 'math':
+      stats.media += 1;
+      break;
+  }
+  if (!inlineTags.has(name)) stats.blocks += 1;
+}
+
+/** Adds one text node's measure to `stats`. */
+function addText(node: Text, stats: TextStats, inLink: boolean): void {
+  const run = measureNode(node);
+  if (run.length === 0) return;
+  stats.text += run.length;
+  if (inLink) stats.linkText += run.length;
+  stats.commas += run.commas;
+}
 
 /**
  * Stats for every element under `root` (and `root` itself when it is an element). Call again after
@@ -95,41 +135,45 @@ const countedTags: Record<string, readonly (keyof TextStats)[]> = {
  */
 export function measureText(root: ParentNode): Map<Element, TextStats> {
   const result = new Map<Element, TextStats>();
-  // Post-order without recursion: broken pages nest thousands of unclosed tags.
-  interface Frame {
-    element: Element;
-    stats: TextStats;
-    parentStats: TextStats;
-    inLink: boolean;
-    next: number;
-  }
-  const stack: Frame[] = [];
-  const enter = (node: AnyNode, parentStats: TextStats, inLink: boolean): void => {
-    if (isText(node)) {
-      const run = measureNode(node);
-      if (run.length === 0) return;
-      parentStats.text += run.length;
-      if (inLink) parentStats.linkText += run.length;
-      parentStats.commas += run.commas;
-    } else if (isTag(node)) {
-      stack.push({ element: node, stats: emptyStats(), parentStats, inLink: inLink || node.name === 'a', next: 0 });
-    }
-  };
+  // Post-order without recursion (broken pages nest thousands of unclosed tags), the stack kept in
+  // parallel arrays so that a pass allocates nothing per element but its stats.
+  const elements: Element[] = [];
+  const statsOf: TextStats[] = [];
+  const nextChild: number[] = [];
+  const inLinks: boolean[] = [];
+  let depth = 0;
   const top = emptyStats();
-  for (const node of isTag(root) ? [root] : root.children) {
-    enter(node, top, false);
-    while (stack.length > 0) {
-      const frame = stack[stack.length - 1]!;
-      const child = frame.element.children[frame.next++];
-      if (child) {
-        enter(child, frame.stats, frame.inLink);
+  const open = (element: Element, inLink: boolean): void => {
+    elements[depth] = element;
+    statsOf[depth] = emptyStats();
+    nextChild[depth] = 0;
+    inLinks[depth] = inLink || element.name === 'a';
+    depth++;
+  };
+  const roots: readonly AnyNode[] = isTag(root) ? [root] : root.children;
+  for (const node of roots) {
+    if (isText(node)) {
+      addText(node, top, false);
+      continue;
+    }
+    if (!isTag(node)) continue;
+    open(node, false);
+    while (depth > 0) {
+      const level = depth - 1;
+      const element = elements[level]!;
+      const index = nextChild[level]!;
+      if (index < element.children.length) {
+        nextChild[level] = index + 1;
+        const child = element.children[index]!;
+        if (isText(child)) addText(child, statsOf[level]!, inLinks[level]!);
+        else if (isTag(child)) open(child, inLinks[level]!);
         continue;
       }
-      stack.pop();
-      for (const key of countedTags[frame.element.name] ?? []) frame.stats[key] += 1;
-      if (!inlineTags.has(frame.element.name)) frame.stats.blocks += 1;
-      result.set(frame.element, frame.stats);
-      addStats(frame.parentStats, frame.stats);
+      const stats = statsOf[level]!;
+      countElement(element.name, stats);
+      result.set(element, stats);
+      depth = level;
+      addStats(level > 0 ? statsOf[level - 1]! : top, stats);
     }
   }
   return result;
