@@ -41,6 +41,16 @@ describe('trimming the edges of an article', () => {
     expect(text).not.toContain('Front Street');
   });
 
+  it('drops a link that leads nowhere (a back-to-top button) at the end of a nested wrapper', () => {
+    const html = page('', '').replace(
+      '</div></body>',
+      '<div class="w2"><div class="w3">' + paragraph('fourth') + '</div><a href="#" class="scroll-top"><span>Back up</span></a></div></div></body>',
+    );
+    const text = textOf(html);
+    expect(text).toContain('fourth paragraph');
+    expect(text).not.toContain('Back up');
+  });
+
   it('keeps a list of links, a details block of dates and prices, and a closing heading with its links', () => {
     const after =
       '<h3>Sources</h3><ul><li><a href="/a">County budget 2025</a> (PDF)</li><li><a href="/b">Ferry survey</a></li><li><a href="/c">Council minutes</a></li></ul>' +

@@ -7,7 +7,8 @@
  *   and blocks of links with no prose (category and tag lists, breadcrumbs);
  * - after the last prose paragraph: runs of teasers (three or more blocks of one shape, each a
  *   linked headline or thumbnail with at most a one-line blurb) with the heading that introduces
- *   them, and an address block (short lines with numbers, no sentence).
+ *   them, an address block (short lines with a postcode and a phone number, no sentence), and a
+ *   link that goes nowhere (`href="#"`, `javascript:`: a "back to top" or "print" button).
  *
  * Lists, tables, code and headings between the title and the last paragraph are never touched.
  */
@@ -42,6 +43,19 @@ const postcodeLinePattern = /(?:^|\s)\d{4,5}\s+\p{L}|\p{L}\s+\d{4,5}(?:\s|$)/u;
 const phoneLinePattern = /\+?\(?\d[\d\s()./-]{6,}\d/;
 const phoneMinimumDigits = 7;
 
+/** A link that leads nowhere: a script button or a jump to the top of the page. */
+const deadHrefPattern = /^\s*(?:#(?:top)?|javascript:.*)?\s*$/i;
+
+/** True when all of the block's text sits in links that lead nowhere. */
+function isDeadLinkBlock(element: Element, stats: TextStats | undefined): boolean {
+  if (!stats || stats.text === 0 || stats.linkText < stats.text) return false;
+  const links = element.name === 'a' ? [element] : descendantElements(element).filter((child) => child.name === 'a');
+  return links.length > 0 && links.every((link) => link.attribs.href !== undefined && deadHrefPattern.test(link.attribs.href));
+}
+
+/** How many wrappers deep the end of the text is followed. */
+const maximumDepth = 12;
+
 /** The level where the article's blocks sit side by side: down through single wrappers. */
 function flowOf(container: Element): Element {
   let flow = container;
@@ -53,18 +67,17 @@ function flowOf(container: Element): Element {
   }
 }
 
+/** A paragraph of prose: a `p` (or a `div` of inline content) with enough text, few links, a sentence end. */
 function isProseParagraph(element: Element, stats: TextStats | undefined): boolean {
+  if (element.name !== 'p' && !(element.name === 'div' && element.children.every(isInline))) return false;
   if (!stats || stats.text < proseMinimumText || linkDensity(stats) >= proseMaximumLinkDensity) return false;
-  if (headingTags.has(element.name) || element.name === 'ul' || element.name === 'ol' || element.name === 'table') return false;
   return sentenceEndPattern.test(collapsedText(element));
 }
 
-/** True when the block (or a block inside it) is a prose paragraph. */
+/** True when the block is or holds a prose paragraph. */
 function holdsProse(element: Element, stats: Map<Element, TextStats>): boolean {
   if (isProseParagraph(element, stats.get(element))) return true;
-  return descendantElements(element).some(
-    (child) => (child.name === 'p' || child.name === 'div') && isProseParagraph(child, stats.get(child)),
-  );
+  return descendantElements(element).some((child) => isProseParagraph(child, stats.get(child)));
 }
 
 /** The shape of a teaser item: tag and class. */
@@ -149,13 +162,16 @@ function trimBeforeTitle(flow: Element, title: Element, stats: Map<Element, Text
   }
 }
 
-function trimAfterProse(flow: Element, stats: Map<Element, TextStats>): void {
+function trimAfterProse(flow: Element, stats: Map<Element, TextStats>, depth = 0): void {
   const blocks = flow.children.filter(isTag);
   let lastProse = -1;
   blocks.forEach((block, index) => {
     if (holdsProse(block, stats)) lastProse = index;
   });
   if (lastProse < 0) return;
+  // The text may end inside a wrapper: its own tail is trimmed too, level by level.
+  const last = blocks[lastProse]!;
+  if (depth < maximumDepth && !isProseParagraph(last, stats.get(last))) trimAfterProse(last, stats, depth + 1);
   const tail = blocks.slice(lastProse + 1);
   const removed = new Set<Element>();
   // Runs of same-shaped teasers directly in the flow.
@@ -167,7 +183,10 @@ function trimAfterProse(flow: Element, stats: Map<Element, TextStats>): void {
   }
   for (const block of tail) {
     if (removed.has(block)) continue;
-    if (isTeaserGroup(block, stats) || isAddressBlock(block, stats.get(block))) removed.add(block);
+    const blockStats = stats.get(block);
+    if (isTeaserGroup(block, stats) || isAddressBlock(block, blockStats) || isDeadLinkBlock(block, blockStats)) {
+      removed.add(block);
+    }
   }
   if (removed.size === 0) return;
   // A heading whose section holds only removed blocks introduced them.
