@@ -69,15 +69,24 @@ function flowOf(container: Element): Element {
 
 /** A paragraph of prose: a `p` (or a `div` of inline content) with enough text, few links, a sentence end. */
 function isProseParagraph(element: Element, stats: TextStats | undefined): boolean {
-  if (element.name !== 'p' && !(element.name === 'div' && element.children.every(isInline))) return false;
-  if (!stats || stats.text < proseMinimumText || linkDensity(stats) >= proseMaximumLinkDensity) return false;
+  if (element.name !== 'p' && element.name !== 'div') return false;
+  // Only inline content below (the element is its subtree's only block): a wrapper is not a paragraph.
+  if (!stats || stats.blocks !== 1) return false;
+  if (stats.text < proseMinimumText || linkDensity(stats) >= proseMaximumLinkDensity) return false;
   return sentenceEndPattern.test(collapsedText(element));
 }
 
-/** True when the block is or holds a prose paragraph. */
-function holdsProse(element: Element, stats: Map<Element, TextStats>): boolean {
-  if (isProseParagraph(element, stats.get(element))) return true;
-  return descendantElements(element).some((child) => isProseParagraph(child, stats.get(child)));
+/** The prose paragraphs under `root` and every element that holds one, found in one pass. */
+function proseHolders(root: Element, stats: Map<Element, TextStats>): Set<Element> {
+  const holders = new Set<Element>();
+  for (const element of descendantElements(root)) {
+    if (!isProseParagraph(element, stats.get(element))) continue;
+    for (let node: Element | null = element; node && !holders.has(node); node = node.parent as Element | null) {
+      holders.add(node);
+      if (node === root) break;
+    }
+  }
+  return holders;
 }
 
 /** The shape of a teaser item: tag and class. */
@@ -146,7 +155,7 @@ function blockOf(flow: Element, node: Element): AnyNode | undefined {
   return current.parent === flow ? current : undefined;
 }
 
-function trimBeforeTitle(flow: Element, title: Element, stats: Map<Element, TextStats>): void {
+function trimBeforeTitle(flow: Element, title: Element, stats: Map<Element, TextStats>, holders: Set<Element>): void {
   const titleBlock = blockOf(flow, title);
   if (!titleBlock) return;
   const before = flow.children.slice(0, flow.children.indexOf(titleBlock as (typeof flow.children)[number]));
@@ -157,21 +166,21 @@ function trimBeforeTitle(flow: Element, title: Element, stats: Map<Element, Text
       const nodeStats = stats.get(node);
       if (!nodeStats || nodeStats.text === 0) continue; // an image or a figure above the title stays
       if (escapedMarkupPattern.test(collapsedText(node))) detach(node);
-      else if (linkDensity(nodeStats) >= leadingLinkDensity && !holdsProse(node, stats)) detach(node);
+      else if (linkDensity(nodeStats) >= leadingLinkDensity && !holders.has(node)) detach(node);
     }
   }
 }
 
-function trimAfterProse(flow: Element, stats: Map<Element, TextStats>, depth = 0): void {
+function trimAfterProse(flow: Element, stats: Map<Element, TextStats>, holders: Set<Element>, depth = 0): void {
   const blocks = flow.children.filter(isTag);
   let lastProse = -1;
   blocks.forEach((block, index) => {
-    if (holdsProse(block, stats)) lastProse = index;
+    if (holders.has(block)) lastProse = index;
   });
   if (lastProse < 0) return;
   // The text may end inside a wrapper: its own tail is trimmed too, level by level.
   const last = blocks[lastProse]!;
-  if (depth < maximumDepth && !isProseParagraph(last, stats.get(last))) trimAfterProse(last, stats, depth + 1);
+  if (depth < maximumDepth && !isProseParagraph(last, stats.get(last))) trimAfterProse(last, stats, holders, depth + 1);
   const tail = blocks.slice(lastProse + 1);
   const removed = new Set<Element>();
   // Runs of same-shaped teasers directly in the flow.
@@ -203,6 +212,7 @@ function trimAfterProse(flow: Element, stats: Map<Element, TextStats>, depth = 0
 /** Removes template leftovers before the title and after the last paragraph of `container`. */
 export function trimArticleEdges(container: Element, title: Element | undefined, stats: Map<Element, TextStats>): void {
   const flow = flowOf(container);
-  if (title && title !== flow && isWithin(title, flow)) trimBeforeTitle(flow, title, stats);
-  trimAfterProse(flow, stats);
+  const holders = proseHolders(flow, stats);
+  if (title && title !== flow && isWithin(title, flow)) trimBeforeTitle(flow, title, stats, holders);
+  trimAfterProse(flow, stats, holders);
 }
