@@ -6,6 +6,9 @@
  *   npx tsx benchmarks/main-content/inspect.ts <id-prefix> --readability   the same diff for the peer
  *   npx tsx benchmarks/main-content/inspect.ts --traf-errors         every traf snippet Quarry misses or keeps
  *
+ * Only pages of the tuning folds (folds.ts) are shown: the held-out folds' pages stay unseen.
+ * `--folds 0,1` narrows further; a held-out fold cannot be chosen.
+ *
  * aeb pages: output lines that are not in the ground truth (+) and ground-truth paragraphs missing
  * (-). traf pages: snippets missing and boilerplate kept, then the markdown.
  */
@@ -17,12 +20,19 @@ import { scoreContent } from '../../packages/core/src/extract/content-scoring.js
 import { stripNonContent } from '../../packages/core/src/extract/page-preparation.js';
 import { measureProse, measureText } from '../../packages/core/src/extract/text-stats.js';
 import { loadAeb, loadTraf } from './corpus.js';
+import { foldOf, parseFolds, tuningFolds } from './folds.js';
 import { loadQuarryMarkdown, quarryExtractor, readabilityExtractor } from './extractors.js';
 import { markdownToText } from './markdown-to-text.js';
 import { collapseWhitespace } from './metrics.js';
 
 const args = process.argv.slice(2);
-const prefix = args.find((arg) => !arg.startsWith('--')) ?? '';
+const foldsIndex = args.indexOf('--folds');
+const chosenFolds = parseFolds(foldsIndex >= 0 ? args[foldsIndex + 1] : undefined) ?? [...tuningFolds];
+if (chosenFolds.some((fold) => !tuningFolds.includes(fold))) {
+  throw new Error(`folds ${tuningFolds.join(',')} are the tuning folds; the others are held out and not inspected`);
+}
+const inTuning = (page: { url: string }): boolean => chosenFolds.includes(foldOf(page.url));
+const prefix = args.find((arg, index) => !arg.startsWith('--') && args[index - 1] !== '--folds') ?? '';
 const { toMarkdown } = await loadQuarryMarkdown();
 const extract = args.includes('--readability') ? readabilityExtractor : quarryExtractor(toMarkdown);
 
@@ -60,16 +70,16 @@ function trace(html: string): void {
 }
 
 if (args.includes('--traf-errors')) {
-  for (const page of loadTraf()) {
+  for (const page of loadTraf().filter(inTuning)) {
     const text = collapseWhitespace(markdownToText(extract(page.html, page.url).markdown));
     for (const snippet of page.with) if (!text.includes(collapseWhitespace(snippet))) console.log(`${page.id.slice(0, 8)} MISSING: ${snippet}`);
     for (const snippet of page.without) if (text.includes(collapseWhitespace(snippet))) console.log(`${page.id.slice(0, 8)} KEPT: ${snippet}`);
   }
 } else {
-  const aeb = loadAeb().find((page) => page.id.startsWith(prefix));
-  const traf = aeb ? undefined : loadTraf().find((page) => page.id.startsWith(prefix));
+  const aeb = loadAeb().find((page) => inTuning(page) && page.id.startsWith(prefix));
+  const traf = aeb ? undefined : loadTraf().find((page) => inTuning(page) && page.id.startsWith(prefix));
   const page = aeb ?? traf;
-  if (!page || prefix === '') throw new Error(`no page with id prefix "${prefix}"`);
+  if (!page || prefix === '') throw new Error(`no page with id prefix "${prefix}" in folds ${chosenFolds.join(',')}`);
   const result = extract(page.html, page.url);
   const text = markdownToText(result.markdown);
   console.log(`# ${page.url} fallback=${result.isFallback ?? '-'}`);

@@ -4,15 +4,16 @@
  * defines. Run from the repo root: `npx tsx benchmarks/main-content/run.ts`.
  *
  * Flags: `--corpus aeb|traf` (default both), `--dump <dir>` writes each page's markdown for both
- * extractors, `--pages` lists per-page scores (worst first) for Quarry.
+ * extractors, `--pages` lists per-page scores (worst first) for Quarry, `--folds 0,1,2` runs only the
+ * pages of those folds (the tuning folds; see folds.ts).
  *
  * Folds: pages are split by site (hostname) into five folds; each fold's F1 is printed for both
  * extractors with the mean and spread, so a change can be judged on sites it was not tuned on.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadAeb, loadTraf } from './corpus.js';
+import { foldCount, foldOf, parseFolds } from './folds.js';
 import { type Extraction, type Extractor, loadQuarryMarkdown, quarryExtractor, readabilityExtractor } from './extractors.js';
 import { markdownToText } from './markdown-to-text.js';
 import {
@@ -33,6 +34,8 @@ const flag = (name: string): string | undefined => {
 const corpora = flag('--corpus') ? [flag('--corpus')!] : ['aeb', 'traf'];
 const dumpDir = flag('--dump');
 const listPages = args.includes('--pages');
+const onlyFolds = parseFolds(flag('--folds'));
+const inFolds = (url: string): boolean => !onlyFolds || onlyFolds.includes(foldOf(url));
 
 const { name: converterName, toMarkdown } = await loadQuarryMarkdown();
 const extractors: Record<string, Extractor> = {
@@ -79,26 +82,13 @@ interface Row {
 }
 
 const rows: Row[] = [];
-const foldCount = 5;
 const foldLines: string[] = [];
-
-/** The fold of a page: a hash of its site, so no site is in two folds. */
-function foldOf(url: string): number {
-  let host = url;
-  try {
-    host = new URL(url).hostname.replace(/^www\./, '');
-  } catch {
-    // not a URL: the string itself
-  }
-  return createHash('sha256').update(host).digest()[0]! % foldCount;
-}
 
 /** One line per extractor: F1 per fold, mean and spread (max - min). */
 function foldRows<T>(corpus: string, name: string, urls: string[], counts: T[], score: (counts: T[]) => Scores): void {
-  const perFold = Array.from({ length: foldCount }, (_, fold) =>
-    score(counts.filter((_count, index) => foldOf(urls[index]!) === fold)).f1,
-  );
-  const mean = perFold.reduce((sum, value) => sum + value, 0) / foldCount;
+  const folds = onlyFolds ?? Array.from({ length: foldCount }, (_, fold) => fold);
+  const perFold = folds.map((fold) => score(counts.filter((_count, index) => foldOf(urls[index]!) === fold)).f1);
+  const mean = perFold.reduce((sum, value) => sum + value, 0) / perFold.length;
   const spread = Math.max(...perFold) - Math.min(...perFold);
   foldLines.push(`${corpus.padEnd(7)} ${name.padEnd(12)} ${perFold.map(format).join('  ')}   mean ${format(mean)}  spread ${format(spread)}`);
 }
@@ -119,7 +109,7 @@ function timingRow(corpus: string, name: string, runs: PageRun[], scores: Scores
 }
 
 if (corpora.includes('aeb')) {
-  const pages = loadAeb();
+  const pages = loadAeb().filter((page) => inFolds(page.url));
   const runs = pages.map((page, index) => runPage(page.id, page.url, page.html, index));
   for (const name of names) {
     const counts: ShingleCounts[] = runs.map((run, index) =>
@@ -141,7 +131,7 @@ if (corpora.includes('aeb')) {
 }
 
 if (corpora.includes('traf')) {
-  const pages = loadTraf();
+  const pages = loadTraf().filter((page) => inFolds(page.url));
   const runs = pages.map((page, index) => runPage(page.id, page.url, page.html, index));
   for (const name of names) {
     const counts: SnippetCounts[] = runs.map((run, index) =>
@@ -170,5 +160,5 @@ for (const row of rows) {
       (row.fallbacks !== undefined ? `   ${String(row.fallbacks).padStart(9)}` : ''),
   );
 }
-console.log(`\nF1 by fold of sites (folds 0-${foldCount - 1}, by a hash of the hostname):`);
+console.log(`\nF1 by fold of sites (folds ${onlyFolds ? onlyFolds.join(',') : `0-${foldCount - 1}`}, by a hash of the hostname):`);
 for (const line of foldLines) console.log(line);

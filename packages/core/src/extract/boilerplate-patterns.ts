@@ -42,7 +42,7 @@ export const chromeHintPattern = new RegExp(
     'next-prev', 'skip-link', 'skiplink', 'skip-to', 'jump-link', 'table-of-contents', 'tableofcontents',
     'on-this-page', 'onthispage', 'doc-toc', 'edit-this-page', 'editthispage', 'edit-page', 'last-updated',
     'lastupdated', 'doc-footer', 'docs-footer',
-    // ads and sponsors
+    // ads and sponsors (the bare words `ad`, `ads` are layout names, below)
     'advert', 'adsbygoogle', 'ad-slot', 'adslot', 'ad-container', 'ad-wrapper', 'adwrapper', 'ad-unit', 'adunit',
     'ad-banner', 'dfp-', 'google-ad', 'sponsor', 'promo', 'affiliate', 'commercial', 'banner-ad',
     // overlays
@@ -54,7 +54,7 @@ export const chromeHintPattern = new RegExp(
     'post-tags', 'tag-list', 'taglist', 'tagcloud', 'tag-cloud', 'categories', 'cat-links', 'tags-links',
     'print-link', 'printfriendly', 'screen-reader', 'sr-only', 'visually-hidden', 'visuallyhidden',
     // words that must stand alone
-    word('ad|ads|adv|advertising|toc|share|print|rating|ratings|login|signin|search|sr'),
+    word('advertising|toc|share|print|rating|ratings|login|signin|search|sr'),
     // photo credits (the caption itself stays)
     'photo-credit', 'image-credit', 'photocredit', 'imagecredit', 'photographer', word('credit|credits'),
   ].join('|'),
@@ -71,6 +71,10 @@ export const layoutChromeHintPattern = new RegExp(
     'regwall',
     // slideshows and carousels: their captions repeat and duplicate (a single figure stays)
     'gallery', 'slideshow', 'carousel', 'slider', 'swiper',
+    // `ad` as a whole word is also a word of other languages' class names (`cuerpo-ad`, "body of
+    // the ad..." or a site's own abbreviation): an ad slot holds no article prose, so it is a
+    // layout name that spares a block reading like an article
+    word('ad|ads|adv'),
   ].join('|'),
 );
 
@@ -83,7 +87,10 @@ export const weakChromeHintPattern = new RegExp(
     'header', 'footer', 'masthead', 'navbar', 'navigation', 'menu', 'banner', 'extra', 'rss', 'shoutbox',
     'skyscraper', 'combx', 'community', 'supplemental', 'agegate', 'legends', 'copyright', 'site-info',
     'siteinfo', 'topbar', 'top-bar', 'toolbar', 'tools', 'utility', 'partner', 'teaser', 'feedback',
-    word('nav|meta|links|aside|bottom|top|foot|head|tabs|crumbs|tags|tag'),
+    word('nav|meta|links|aside|foot|head|tabs|crumbs|tags|tag'),
+    // `top` and `bottom` only at the start of a class name (`top-bar`, `bottom-links`): after another
+    // word they are a side of a box (`padding-bottom-2`, `margin-top`, `border-top`), not a place
+    '(?:^|\\s)(?:bottom|top)(?:$|[\\s_-])',
   ].join('|'),
 );
 

@@ -6,6 +6,7 @@
  * clone -> strip non-content (scripts, hidden) -> find the title h1 and the content anchors
  *   -> remove chrome (tags, roles, class/id names; anchors and the title protected)
  *   -> score blocks, choose and expand the content root -> join continuing siblings
+ *   -> trim the article's edges (link lists before the title, teasers and addresses after the text)
  *   -> clean inside (chrome phrases, chrome sections, link lists) -> put the title h1 on top
  *   -> too little text? retry without class/id names; still too little? whole page, cleaned
  * ```
@@ -13,6 +14,7 @@
 import type { Document, Element, ParentNode } from 'domhandler';
 import { isTag } from 'domhandler';
 import { prependChild } from 'domutils';
+import { trimArticleEdges } from './article-edges.js';
 import { articleBodyHintPattern, contentItemprops } from './boilerplate-patterns.js';
 import { removeChrome } from './chrome-removal.js';
 import { cleanContent } from './content-cleanup.js';
@@ -136,6 +138,7 @@ function extractOnce(source: Document, titles: string[], useClassHints: boolean)
   const parts = includeSiblings(root, scores, stats, collapsedText);
   const contentProse = parts.reduce((sum, part) => sum + (prose.get(part) ?? 0), 0);
   const container = parts.length === 1 ? parts[0]! : elementOf('div', parts);
+  trimArticleEdges(container, heading, stats);
   cleanContent(container, { useClassHints });
   attachTitle(container, parts[0]!, heading, order);
   const text = measureText(container).get(container)?.text ?? 0;

@@ -1,0 +1,218 @@
+/**
+ * Trims the edges of a chosen article: what a CMS template puts around the story inside the same
+ * container as the story. Structural rules only (position against the title and the last prose
+ * paragraph, link density, repeated sibling shape), no class names:
+ *
+ * - before the title `h1`: text that is an escaped tag (a tracking pixel the page printed as text)
+ *   and blocks of links with no prose (category and tag lists, breadcrumbs);
+ * - after the last prose paragraph: runs of teasers (three or more blocks of one shape, each a
+ *   linked headline or thumbnail with at most a one-line blurb) with the heading that introduces
+ *   them, an address block (short lines with a postcode and a phone number, no sentence), and a
+ *   link that goes nowhere (`href="#"`, `javascript:`: a "back to top" or "print" button).
+ *
+ * Lists, tables, code and headings between the title and the last paragraph are never touched.
+ */
+import { type AnyNode, type Element, isTag, isText } from 'domhandler';
+import { collapsedText, descendantElements, detach, headingTags, isInline, isWithin } from './dom-tools.js';
+import { type TextStats, linkDensity } from './text-stats.js';
+
+/** Text that is nothing but one or more HTML tags, printed as text. */
+const escapedMarkupPattern = /^(?:<\/?[a-z][a-z0-9-]*(?:\s[^<>]*)?\/?>\s*)+$/i;
+/** A block before the title is a link list when at least this share of its text is links. */
+const leadingLinkDensity = 0.5;
+
+/** A prose paragraph: this much text, few links, a sentence end. */
+const proseMinimumText = 80;
+const proseMaximumLinkDensity = 0.25;
+const sentenceEndPattern = /[.!?。！？]["'”’)]?(?:\s|$)/;
+
+/** A teaser run has at least this many items of one shape... */
+const teaserMinimumItems = 3;
+/** ...each at most this long (weighted characters: a headline and a one-line blurb)... */
+const teaserMaximumText = 250;
+/** ...and they make up at least this share of their container's element children. */
+const teaserRunShare = 0.8;
+
+/** An address block: at least this many short lines... */
+const addressMinimumLines = 3;
+/** ...none longer than this... */
+const addressMaximumLine = 80;
+/** A postcode beside a place name ("OR 97000", "12345 Berlin")... */
+const postcodeLinePattern = /(?:^|\s)\d{4,5}\s+\p{L}|\p{L}\s+\d{4,5}(?:\s|$)/u;
+/** ...and a phone number (seven digits or more in a run of digits and separators). */
+const phoneLinePattern = /\+?\(?\d[\d\s()./-]{6,}\d/;
+const phoneMinimumDigits = 7;
+
+/** A link that leads nowhere: a script button or a jump to the top of the page. */
+const deadHrefPattern = /^\s*(?:#(?:top)?|javascript:.*)?\s*$/i;
+
+/** True when all of the block's text sits in links that lead nowhere. */
+function isDeadLinkBlock(element: Element, stats: TextStats | undefined): boolean {
+  if (!stats || stats.text === 0 || stats.linkText < stats.text) return false;
+  const links = element.name === 'a' ? [element] : descendantElements(element).filter((child) => child.name === 'a');
+  return links.length > 0 && links.every((link) => link.attribs.href !== undefined && deadHrefPattern.test(link.attribs.href));
+}
+
+/** How many wrappers deep the end of the text is followed. */
+const maximumDepth = 12;
+
+/** The level where the article's blocks sit side by side: down through single wrappers. */
+function flowOf(container: Element): Element {
+  let flow = container;
+  for (;;) {
+    const meaningful = flow.children.filter((child) => isTag(child) || (isText(child) && child.data.trim() !== ''));
+    const [only] = meaningful;
+    if (meaningful.length !== 1 || !only || !isTag(only) || isInline(only) || headingTags.has(only.name)) return flow;
+    flow = only;
+  }
+}
+
+/** A paragraph of prose: a `p` (or a `div` of inline content) with enough text, few links, a sentence end. */
+function isProseParagraph(element: Element, stats: TextStats | undefined): boolean {
+  if (element.name !== 'p' && element.name !== 'div') return false;
+  // Only inline content below (the element is its subtree's only block): a wrapper is not a paragraph.
+  if (!stats || stats.blocks !== 1) return false;
+  if (stats.text < proseMinimumText || linkDensity(stats) >= proseMaximumLinkDensity) return false;
+  return sentenceEndPattern.test(collapsedText(element));
+}
+
+/** The prose paragraphs under `root` and every element that holds one, found in one pass. */
+function proseHolders(root: Element, stats: Map<Element, TextStats>): Set<Element> {
+  const holders = new Set<Element>();
+  for (const element of descendantElements(root)) {
+    if (!isProseParagraph(element, stats.get(element))) continue;
+    for (let node: Element | null = element; node && !holders.has(node); node = node.parent as Element | null) {
+      holders.add(node);
+      if (node === root) break;
+    }
+  }
+  return holders;
+}
+
+/** The shape of a teaser item: tag and class. */
+const shapeOf = (element: Element): string => `${element.name} ${element.attribs.class ?? ''}`;
+
+/** One teaser: short, holds a link, and is a headline or a thumbnail rather than a sentence. */
+function isTeaserItem(element: Element, stats: Map<Element, TextStats>): boolean {
+  const itemStats = stats.get(element);
+  if (!itemStats || itemStats.text > teaserMaximumText || itemStats.linkText === 0) return false;
+  const inner = descendantElements(element);
+  const hasHeading = inner.some((child) => headingTags.has(child.name));
+  const hasThumbnail = inner.some((child) => child.name === 'a' && (stats.get(child)?.images ?? 0) > 0);
+  // A plain list item holding a link and a few words is a list of links (content), not a teaser.
+  return hasHeading || hasThumbnail;
+}
+
+/** True when most element children of `element` are teasers of one shape. */
+function isTeaserGroup(element: Element, stats: Map<Element, TextStats>): boolean {
+  const items = element.children.filter(isTag);
+  if (items.length < teaserMinimumItems) return false;
+  const shapes = new Map<string, number>();
+  for (const item of items) {
+    if (isTeaserItem(item, stats)) shapes.set(shapeOf(item), (shapes.get(shapeOf(item)) ?? 0) + 1);
+  }
+  const largest = Math.max(0, ...shapes.values());
+  if (largest >= teaserMinimumItems && largest >= teaserRunShare * items.length) return true;
+  // A list of teasers: `ul > li > div.card` and the like.
+  return items.length === 1 && isTeaserGroup(items[0]!, stats);
+}
+
+/** Lines of a block: text between `br`s and child blocks. */
+function linesOf(element: Element): string[] {
+  const lines: string[] = [''];
+  const walk = (node: AnyNode): void => {
+    if (isText(node)) lines[lines.length - 1] += node.data;
+    else if (isTag(node)) {
+      const breaks = node.name === 'br' || !isInline(node);
+      if (breaks) lines.push('');
+      for (const child of node.children) walk(child);
+      if (breaks) lines.push('');
+    }
+  };
+  for (const child of element.children) walk(child);
+  return lines.map((line) => line.replace(/\s+/g, ' ').trim()).filter((line) => line !== '');
+}
+
+/** An address block: `address`, or short lines with a postcode line and a phone line, no sentence. */
+function isAddressBlock(element: Element, stats: TextStats | undefined): boolean {
+  if (element.name === 'address') return true;
+  if (!stats || stats.text === 0 || stats.text > addressMinimumLines * addressMaximumLine * 2) return false;
+  if (headingTags.has(element.name) || element.name === 'table' || element.name === 'pre') return false;
+  const lines = linesOf(element);
+  if (lines.length < addressMinimumLines || lines.some((line) => line.length > addressMaximumLine)) return false;
+  if (lines.some((line) => sentenceEndPattern.test(`${line} `) && !/\d\.\s*$/.test(line))) return false;
+  const hasPhone = lines.some((line) => {
+    const phone = line.match(phoneLinePattern)?.[0];
+    return phone !== undefined && phone.replace(/\D/g, '').length >= phoneMinimumDigits;
+  });
+  return hasPhone && lines.some((line) => postcodeLinePattern.test(line));
+}
+
+/** The flow-level block holding `node`, if any. */
+function blockOf(flow: Element, node: Element): AnyNode | undefined {
+  let current: AnyNode = node;
+  while (current.parent && current.parent !== flow) current = current.parent;
+  return current.parent === flow ? current : undefined;
+}
+
+function trimBeforeTitle(flow: Element, title: Element, stats: Map<Element, TextStats>, holders: Set<Element>): void {
+  const titleBlock = blockOf(flow, title);
+  if (!titleBlock) return;
+  const before = flow.children.slice(0, flow.children.indexOf(titleBlock as (typeof flow.children)[number]));
+  for (const node of before) {
+    if (isText(node)) {
+      if (escapedMarkupPattern.test(node.data.trim())) detach(node);
+    } else if (isTag(node)) {
+      const nodeStats = stats.get(node);
+      if (!nodeStats || nodeStats.text === 0) continue; // an image or a figure above the title stays
+      if (escapedMarkupPattern.test(collapsedText(node))) detach(node);
+      else if (linkDensity(nodeStats) >= leadingLinkDensity && !holders.has(node)) detach(node);
+    }
+  }
+}
+
+function trimAfterProse(flow: Element, stats: Map<Element, TextStats>, holders: Set<Element>, depth = 0): void {
+  const blocks = flow.children.filter(isTag);
+  let lastProse = -1;
+  blocks.forEach((block, index) => {
+    if (holders.has(block)) lastProse = index;
+  });
+  if (lastProse < 0) return;
+  // The text may end inside a wrapper: its own tail is trimmed too, level by level.
+  const last = blocks[lastProse]!;
+  if (depth < maximumDepth && !isProseParagraph(last, stats.get(last))) trimAfterProse(last, stats, holders, depth + 1);
+  const tail = blocks.slice(lastProse + 1);
+  const removed = new Set<Element>();
+  // Runs of same-shaped teasers directly in the flow.
+  for (let start = 0; start < tail.length; ) {
+    let end = start;
+    while (end < tail.length && shapeOf(tail[end]!) === shapeOf(tail[start]!) && isTeaserItem(tail[end]!, stats)) end++;
+    if (end - start >= teaserMinimumItems) for (let index = start; index < end; index++) removed.add(tail[index]!);
+    start = Math.max(end, start + 1);
+  }
+  for (const block of tail) {
+    if (removed.has(block)) continue;
+    const blockStats = stats.get(block);
+    if (isTeaserGroup(block, stats) || isAddressBlock(block, blockStats) || isDeadLinkBlock(block, blockStats)) {
+      removed.add(block);
+    }
+  }
+  if (removed.size === 0) return;
+  // A heading whose section holds only removed blocks introduced them.
+  tail.forEach((block, index) => {
+    if (!headingTags.has(block.name)) return;
+    const section = tail.slice(index + 1);
+    const next = section.findIndex((other) => headingTags.has(other.name) && other.name <= block.name);
+    const body = next < 0 ? section : section.slice(0, next);
+    if (body.length > 0 && body.every((other) => removed.has(other))) removed.add(block);
+  });
+  for (const block of removed) detach(block);
+}
+
+/** Removes template leftovers before the title and after the last paragraph of `container`. */
+export function trimArticleEdges(container: Element, title: Element | undefined, stats: Map<Element, TextStats>): void {
+  const flow = flowOf(container);
+  const holders = proseHolders(flow, stats);
+  if (title && title !== flow && isWithin(title, flow)) trimBeforeTitle(flow, title, stats, holders);
+  trimAfterProse(flow, stats, holders);
+}
