@@ -1,12 +1,17 @@
 import type { BlobStore, Engine, JobRunner, JobService, JobStore, Queue, SearchProvider, ServerConfig } from '@quarry/core';
-import type { Ledger, LlmProvider, MonitorScheduler, MonitorStore } from '@quarry/core';
+import type { BrowserSessions, Clock, Ids, Ledger, LlmProvider, MonitorScheduler, MonitorStore } from '@quarry/core';
 import type { ServerMetrics } from './metrics.js';
 import type { RateLimiter } from './rate-limiter.js';
 
-/** Everything a route needs, built once by compose.ts. */
+/** Everything a route needs, built once by compose/compose.ts. */
 export interface Services {
   config: ServerConfig;
   engine: Engine;
+  /** The process's clock and ids: the engine's and the jobs' own. */
+  clock: Clock;
+  ids: Ids;
+  /** Browser pages kept for interact, when a browser is available. */
+  sessions?: BrowserSessions;
   jobStore: JobStore;
   queue: Queue;
   jobs: JobService;
