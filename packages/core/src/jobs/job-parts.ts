@@ -2,7 +2,7 @@ import type { AgentWorker } from '../agent-jobs/agent-worker.js';
 import type { ChangeHistory } from '../ports/change-history.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import type { Fetcher } from '../ports/fetcher.js';
-import type { JobStore } from '../ports/job-store.js';
+import type { AgentStates, Frontier, JobRecords, JobStore } from '../ports/job-store.js';
 import type { Queue } from '../ports/queue.js';
 import type { SlotLimiter } from '../ports/slot-limiter.js';
 import type { JobEventSink } from './job-events.js';
@@ -25,7 +25,7 @@ export interface JobPartsDeps {
    * The store and queue jobs are started and cancelled on, when not the worker's (a distributed
    * process keeps separate connections for its API and its workers).
    */
-  submit?: { jobs: JobStore; queue: Queue };
+  submit?: { jobs: JobRecords & Frontier & AgentStates; queue: Queue };
   clock: Clock;
   ids: Ids;
   events: JobEventSink;

@@ -1,4 +1,4 @@
-import { agentJobKinds, agentStepMessage, kickoffKey, messageFor, reconcileJobs, type JobRunner, type JobStore, type MonitorScheduler } from '@quarry/core';
+import { agentJobKinds, agentStepMessage, kickoffKey, messageFor, reconcileJobs, type AgentStates, type Frontier, type JobRecords, type JobRunner, type MonitorScheduler } from '@quarry/core';
 import type { SharedQueue } from './backends.js';
 
 /**
@@ -13,7 +13,7 @@ export class Reconciler {
   private short = new Set<string>();
 
   constructor(
-    private readonly jobs: JobStore,
+    private readonly jobs: JobRecords & Frontier & AgentStates,
     private readonly queue: SharedQueue,
     private readonly runner: JobRunner,
     private readonly monitors: MonitorScheduler,
