@@ -1,12 +1,11 @@
 import { mapSite, type MapLink } from './crawl/map-site.js';
-import { robotsCompatibilityTokens } from './crawl/robots-cache.js';
+import { robotsTokensFor } from './crawl/robots-cache.js';
 import type { ScrapeDocument } from './document.js';
 import { ValidationError, type ErrorJson } from './errors.js';
 import { AsyncChannel } from './jobs/async-channel.js';
 import type { JobEvent } from './jobs/job-events.js';
-import { JobRunner, defaultRunnerOptions } from './jobs/job-runner.js';
-import { JobService } from './jobs/job-service.js';
-import { PageWorker } from './jobs/page-worker.js';
+import { defaultRunnerOptions } from './jobs/job-runner.js';
+import { createJobParts } from './jobs/job-parts.js';
 import { MemoryJobStore } from './memory/memory-job-store.js';
 import { MemoryQueue } from './memory/memory-queue.js';
 import { parseCrawlOptions, type CrawlOptionsInput } from './options/crawl-options.js';
@@ -30,7 +29,7 @@ import { parseTargetUrl } from './scrape/target-url.js';
 import { withDocumentCache, type ScrapeRun } from './cache/cached-scrape.js';
 import { siteOf } from './cache/cache-key.js';
 import { changeTrackingStage } from './change-tracking/change-tracking-stage.js';
-import { sharedChangeHistory } from './change-tracking/shared-history.js';
+import { changeHistoryFor } from './change-tracking/shared-history.js';
 import { libraryTeamId, storeScope, type StoreSharing } from './cache/store-scope.js';
 import type { ChangeHistory } from './ports/change-history.js';
 import type { DocumentCache } from './ports/document-cache.js';
@@ -130,8 +129,6 @@ export interface Engine {
   checkTarget(url: string): Promise<void>;
   /** Closes the fetchers and the transformer. */
   close(): Promise<void>;
-  /** The parts, for the server and workers that drive jobs through durable stores. */
-  readonly parts: { fetcher: Fetcher; transformer: HtmlTransformer; clock: Clock; ids: Ids; robotsTokens: string[]; changeHistory?: ChangeHistory; llm?: LlmProvider; sessions?: BrowserSessions };
 }
 
 export function createEngine(deps: EngineDeps): Engine {
@@ -143,8 +140,8 @@ export function createEngine(deps: EngineDeps): Engine {
   withElementRules(deps.elementRules); // refuses a malformed table now, not at the first page
   const baseTransformer = deps.transformer ?? (deps.elementRules ? inlineHtmlTransformerWith(deps.elementRules) : inlineHtmlTransformer);
   const transformer = deps.pageLimits ? withPageLimits(baseTransformer, deps.pageLimits) : baseTransformer;
-  const robotsTokens = [deps.robotsUserAgent ?? 'QuarryBot', ...robotsCompatibilityTokens];
-  const changeHistory = deps.changeHistory && deps.sharing?.sharedAcrossTeams ? sharedChangeHistory(deps.changeHistory) : deps.changeHistory;
+  const robotsTokens = robotsTokensFor(deps.robotsUserAgent);
+  const changeHistory = deps.changeHistory ? changeHistoryFor(deps.changeHistory, deps.sharing) : undefined;
   const scrapeDeps: ScrapeDeps = {
     fetcher: deps.fetcher,
     ...(deps.browser ? { browser: deps.browser } : {}),
@@ -197,20 +194,19 @@ export function createEngine(deps: EngineDeps): Engine {
     const queue = new MemoryQueue(clock, ids);
     const channel = new AsyncChannel<JobEvent>();
     const events = (event: JobEvent) => channel.push(event);
-    const worker = new PageWorker({
+    const concurrency = run.concurrency ?? crawlOptions.maxConcurrency ?? defaultRunnerOptions.concurrency;
+    const { service, runner } = createJobParts({
       jobs,
       queue,
-      fetcher: deps.fetcher,
       clock,
       ids,
-      scrape: scrapeWithLinks,
       events,
+      fetcher: deps.fetcher,
+      scrape: scrapeWithLinks,
       robotsTokens,
       ...(changeHistory ? { changeHistory } : {}),
+      runner: { ...defaultRunnerOptions, concurrency, perHostConcurrency: concurrency },
     });
-    const concurrency = run.concurrency ?? crawlOptions.maxConcurrency ?? defaultRunnerOptions.concurrency;
-    const runner = new JobRunner({ jobs, queue, worker, clock, events }, { ...defaultRunnerOptions, concurrency, perHostConcurrency: concurrency });
-    const service = new JobService({ jobs, queue, clock, ids, events, onCancel: (jobId) => runner.abortJob(jobId) });
     const job = await service.startCrawl({ teamId: run.teamId ?? libraryTeamId, url, options: crawlOptions, version: 'v2' });
     const onAbort = () => void service.cancel(job.id);
     run.signal?.addEventListener('abort', onAbort, { once: true });
@@ -256,7 +252,6 @@ export function createEngine(deps: EngineDeps): Engine {
       await deps.sessions?.close();
       await Promise.all([deps.fetcher.close?.(), deps.browser?.close?.(), deps.transformer?.close?.()]);
     },
-    parts: { fetcher: deps.fetcher, transformer, clock, ids, robotsTokens, ...(changeHistory ? { changeHistory } : {}), ...(deps.llm ? { llm: deps.llm } : {}), ...(deps.sessions ? { sessions: deps.sessions } : {}) },
   };
 }
 

@@ -1,4 +1,4 @@
-import { AgentWorker, agentProgram, deepResearchProgram, extractProgram, llmsTxtProgram, monitorCheckProgram, MonitorScheduler, type Engine, type JobEventSink, type JobOutbox, type JobStore, type LlmProvider, type MonitorStore, type Queue, type SearchProvider } from '@quarry/core';
+import { AgentWorker, agentProgram, deepResearchProgram, extractProgram, llmsTxtProgram, monitorCheckProgram, MonitorScheduler, type Clock, type Engine, type Ids, type JobEventSink, type JobOutbox, type JobStore, type LlmProvider, type MonitorStore, type Queue, type SearchProvider } from '@quarry/core';
 
 /**
  * The agent jobs of a process (extract, deep research, llms.txt, agent): their programs, run by an
@@ -7,6 +7,8 @@ import { AgentWorker, agentProgram, deepResearchProgram, extractProgram, llmsTxt
  */
 export interface AgentParts {
   jobs: JobStore;
+  clock: Clock;
+  ids: Ids;
   queue: Queue;
   events: JobEventSink;
   outbox: JobOutbox;
@@ -23,7 +25,7 @@ export function agentWorkerOf(engine: Engine, parts: AgentParts): AgentWorker {
   return new AgentWorker({
     jobs: parts.jobs,
     queue: parts.queue,
-    clock: engine.parts.clock,
+    clock: parts.clock,
     events: parts.events,
     outbox: parts.outbox,
     programs: {
@@ -31,7 +33,7 @@ export function agentWorkerOf(engine: Engine, parts: AgentParts): AgentWorker {
       deep_research: deepResearchProgram,
       llmstxt: llmsTxtProgram,
       agent: agentProgram,
-      ...(parts.monitors ? { monitor_check: monitorCheckProgram({ monitors: parts.monitors, scheduler: monitorSchedulerOf(engine, parts.jobs, parts.queue, parts.monitors) }) } : {}),
+      ...(parts.monitors ? { monitor_check: monitorCheckProgram({ monitors: parts.monitors, scheduler: monitorSchedulerOf(parts, parts.jobs, parts.queue, parts.monitors) }) } : {}),
     },
     scrape: (url, options, context) => engine.scrapeParsed(url, options, context),
     map: (url, options, context) => engine.map(url, options, context),
@@ -42,6 +44,6 @@ export function agentWorkerOf(engine: Engine, parts: AgentParts): AgentWorker {
 }
 
 /** The scheduler of monitor checks over a process's stores and queue. */
-export function monitorSchedulerOf(engine: Engine, jobs: JobStore, queue: Queue, monitors: MonitorStore): MonitorScheduler {
-  return new MonitorScheduler({ jobs, queue, monitors, clock: engine.parts.clock, ids: engine.parts.ids });
+export function monitorSchedulerOf(time: { clock: Clock; ids: Ids }, jobs: JobStore, queue: Queue, monitors: MonitorStore): MonitorScheduler {
+  return new MonitorScheduler({ jobs, queue, monitors, clock: time.clock, ids: time.ids });
 }

@@ -1,6 +1,6 @@
 import { proxyPoolsOf } from './compose-proxies.js';
 import { defaultWorkerLimits, GotFetcher, WorkerPoolTransformer } from '@quarry/adapters';
-import { createEngine, parseServerConfig, type BlobStore, type Engine, type EngineDeps, type Fetcher, type PageLimits, type ServerConfig } from '@quarry/core';
+import { createEngine, parseServerConfig, type BlobStore, type BrowserSessions, type Clock, type Engine, type EngineDeps, type Fetcher, type Ids, type LlmProvider, type PageLimits, type ServerConfig, type StoreSharing } from '@quarry/core';
 import { blobStoreOf } from './compose-blobs.js';
 import { buildBrowserParts } from './compose-browser.js';
 import { buildLlmProvider, llmStages } from './compose-llm.js';
@@ -20,6 +20,27 @@ export function allowedPrivateHosts(config: ServerConfig): string[] {
     .filter(Boolean);
 }
 
+/** The engine of a process and the adapters composed into it that the rest of the process shares. */
+export interface ProcessEngine {
+  engine: Engine;
+  /** The HTTP fetcher the engine scrapes with (page workers fetch robots.txt and sitemaps with it). */
+  fetcher: Fetcher;
+  /** The LLM provider, one per process, when one is configured. */
+  llm?: LlmProvider;
+  /** Browser pages kept for interact, when a browser is available. */
+  sessions?: BrowserSessions;
+}
+
+export interface EngineOptions {
+  /** Wraps each fetcher (the server's metrics measure them). */
+  wrapFetcher?: (fetcher: Fetcher) => Fetcher;
+  stores?: Pick<EngineDeps, 'documentCache' | 'pageIndex' | 'changeHistory'> & { blobStore?: BlobStore };
+  /** Whose knobs the errors name: the CLI's flags or the server's variables. */
+  surface?: Surface;
+  clock?: Clock;
+  ids?: Ids;
+}
+
 /**
  * The engine of this process. `QUARRY_TRANSFORM_THREADS` says where HTML becomes markdown: 1 is on
  * the main thread; N is on N worker threads (started with the first pages, closed with the
@@ -28,12 +49,8 @@ export function allowedPrivateHosts(config: ServerConfig): string[] {
  * `QUARRY_TRANSFORM_DEADLINE_MS` and `QUARRY_TRANSFORM_HEAP_MB`. Its errors name the knobs of
  * `surface` (the CLI's flags or the server's variables).
  */
-export function buildEngine(
-  config: ServerConfig,
-  wrapFetcher: (fetcher: Fetcher) => Fetcher = (fetcher) => fetcher,
-  stores: Pick<EngineDeps, 'documentCache' | 'pageIndex' | 'changeHistory'> & { blobStore?: BlobStore } = {},
-  surface: Surface = 'server',
-): Engine {
+export function engineOf(config: ServerConfig, options: EngineOptions = {}): ProcessEngine {
+  const { wrapFetcher = (fetcher: Fetcher) => fetcher, stores = {}, surface = 'server' } = options;
   const { blobStore = blobStoreOf(config), ...engineStores } = stores;
   const hints = surfaceHints[surface];
   const fetcher = wrapFetcher(
@@ -56,7 +73,37 @@ export function buildEngine(
         });
   const { browser, ...browserParts } = buildBrowserParts(config, allowedPrivateHosts(config), blobStore, hints.privateHosts);
   const llm = buildLlmProvider(config);
-  return createEngine({ fetcher, browserHint: hints.browser, ...browserParts, ...(browser ? { browser: wrapFetcher(browser) } : {}), ...(transformer ? { transformer } : {}), ...engineStores, stages: llmStages(llm), ...(llm ? { llm } : {}), proxies: proxyPoolsOf(config), sharing: { sharedAcrossTeams: config.QUARRY_SHARED_INDEX }, pageLimits: pageLimitsOf(config) });
+  const engine = createEngine({
+    fetcher,
+    browserHint: hints.browser,
+    ...browserParts,
+    ...(browser ? { browser: wrapFetcher(browser) } : {}),
+    ...(transformer ? { transformer } : {}),
+    ...engineStores,
+    stages: llmStages(llm),
+    ...(llm ? { llm } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.ids ? { ids: options.ids } : {}),
+    proxies: proxyPoolsOf(config),
+    sharing: sharingOf(config),
+    pageLimits: pageLimitsOf(config),
+  });
+  return { engine, fetcher, ...(llm ? { llm } : {}), ...(browserParts.sessions ? { sessions: browserParts.sessions } : {}) };
+}
+
+/** The engine alone, for the CLI's one-shot commands (scrape, crawl, map, parse, index). */
+export function buildEngine(
+  config: ServerConfig,
+  wrapFetcher?: (fetcher: Fetcher) => Fetcher,
+  stores: EngineOptions['stores'] = {},
+  surface: Surface = 'server',
+): Engine {
+  return engineOf(config, { ...(wrapFetcher ? { wrapFetcher } : {}), stores, surface }).engine;
+}
+
+/** Whether the cache, the index and change histories are shared across teams (QUARRY_SHARED_INDEX). */
+export function sharingOf(config: ServerConfig): StoreSharing {
+  return { sharedAcrossTeams: config.QUARRY_SHARED_INDEX };
 }
 
 /** The per-page limits of QUARRY_MAX_PAGE_ELEMENTS, QUARRY_MAX_TABLE_CELLS and QUARRY_MAX_MARKDOWN_CHARS. */

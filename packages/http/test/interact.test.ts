@@ -199,7 +199,7 @@ describe.skipIf(skip)('interact', () => {
       const rendered = await client.scrape(`${site.url}/counter`, { formats: ['markdown'], waitFor: 10 });
       expect(rendered.markdown).toContain('Counter');
       await client.stopInteraction(first);
-      expect(small.services.engine.parts.sessions!.count()).toBe(0);
+      expect(small.services.sessions!.count()).toBe(0);
       expect(await client.interact(second, { code: '2', language: 'javascript' as never })).toMatchObject({ result: '2' });
     } finally {
       await small.close();
@@ -217,7 +217,7 @@ describe.skipIf(skip)('interact', () => {
       await new Promise((resolve) => setTimeout(resolve, 600));
       expect(await client.interact(id, { code: "document.getElementById('n').textContent", ...js })).toMatchObject({ result: '1' });
       await new Promise((resolve) => setTimeout(resolve, 1_500));
-      expect(brief.services.engine.parts.sessions!.count()).toBe(0);
+      expect(brief.services.sessions!.count()).toBe(0);
       await expect(client.stopInteraction(id)).rejects.toMatchObject({ status: 404 });
       expect(await client.interact(id, { code: "document.getElementById('n').textContent", ...js })).toMatchObject({ result: '0' });
     } finally {

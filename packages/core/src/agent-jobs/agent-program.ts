@@ -2,7 +2,7 @@ import type { MapLink } from '../crawl/map-site.js';
 import type { ScrapeDocument } from '../document.js';
 import type { MapOptionsInput } from '../options/map-options.js';
 import type { ScrapeOptions } from '../options/scrape-options.js';
-import type { JobRecord, JobStore } from '../ports/job-store.js';
+import type { Frontier, JobRecord, JobRecords, PageResults } from '../ports/job-store.js';
 import type { LlmProvider } from '../ports/llm-provider.js';
 import type { SearchProvider } from '../ports/search-provider.js';
 import type { AgentJobKind } from '../ports/job-store.js';
@@ -34,7 +34,7 @@ export type StepResult<State> = { state: State; done: false } | { state: State; 
 /** What a step may use. Tokens of model calls made through it are added to `usage`. */
 export interface StepContext {
   job: JobRecord;
-  jobs: JobStore;
+  jobs: JobRecords & Frontier & PageResults;
   signal: AbortSignal;
   now(): number;
   /** Epoch ms after which the step should return its state (it always makes some progress). */

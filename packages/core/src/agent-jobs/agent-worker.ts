@@ -6,7 +6,7 @@ import { tokensUsedBy } from '../llm/json-stage.js';
 import type { MapOptionsInput } from '../options/map-options.js';
 import type { ScrapeOptions } from '../options/scrape-options.js';
 import type { Clock } from '../ports/clock.js';
-import { agentJobKinds, type AgentJobKind, type JobRecord, type JobStore } from '../ports/job-store.js';
+import { agentJobKinds, type AgentJobKind, type AgentStates, type Frontier, type JobRecord, type JobRecords, type PageResults } from '../ports/job-store.js';
 import type { LlmProvider, LlmUsage } from '../ports/llm-provider.js';
 import type { LeasedMessage, Queue } from '../ports/queue.js';
 import type { SearchProvider } from '../ports/search-provider.js';
@@ -22,7 +22,7 @@ import { jobDocuments, pageCredits } from './step-pages.js';
  * one is queued.
  */
 export interface AgentWorkerDeps {
-  jobs: JobStore;
+  jobs: JobRecords & Frontier & PageResults & AgentStates;
   queue: Queue;
   clock: Clock;
   events: JobEventSink;
@@ -123,7 +123,7 @@ export function meteredLlm(provider: LlmProvider, usage: AgentUsage): LlmProvide
  * Makes the queue agree with the JobStore for agent jobs: every running one gets the message of
  * its next step (idempotent by message id; a step already saved is skipped by the worker).
  */
-export async function reconcileAgentJobs(jobs: JobStore, queue: Queue): Promise<number> {
+export async function reconcileAgentJobs(jobs: JobRecords & AgentStates, queue: Queue): Promise<number> {
   let offered = 0;
   for (const kind of agentJobKinds) {
     for (const job of await jobs.listActive(kind)) {

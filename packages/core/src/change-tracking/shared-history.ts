@@ -1,3 +1,4 @@
+import type { StoreSharing } from '../cache/store-scope.js';
 import type { ChangeHistory } from '../ports/change-history.js';
 
 /** The team every snapshot is kept under when histories are shared across teams. */
@@ -13,4 +14,9 @@ export function sharedChangeHistory(history: ChangeHistory): ChangeHistory {
     record: (snapshot) => history.record({ ...snapshot, teamId: sharedHistoryTeam }),
     previousJobUrls: (_teamId, tag, site, exceptJobId) => history.previousJobUrls(sharedHistoryTeam, tag, site, exceptJobId),
   };
+}
+
+/** The histories a process reads and writes: one shared history when the operator shares stores across teams. */
+export function changeHistoryFor(history: ChangeHistory, sharing: StoreSharing | undefined): ChangeHistory {
+  return sharing?.sharedAcrossTeams ? sharedChangeHistory(history) : history;
 }

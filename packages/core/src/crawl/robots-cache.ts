@@ -16,6 +16,11 @@ export const robotsMaxRedirects = 5;
 const unreachableKinds: ReadonlySet<string> = new Set(['ssrf', 'dns', 'connection-refused', 'tls']);
 export const robotsCompatibilityTokens = ['FirecrawlAgent', 'FireCrawlAgent'];
 
+/** The product tokens matched against robots.txt groups: ours (default `QuarryBot`), then Firecrawl's. */
+export function robotsTokensFor(productToken = 'QuarryBot'): string[] {
+  return [productToken, ...robotsCompatibilityTokens];
+}
+
 export class RobotsCache {
   private readonly entries = new Map<string, { rules: Promise<RobotsRules>; fetchedAt: number }>();
 

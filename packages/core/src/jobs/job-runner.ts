@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { isAgentJob } from '../agent-jobs/agent-job.js';
 import type { Clock } from '../ports/clock.js';
-import { terminalJobStatuses, type JobRecord, type JobStore } from '../ports/job-store.js';
+import { terminalJobStatuses, type Frontier, type JobRecord, type JobRecords, type PageResults } from '../ports/job-store.js';
 import type { LeasedMessage, Queue } from '../ports/queue.js';
 import type { SlotClaim, SlotLimiter } from '../ports/slot-limiter.js';
 import { MemorySlotLimiter } from '../memory/memory-slot-limiter.js';
@@ -45,7 +45,7 @@ export class JobRunner {
   private wakeLoop: (() => void) | undefined;
 
   constructor(
-    private readonly deps: { jobs: JobStore; queue: Queue; worker: PageWorker; clock: Clock; events: JobEventSink; outbox?: JobOutbox; slots?: SlotLimiter },
+    private readonly deps: { jobs: JobRecords & Frontier & PageResults; queue: Queue; worker: PageWorker; clock: Clock; events: JobEventSink; outbox?: JobOutbox; slots?: SlotLimiter },
     private readonly options: JobRunnerOptions = defaultRunnerOptions,
   ) {
     this.slots = deps.slots ?? new MemorySlotLimiter(deps.clock);

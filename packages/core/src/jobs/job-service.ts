@@ -6,7 +6,7 @@ import type { ScrapeDocument } from '../document.js';
 import type { CrawlOptions } from '../options/crawl-options.js';
 import type { ScrapeOptions } from '../options/scrape-options.js';
 import type { Clock, Ids } from '../ports/clock.js';
-import type { AgentJobKind, JobBase, JobPayload, JobRecord, JobStore } from '../ports/job-store.js';
+import type { AgentJobKind, JobBase, JobPayload, JobRecord, AgentStates, Frontier, JobRecords } from '../ports/job-store.js';
 import type { Queue } from '../ports/queue.js';
 import { parseTargetUrl } from '../scrape/target-url.js';
 import type { JobEvent, JobEventSink } from './job-events.js';
@@ -19,7 +19,7 @@ import { messageFor } from './page-worker.js';
  * patterns) happens here, before anything is stored, so a bad crawl is a 400 and not a failed job.
  */
 export interface JobServiceDeps {
-  jobs: JobStore;
+  jobs: JobRecords & Frontier & AgentStates;
   queue: Queue;
   clock: Clock;
   ids: Ids;

@@ -1,5 +1,5 @@
 import { reconcileAgentJobs } from '../agent-jobs/agent-worker.js';
-import type { JobStore } from '../ports/job-store.js';
+import type { AgentStates, Frontier, JobRecords } from '../ports/job-store.js';
 import type { Queue } from '../ports/queue.js';
 import { kickoffKey } from './job-request.js';
 import { messageFor } from './page-worker.js';
@@ -12,7 +12,7 @@ import { messageFor } from './page-worker.js';
  * an item and enqueuing it) and whenever the queue may have lost data (Redis restarted).
  * Agent jobs get the message of their next step. Returns how many messages were offered.
  */
-export async function reconcileJobs(jobs: JobStore, queue: Queue): Promise<number> {
+export async function reconcileJobs(jobs: JobRecords & Frontier & AgentStates, queue: Queue): Promise<number> {
   let offered = 0;
   for (const kind of ['crawl', 'batch_scrape'] as const) {
     for (const job of await jobs.listActive(kind)) {

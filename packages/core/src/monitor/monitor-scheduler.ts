@@ -1,6 +1,6 @@
 import { agentStepMessage } from '../agent-jobs/agent-job.js';
 import type { Clock, Ids } from '../ports/clock.js';
-import type { JobOf, JobRecord, JobStore } from '../ports/job-store.js';
+import type { Frontier, JobOf, JobRecord, JobRecords } from '../ports/job-store.js';
 import type { MonitorRecord, MonitorStore } from '../ports/monitor-store.js';
 import type { Queue } from '../ports/queue.js';
 import { monitorCheckRequestOf, type MonitorCheckRequest } from './monitor-check-request.js';
@@ -18,7 +18,7 @@ import { nextTick } from './monitor-schedule.js';
  * created by a process that lost that race is cancelled before its message exists.
  */
 export interface MonitorSchedulerDeps {
-  jobs: JobStore;
+  jobs: JobRecords & Frontier;
   queue: Queue;
   monitors: MonitorStore;
   clock: Clock;

@@ -127,7 +127,8 @@ export interface JobErrorRecord {
   timestamp: string;
 }
 
-export interface JobStore {
+/** The jobs themselves: created, read, moved between statuses, listed. */
+export interface JobRecords {
   /** Stores a new job, with its webhook deliveries (the `started` event) in the same transaction. */
   createJob(job: JobRecord, outbox?: OutboxEvent[]): Promise<void>;
   /** The job, or undefined when unknown. */
@@ -143,6 +144,17 @@ export interface JobStore {
     expectedStatus?: JobStatus,
     outbox?: OutboxEvent[],
   ): Promise<boolean>;
+  /** Jobs of a team (or all teams) in `scraping` state, oldest first. */
+  listActive(kind: JobKind, teamId?: string): Promise<JobRecord[]>;
+  /**
+   * A team's jobs of every kind and status, newest first, at most `limit` (the dashboard's list).
+   * Jobs whose `expiresAt` has passed are included until they are deleted; callers filter them.
+   */
+  listJobs(teamId: string, limit: number): Promise<JobRecord[]>;
+}
+
+/** A job's items (its URLs) and their states: what is queued, seen, finished. */
+export interface Frontier {
   /**
    * Adds entries whose keys this job has not seen, in order, while the job holds fewer than `limit`
    * live (not failed) items. Atomic per call. Returns the entries added (state `queued`).
@@ -152,6 +164,15 @@ export interface JobStore {
   markSeen(jobId: string, keys: string[]): Promise<string[]>;
   /** The item, or undefined. */
   getItem(jobId: string, key: string): Promise<(FrontierEntry & { state: ItemState }) | undefined>;
+  /** Marks every queued item of a job cancelled. */
+  cancelItems(jobId: string): Promise<void>;
+  /** Keys of items still queued (for the reconciler and restarts). */
+  pendingItems(jobId: string): Promise<FrontierEntry[]>;
+  progress(jobId: string): Promise<JobProgress>;
+}
+
+/** What a job's pages produced: each item finished exactly once, with its document or error and its charge. */
+export interface PageResults {
   /**
    * Finishes an item exactly once: stores the document or the error and charges the credits and
    * tokens in one transaction (a team the ledger does not know is not charged). A second call for
@@ -160,23 +181,19 @@ export interface JobStore {
    * `outbox` deliveries are written in the same transaction, only when the item was finished now.
    */
   finishItem(jobId: string, teamId: string, outcome: PageOutcome): Promise<boolean>;
-  /** Marks every queued item of a job cancelled. */
-  cancelItems(jobId: string): Promise<void>;
-  /** Keys of items still queued (for the reconciler and restarts). */
-  pendingItems(jobId: string): Promise<FrontierEntry[]>;
-  progress(jobId: string): Promise<JobProgress>;
   /** Documents in completion order. */
   listDocuments(jobId: string, skip: number, limit: number): Promise<ScrapeDocument[]>;
   listErrors(jobId: string): Promise<JobErrorRecord[]>;
+}
+
+/** The URLs robots.txt kept a crawl from. */
+export interface RobotsBlockedUrls {
   addRobotsBlocked(jobId: string, urls: string[]): Promise<void>;
   listRobotsBlocked(jobId: string): Promise<string[]>;
-  /** Jobs of a team (or all teams) in `scraping` state, oldest first. */
-  listActive(kind: JobKind, teamId?: string): Promise<JobRecord[]>;
-  /**
-   * A team's jobs of every kind and status, newest first, at most `limit` (the dashboard's list).
-   * Jobs whose `expiresAt` has passed are included until they are deleted; callers filter them.
-   */
-  listJobs(teamId: string, limit: number): Promise<JobRecord[]>;
+}
+
+/** The saved state of an agent job between its steps. */
+export interface AgentStates {
   /** An agent job's last saved state, or undefined (unknown job, or no step saved yet). */
   getJobState(jobId: string): Promise<JobState | undefined>;
   /**
@@ -189,3 +206,10 @@ export interface JobStore {
    */
   saveJobState(jobId: string, teamId: string, state: JobState, finish?: JobFinish): Promise<boolean>;
 }
+
+/**
+ * Every part of a job's state, for the stores that keep them all (in one transaction where a page's
+ * result, its charge and its webhook deliveries must land together). Consumers depend on the part
+ * they use (the job runner `JobRecords & Frontier & PageResults`, the dashboard's agent result `AgentStates`).
+ */
+export interface JobStore extends JobRecords, Frontier, PageResults, RobotsBlockedUrls, AgentStates {}

@@ -10,7 +10,7 @@ import {
   jobOfKind,
   type ExtractState,
   type JobRecord,
-  type JobStore,
+  type AgentStates,
   type LlmsTxtState,
   type ResearchState,
 } from '@quarry/core';
@@ -20,7 +20,7 @@ import { html, type Html } from './html.js';
  * The result of an extract, deep research, llms.txt or agent job on its dashboard page: the same view the
  * API's GET answers with, as JSON (escaped like every value the dashboard shows).
  */
-export async function agentResultSection(jobs: JobStore, job: JobRecord): Promise<Html | ''> {
+export async function agentResultSection(jobs: AgentStates, job: JobRecord): Promise<Html | ''> {
   if (!isAgentJob(job)) return '';
   const program = ((await jobs.getJobState(job.id))?.value as AgentState<unknown> | undefined)?.program;
   const view =

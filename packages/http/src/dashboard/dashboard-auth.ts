@@ -57,7 +57,7 @@ export class DashboardAuth {
   }
 
   now(): number {
-    return this.services.engine.parts.clock.now();
+    return this.services.clock.now();
   }
 
   /** A new session for the admin token or a team's valid API key; undefined for anything else. */

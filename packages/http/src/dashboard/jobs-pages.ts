@@ -30,7 +30,7 @@ export function kindLabel(kind: string): string {
 /** The job when it exists, has not expired and belongs to `teamId`; NotFoundError otherwise. */
 export async function teamJob(services: Services, teamId: string, id: string): Promise<JobRecord> {
   const job = await services.jobStore.getJob(id);
-  if (!job || job.teamId !== teamId || job.expiresAt <= services.engine.parts.clock.now()) throw new NotFoundError('Job not found');
+  if (!job || job.teamId !== teamId || job.expiresAt <= services.clock.now()) throw new NotFoundError('Job not found');
   return job;
 }
 

@@ -19,7 +19,7 @@ export function agentRoutes(app: FastifyInstance, services: Services) {
 
   app.get('/v2/agent', { config: { kind: 'extractStatus' } }, async (request) => {
     const before = beforeOf(request);
-    const now = services.engine.parts.clock.now();
+    const now = services.clock.now();
     const jobs = (await services.jobStore.listJobs(request.caller.teamId, 1_000)).filter((job) => job.kind === 'agent' && job.expiresAt > now && job.createdAt < before);
     const page = jobs.slice(0, listPageSize);
     const more = jobs.length > listPageSize;

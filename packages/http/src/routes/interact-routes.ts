@@ -113,7 +113,7 @@ async function promptOutcome(services: Services, sessions: BrowserSessions, key:
 }
 
 function sessionsOf(services: Services): BrowserSessions {
-  const sessions = services.sessions ?? services.engine.parts.sessions;
+  const { sessions } = services;
   if (!sessions) throw new NotConfiguredError('Interact needs the browser engine: install Chromium (apt-get install chromium) or set QUARRY_CHROMIUM_PATH');
   return sessions;
 }

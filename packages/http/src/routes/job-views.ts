@@ -16,7 +16,7 @@ export async function ownJob(services: Services, request: FastifyRequest, kinds:
 
 export async function callerJob(services: Services, caller: Caller, id: string, kinds: JobKind[]): Promise<JobRecord> {
   const job = await services.jobStore.getJob(id);
-  const expired = job !== undefined && job.expiresAt <= services.engine.parts.clock.now();
+  const expired = job !== undefined && job.expiresAt <= services.clock.now();
   if (!job || expired || job.teamId !== caller.teamId || !kinds.includes(job.kind)) throw new NotFoundError('Job not found');
   return job;
 }

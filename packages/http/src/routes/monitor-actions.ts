@@ -21,7 +21,7 @@ import { checkPages, checkView, monitorView } from './monitor-views.js';
  * check) is not found, like an unknown id.
  */
 export function monitorActions(services: Services) {
-  const { clock, ids } = services.engine.parts;
+  const { clock, ids } = services;
   const { monitors, monitorScheduler: scheduler } = services;
   const rules = (): MonitorRules => ({
     minIntervalSeconds: services.config.QUARRY_MONITOR_MIN_INTERVAL_SECONDS,

@@ -30,7 +30,7 @@ export async function searchAction(services: Services, caller: Caller, body: unk
   const outcome = await services.billing.chargeRequest(caller, 'search', () => runSearch(
     {
       provider: services.search,
-      clock: services.engine.parts.clock,
+      clock: services.clock,
       scrape: (url, context) => services.engine.scrapeParsed(url, scrapeOptions!, { signal: context.signal, teamId }),
       teamId,
     },

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Fetcher, FetchRequest, FetchResponse, JobEvent, JobStore, Queue } from '@quarry/core';
+import type { Fetcher, FetchRequest, FetchResponse, JobEvent, JobRecords, Queue } from '@quarry/core';
 
 /**
  * Prometheus metrics for /metrics: requests, jobs by state, pages, queue depth, fetch latency.
@@ -24,7 +24,7 @@ export class ServerMetrics {
   }
 
   /** Adds the gauges read from the job store and the queue (once they exist). */
-  observe(jobs: JobStore, queue: Queue): this {
+  observe(jobs: JobRecords, queue: Queue): this {
     new Gauge({
       name: 'quarry_queue_messages',
       help: 'Queue messages waiting and leased.',

@@ -1,12 +1,15 @@
-import type { BlobStore, BrowserSessions, Engine, JobRunner, JobService, JobStore, Queue, SearchProvider, ServerConfig } from '@quarry/core';
-import type { Billing, Ledger, LlmProvider, MonitorScheduler, MonitorStore } from '@quarry/core';
+import type { BlobStore, Engine, JobRunner, JobService, JobStore, Queue, SearchProvider, ServerConfig } from '@quarry/core';
+import type { Billing, BrowserSessions, Clock, Ids, Ledger, LlmProvider, MonitorScheduler, MonitorStore } from '@quarry/core';
 import type { ServerMetrics } from './metrics.js';
 import type { RateLimiter } from './rate-limiter.js';
 
-/** Everything a route needs, built once by compose.ts. */
+/** Everything a route needs, built once by compose/compose.ts. */
 export interface Services {
   config: ServerConfig;
   engine: Engine;
+  /** The process's clock and ids: the engine's and the jobs' own. */
+  clock: Clock;
+  ids: Ids;
   jobStore: JobStore;
   queue: Queue;
   jobs: JobService;
@@ -26,8 +29,8 @@ export interface Services {
   monitors: MonitorStore;
   monitorScheduler: MonitorScheduler;
   /**
-   * Interact's pages when they are not only this process's (the distributed mode: calls go to the
-   * process holding the page); the engine's own sessions otherwise.
+   * Browser pages kept for interact, when a browser is available: this process's own, or (the
+   * distributed mode) every process's, with calls forwarded to the process holding the page.
    */
   sessions?: BrowserSessions;
   /** Whether a request without a valid key is allowed (no keys exist and auth is auto, or auth is off). */

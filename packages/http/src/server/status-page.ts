@@ -1,4 +1,4 @@
-import type { JobProgress, JobRecord, JobStore, ScrapeDocument } from '@quarry/core';
+import type { Frontier, JobProgress, JobRecord, PageResults, ScrapeDocument } from '@quarry/core';
 
 /**
  * One page of a crawl or batch status. Documents in completion order from `skip`, at most `limit`
@@ -21,7 +21,7 @@ export interface StatusPage {
 }
 
 export async function statusPage(
-  jobs: JobStore,
+  jobs: Frontier & PageResults,
   job: JobRecord,
   query: { skip: number; limit: number | undefined },
   nextUrl: (skip: number, limit: number | undefined) => string,
