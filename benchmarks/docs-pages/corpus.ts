@@ -49,7 +49,7 @@ function markdownFiles(folder: string, depth = 0): string[] {
   for (const entry of entries) {
     if (entry === 'node_modules' || entry.startsWith('.')) continue;
     const full = join(folder, entry);
-    let stats;
+    let stats: ReturnType<typeof statSync>;
     try {
       stats = statSync(full);
     } catch {

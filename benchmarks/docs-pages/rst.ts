@@ -22,7 +22,7 @@ const hiddenDirectives: ReadonlySet<string> = new Set(['toctree', 'index', 'only
 /** Folds what Sphinx's smartquotes and HTML writer change: quotes, dashes, ellipses, spaces. */
 export function canonical(text: string): string {
   return text
-    .replace(/[\u200b\u200c\u200d\ufeff]/g, '')
+    .replace(/(?:\u200b|\u200c|\u200d|\ufeff)/g, '')
     .replace(/[“”„″]/g, '"')
     .replace(/[‘’′]/g, "'")
     .replace(/---?|[–—]/g, '-')

@@ -16,7 +16,7 @@ export type Features = Record<FeatureName, Map<string, number>> & { text: string
 const baseUrl = 'https://docs.example.com/guide/page';
 
 function normalize(text: string): string {
-  return text.replace(/[\u200b\u200c\u200d\ufeff]/g, '').replace(/\s+/g, ' ').replace(/\s*[¶#]$/, '').trim();
+  return text.replace(/(?:\u200b|\u200c|\u200d|\ufeff)/g, '').replace(/\s+/g, ' ').replace(/\s*[¶#]$/, '').trim();
 }
 
 function textOf(node: AnyNode): string {

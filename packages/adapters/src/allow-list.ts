@@ -3,7 +3,7 @@
  * `--allow-private-hosts`): host names, `*.suffix` wildcards, IP addresses, CIDR ranges (IPv4
  * and IPv6) and `*` for everything. Pure.
  */
-import ipaddr from 'ipaddr.js';
+import type ipaddr from 'ipaddr.js';
 import { ValidationError } from '@quarry/core';
 import { parseAddress } from './ip-ranges.js';
 

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import type { CrawlOptionsInput, MapOptionsInput, ScrapeDocument } from '@quarry/core';
 import { privateHostsOverride } from './cli-flags.js';
 import { CrawlProgress } from './cli-progress.js';

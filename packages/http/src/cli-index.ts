@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { createSqliteStorage } from '@quarry/storage';
 import { localTeamId, type CrawlOptionsInput, type DocumentCache, type PageIndex } from '@quarry/core';
 import { privateHostsOverride } from './cli-flags.js';

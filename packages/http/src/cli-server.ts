@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isReadableLog, readableLogStream } from './server/log-lines.js';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { createSqliteStorage } from '@quarry/storage';
 import { NotFoundError, ValidationError, type Ledger } from '@quarry/core';
 import { privateHostsOverride } from './cli-flags.js';
@@ -28,7 +28,7 @@ export function serveCommand(program: Command) {
       const distributed = isDistributed(config);
       if (distributed && config.QUARRY_ROLE === 'worker') return runWorker(config);
       const parts = distributed ? await (await import('./compose-distributed.js')).composeDistributed(config) : await (await import('./compose-server.js')).composeServer(config);
-      let running;
+      let running: import('./server/start-server.js').RunningServer;
       try {
         running = await (await import('./server/start-server.js')).startServer(parts.services, config, {
           close: parts.close,

@@ -51,7 +51,7 @@ beforeAll(async () => {
   openai = await startOpenAiDouble();
   withModel = await startQuarry({ OPENAI_BASE_URL: openai.url, MODEL_NAME: 'double-model', QUARRY_LLM_MAX_RETRIES: '0' });
   // A private address the operator did not allow (only 127.0.0.1 is): it counts what reaches it.
-  privateServer = createServer((request, response) => {
+  privateServer = createServer((_request, response) => {
     privateHits++;
     response.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'text/html' }).end('<p>internal secret</p>');
   });

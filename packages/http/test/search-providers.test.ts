@@ -32,7 +32,7 @@ describe('SearXNG', () => {
   const seen: URLSearchParams[] = [];
 
   beforeAll(async () => {
-    searxng = await startTestServer(async (request, response, url) => {
+    searxng = await startTestServer(async (_request, response, url) => {
       if (url.pathname !== '/search' || url.searchParams.get('format') !== 'json') {
         response.writeHead(403).end('format not allowed');
         return;

@@ -94,7 +94,7 @@ describe('rate limits', () => {
     await quarry.services.ledger.ensureTeam('gamma', 'gamma');
     const key = (await quarry.services.ledger.createKey('gamma', 'ci')).key;
     const statuses: number[] = [];
-    let last;
+    let last: Awaited<ReturnType<typeof call>> | undefined;
     // The limit is per fixed minute: on a slow machine the requests may straddle a window's end, and
     // the count starts again; so send until refused (at most two windows' worth) and check that the
     // refusal follows exactly the limit's worth of successes in its window.

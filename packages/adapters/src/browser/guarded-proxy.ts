@@ -187,7 +187,7 @@ export class GuardedProxy {
     try {
       target = new URL(request.url ?? '');
       address = await this.allowedAddress(target);
-    } catch (error) {
+    } catch {
       client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
       return;
     }

@@ -6,7 +6,7 @@ import type { ExtractOptions } from '../options/extract-options.js';
 import type { FormatSpec } from '../options/formats.js';
 import type { ScrapeOptions } from '../options/scrape-options.js';
 import { jobOfKind } from '../ports/job-store.js';
-import { type AgentProgram, type StepContext, type StepResult } from './agent-program.js';
+import type { AgentProgram, StepContext, StepResult } from './agent-program.js';
 import { mergePages } from './merge-pages.js';
 import { addPages, jobDocuments, pageKey, scrapeQueuedPages } from './step-pages.js';
 

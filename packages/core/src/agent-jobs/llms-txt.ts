@@ -1,7 +1,6 @@
 import type { ScrapeDocument } from '../document.js';
 import { delimitAsData } from '../llm/prompt.js';
 import { fitToTokens } from '../llm/token-budget.js';
-import type { LlmsTxtOptions } from '../options/llmstxt-options.js';
 import { parseScrapeOptions } from '../options/normalize-scrape-options.js';
 import { jobOfKind } from '../ports/job-store.js';
 import type { LlmProvider } from '../ports/llm-provider.js';

@@ -71,7 +71,7 @@ function flowOf(container: Element): Element {
 function isProseParagraph(element: Element, stats: TextStats | undefined): boolean {
   if (element.name !== 'p' && element.name !== 'div') return false;
   // Only inline content below (the element is its subtree's only block): a wrapper is not a paragraph.
-  if (!stats || stats.blocks !== 1) return false;
+  if (stats?.blocks !== 1) return false;
   if (stats.text < proseMinimumText || linkDensity(stats) >= proseMaximumLinkDensity) return false;
   return sentenceEndPattern.test(collapsedText(element));
 }

@@ -23,8 +23,6 @@ function tooLarge(why: string, limit: keyof PageLimits, value: number): TargetEr
   return new TargetError('too-large', `The page is too large to convert: ${why}.`, { details: { limit, max: value } });
 }
 
-const lessThan = 0x3c;
-
 /** True when the char code is an ASCII letter. */
 function isLetter(code: number): boolean {
   return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);

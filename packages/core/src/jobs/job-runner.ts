@@ -74,7 +74,7 @@ export class JobRunner {
   /** Checks a job for completion (after kickoff or the last page). */
   async settle(jobId: string): Promise<void> {
     const job = await this.deps.jobs.getJob(jobId);
-    if (!job || job.status !== 'scraping') return;
+    if (job?.status !== 'scraping') return;
     if (!job.kickoffDone) return; // a crawl's kickoff or a batch's items are still being stored
     if (isAgentJob(job)) return; // agent jobs finish with their last step
 

@@ -120,7 +120,7 @@ export class JobService {
   /** A scrape kept by `recordScrape`, when it is the team's and not expired; else NotFoundError (another team's id reads as unknown). */
   async getScrape(teamId: string, scrapeId: string): Promise<ScrapeDocument> {
     const job = await this.deps.jobs.getJob(scrapeId);
-    if (!job || job.kind !== 'scrape' || job.teamId !== teamId || job.expiresAt <= this.deps.clock.now()) throw new NotFoundError('Scrape not found');
+    if (job?.kind !== 'scrape' || job.teamId !== teamId || job.expiresAt <= this.deps.clock.now()) throw new NotFoundError('Scrape not found');
     const state = await this.deps.jobs.getJobState(scrapeId);
     if (!state) throw new NotFoundError('Scrape not found');
     return state.value as ScrapeDocument;

@@ -81,7 +81,7 @@ export class PageWorker {
     }
     if (job.kind === 'crawl' && message.key === kickoffKey) return this.kickoff(job, signal);
     const item = await this.deps.jobs.getItem(job.id, message.key);
-    if (!item || item.state !== 'queued') return; // already finished by an earlier delivery
+    if (item?.state !== 'queued') return; // already finished by an earlier delivery
     if (job.kind === 'batch_scrape') return this.batchPage(job, message, signal);
     if (job.kind !== 'crawl') throw notQueued(job);
     return this.crawlPage(job, message, signal);

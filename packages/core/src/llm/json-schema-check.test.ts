@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../errors.js';
+import type { ValidationError } from '../errors.js';
 import { parseScrapeOptions } from '../options/normalize-scrape-options.js';
 import { checkJsonSchema, measureSchema, schemaLimits, validateAgainstSchema } from './json-schema-check.js';
 

@@ -110,7 +110,7 @@ export class MarkdownWriter {
   /** True when the innermost container is a list item that has not received content yet. */
   isAtListItemStart(): boolean {
     const top = this.prefixes[this.prefixes.length - 1];
-    return top !== undefined && top.isListItem && !top.hasLines && this.isParagraphEmpty();
+    return top?.isListItem === true && !top.hasLines && this.isParagraphEmpty();
   }
 
   mark(): InlineMark {

@@ -108,7 +108,7 @@ export class MemoryJobStore implements JobStore {
   async finishItem(jobId: string, _teamId: string, outcome: PageOutcome): Promise<boolean> {
     const data = this.require(jobId);
     const item = data.items.get(outcome.key);
-    if (!item || item.state !== 'queued') return false;
+    if (item?.state !== 'queued') return false;
     data.pending--;
     data.creditsUsed += outcome.credits;
     if (outcome.document) {
@@ -200,7 +200,7 @@ export class MemoryJobStore implements JobStore {
   /** Saves as the port says; there is no ledger in memory, so `finish` only adds to creditsUsed. */
   async saveJobState(jobId: string, _teamId: string, state: JobState, finish?: JobFinish): Promise<boolean> {
     const data = this.jobs.get(jobId);
-    if (!data || data.job.status !== 'scraping' || (data.state?.step ?? 0) !== state.step - 1) return false;
+    if (data?.job.status !== 'scraping' || (data.state?.step ?? 0) !== state.step - 1) return false;
     data.state = structuredClone(state);
     if (finish) {
       data.job.status = finish.status;

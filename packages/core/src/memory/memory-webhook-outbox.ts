@@ -50,7 +50,7 @@ export class MemoryWebhookOutbox implements WebhookOutbox {
 
   async reschedule(id: string, attempt: number, nextAttemptAt: number, lastError: string): Promise<void> {
     const slot = this.slots.get(id);
-    if (!slot || slot.entry.state !== 'pending') return;
+    if (slot?.entry.state !== 'pending') return;
     Object.assign(slot.entry, { attempts: attempt, nextAttemptAt, lastError });
     slot.leasedUntil = 0;
   }
@@ -80,7 +80,7 @@ export class MemoryWebhookOutbox implements WebhookOutbox {
   /** Pending -> delivered or failed; a finished entry stays as it is. */
   private finish(id: string, state: 'delivered' | 'failed', error?: string): void {
     const slot = this.slots.get(id);
-    if (!slot || slot.entry.state !== 'pending') return;
+    if (slot?.entry.state !== 'pending') return;
     Object.assign(slot.entry, { state, finishedAt: this.clock.now() }, error === undefined ? {} : { lastError: error });
     slot.leasedUntil = 0;
   }

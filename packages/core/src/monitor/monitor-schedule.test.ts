@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../errors.js';
+import type { ValidationError } from '../errors.js';
 import { cronOfText, nextTick, parseSchedule } from './monitor-schedule.js';
 
 const now = Date.UTC(2026, 0, 5, 10, 7, 13);

@@ -138,7 +138,7 @@ function collapseUnionIssues(issues: FieldIssue[]): FieldIssue[] {
   const out: Array<FieldIssue | undefined> = [];
   for (const issue of issues) {
     const match = constPattern.exec(issue.message);
-    if (match && match[2]?.startsWith('"')) {
+    if (match?.[2]?.startsWith('"')) {
       const entry = merged.get(issue.field);
       if (entry) {
         entry.values.push(match[2]);

@@ -8,7 +8,7 @@ import type { ScrapeOptions } from '../options/scrape-options.js';
 import { convertOffice } from '../documents/convert-office.js';
 import { pdfToMarkdown } from '../pdf/index.js';
 import type { Clock, Ids } from '../ports/clock.js';
-import type { ActionOutputs, FetchResponse, Fetcher } from '../ports/fetcher.js';
+import type { ActionOutputs, Fetcher } from '../ports/fetcher.js';
 import type { HtmlTransformer } from '../ports/html-transformer.js';
 import { linkCapture, toBase64, type BlobLinks } from './capture-links.js';
 import { contentKindOf } from './content-kind.js';

@@ -38,7 +38,7 @@ export function readPageFacts(prompt: string): PageFacts {
   const content = (match ? match[1] : prompt) ?? '';
   const facts = new Map<string, [string, string]>();
   for (const line of content.split('\n')) {
-    const fact = /^\s*(?:[-*+]\s+)?\**_*([A-Za-z][\w \-]{0,60}?)_*\**\s*:\**_*\s+(.+?)\s*$/.exec(line);
+    const fact = /^\s*(?:[-*+]\s+)?\**_*([A-Za-z][\w -]{0,60}?)_*\**\s*:\**_*\s+(.+?)\s*$/.exec(line);
     if (!fact) continue;
     const key = normalizeKey(fact[1]!);
     if (!facts.has(key)) facts.set(key, [fact[1]!.trim(), fact[2]!.replace(/\*+|_+$/g, '').trim()]);
@@ -95,11 +95,11 @@ function valueFor(name: string, schema: Schema, facts: PageFacts): unknown {
 function coerce(text: string, schema: Schema): unknown {
   switch (typeOf(schema)) {
     case 'number': {
-      const number = Number.parseFloat(text.replace(/[^\d.\-]/g, ''));
+      const number = Number.parseFloat(text.replace(/[^\d.-]/g, ''));
       return Number.isFinite(number) ? number : undefined;
     }
     case 'integer': {
-      const number = Number.parseInt(text.replace(/[^\d\-]/g, ''), 10);
+      const number = Number.parseInt(text.replace(/[^\d-]/g, ''), 10);
       return Number.isFinite(number) ? number : undefined;
     }
     case 'boolean':
@@ -124,6 +124,6 @@ function typeOf(schema: Schema): string | undefined {
   return isRecord(schema.properties) ? 'object' : undefined;
 }
 
-const normalizeKey = (key: string) => key.toLowerCase().replace(/[\s_\-]/g, '');
-const camelCase = (key: string) => key.trim().toLowerCase().replace(/[\s_\-]+(\w)/g, (_, char: string) => char.toUpperCase());
+const normalizeKey = (key: string) => key.toLowerCase().replace(/[\s_-]/g, '');
+const camelCase = (key: string) => key.trim().toLowerCase().replace(/[\s_-]+(\w)/g, (_, char: string) => char.toUpperCase());
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

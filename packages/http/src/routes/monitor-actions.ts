@@ -94,7 +94,7 @@ export function monitorActions(services: Services) {
     async check(caller: Caller, id: string, checkId: string, query: unknown) {
       const monitor = await ownMonitor(caller, id);
       const job = await services.jobStore.getJob(checkId);
-      if (!job || job.kind !== 'monitor_check' || job.teamId !== monitor.teamId || job.expiresAt <= clock.now() || job.request.monitorId !== monitor.id) {
+      if (job?.kind !== 'monitor_check' || job.teamId !== monitor.teamId || job.expiresAt <= clock.now() || job.request.monitorId !== monitor.id) {
         throw new NotFoundError('Check not found');
       }
       const { skip, limit } = pageQuery(query);
