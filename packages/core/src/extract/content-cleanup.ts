@@ -40,10 +40,22 @@ function isInSentence(element: Element): boolean {
 /** A heading with at least this many peers of its level in one parent (itself included)... */
 const documentSectionPeers = 3;
 
-/** The block that stands for a heading among its siblings: itself, or its permalink wrapper. */
+/** True when `heading` opens `section`: the first element with text in it. */
+function opensSection(section: Element, heading: Element): boolean {
+  return (
+    section.name === 'section' &&
+    section.children.find((child) => isTag(child) && collapsedText(child) !== '') === heading
+  );
+}
+
+/**
+ * The block that stands for a heading among its siblings: itself, its permalink wrapper, or the
+ * `section` it opens (Sphinx writes every section as one).
+ */
 function sectionBlock(heading: Element): Element {
   let block = heading;
   while (block.parent && isTag(block.parent) && isHeadingWrapper(block.parent)) block = block.parent;
+  if (block.parent && isTag(block.parent) && opensSection(block.parent, block)) block = block.parent;
   return block;
 }
 
@@ -59,8 +71,8 @@ function isDocumentSection(heading: Element): boolean {
   let peers = 0;
   for (const sibling of parent.children) {
     if (!isTag(sibling)) continue;
-    const top = sibling === block ? heading : sibling.name === heading.name ? sibling : undefined;
-    if (top || (isHeadingWrapper(sibling) && topHeadingLevel(sibling) === headingLevel(heading))) peers++;
+    if (sibling === block || sibling.name === heading.name) peers++;
+    else if ((isHeadingWrapper(sibling) || sibling.name === block.name) && topHeadingLevel(sibling) === headingLevel(heading)) peers++;
   }
   return peers >= documentSectionPeers;
 }
@@ -336,6 +348,10 @@ function isInFlow(heading: Element): boolean {
   let parent = heading.parent;
   // Past a permalink wrapper (Starlight's `sl-heading-wrapper`: the heading and its `#id` link).
   while (parent && isTag(parent) && isHeadingWrapper(parent) && parent.children.some((child) => isTag(child) && isInPageLink(child))) {
+    parent = parent.parent;
+  }
+  // Past a `section` that holds only the heading: a section its author left empty (Sphinx).
+  while (parent && isTag(parent) && parent.name === 'section' && collapsedText(parent) === collapsedText(heading)) {
     parent = parent.parent;
   }
   return !!parent && isTag(parent) && collapsedText(parent).length > collapsedText(heading).length;
