@@ -5,7 +5,8 @@
  * reStructuredText sources, through Quarry's extractor and @mozilla/readability + turndown in the
  * same run. Held-out and tuning parts are printed apart (the split is in README.md).
  *
- *   npx tsx benchmarks/docs-pages/run.ts [--pages N] [--sphinx N] [--pages-detail template|site]
+ *   npx tsx benchmarks/docs-pages/run.ts [--pages N] [--sphinx N] [--pages-detail template|site] [--quarry-only]
+ *     [--variants bare,docusaurus]   (only these variants: a quicker look while tuning)
  */
 import { createHash } from 'node:crypto';
 import { aebScores, shingleCounts, type ShingleCounts } from '../main-content/metrics.js';
@@ -83,8 +84,9 @@ async function main(): Promise<void> {
   const extractors: [string, Extractor][] = [
     ['quarry', quarryExtractor(toMarkdown)],
     ['readability', readabilityExtractor],
-  ];
-  const variants = ['bare', ...templates.map((template) => template.name)];
+  ].filter(([name]) => !args.includes('--quarry-only') || name === 'quarry') as [string, Extractor][];
+  const only = option('--variants')?.split(',');
+  const variants = ['bare', ...templates.map((template) => template.name)].filter((variant) => !only || only.includes(variant));
   const tallies = new Map<string, Tally>();
   const tally = (key: string): Tally => {
     if (!tallies.has(key)) tallies.set(key, emptyTally());

@@ -37,13 +37,77 @@ function isInSentence(element: Element): boolean {
   return element.parent?.children.some((child) => isText(child) && child.data.trim() !== '') ?? false;
 }
 
+/** A heading with at least this many peers of its level in one parent (itself included)... */
+const documentSectionPeers = 3;
+
+/** True when `heading` opens `section`: the first element with text in it. */
+function opensSection(section: Element, heading: Element): boolean {
+  return (
+    section.name === 'section' &&
+    section.children.find((child) => isTag(child) && collapsedText(child) !== '') === heading
+  );
+}
+
+/**
+ * The block that stands for a heading among its siblings: itself, its permalink wrapper, or the
+ * `section` it opens (Sphinx writes every section as one).
+ */
+function sectionBlock(heading: Element): Element {
+  let block = heading;
+  while (block.parent && isTag(block.parent) && isHeadingWrapper(block.parent)) block = block.parent;
+  if (block.parent && isTag(block.parent) && opensSection(block.parent, block)) block = block.parent;
+  return block;
+}
+
+/**
+ * ...is one section of a flat, sectioned document (a README, a docs page): "Contents", "Related"
+ * or "Comments" there name a section of the document like any other, so its title is not read as
+ * chrome. A "Related" box after an article sits apart from the article's own headings.
+ */
+function isDocumentSection(heading: Element): boolean {
+  const block = sectionBlock(heading);
+  const parent = block.parent;
+  if (!parent || !isTag(parent)) return false;
+  let peers = 0;
+  for (const sibling of parent.children) {
+    if (!isTag(sibling)) continue;
+    if (sibling === block || sibling.name === heading.name) peers++;
+    else if ((isHeadingWrapper(sibling) || sibling.name === block.name) && topHeadingLevel(sibling) === headingLevel(heading)) peers++;
+  }
+  return peers >= documentSectionPeers;
+}
+
+/**
+ * True when fewer than half of a list's items read as chrome: an item "Contents" in a document's
+ * table of contents, or "Last updated: ..." among a package's details, is one entry of the list.
+ */
+function isContentList(list: Element, stats: Map<Element, TextStats>, known: Map<Element, boolean>): boolean {
+  const cached = known.get(list);
+  if (cached !== undefined) return cached;
+  const items = list.children.filter((child): child is Element => isTag(child) && child.name === 'li');
+  const chrome = items.filter((item) => {
+    const itemStats = stats.get(item);
+    return !!itemStats && itemStats.text <= chromeTextMaximum && isChromeText(collapsedText(item));
+  }).length;
+  const verdict = items.length >= 2 && chrome * 2 < items.length;
+  known.set(list, verdict);
+  return verdict;
+}
+
 /** Removes the blocks whose whole text is a chrome phrase ("Edit this page", "Share", ...). */
 function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): void {
   const stack = container.children.filter(isTag);
+  const contentLists = new Map<Element, boolean>();
   while (stack.length > 0) {
     const element = stack.pop()!;
     if (dataTags.has(element.name)) continue; // a table cell or code that reads "10000" or a date is data
     if (inlineTags.has(element.name) && isInSentence(element)) continue; // a date link in a sentence stays
+    if (headingTags.has(element.name) && isDocumentSection(element)) continue;
+    if (element.name === 'li' && element.parent && isTag(element.parent) && isContentList(element.parent, stats, contentLists)) {
+      // The item's own text is an entry; a list nested under it is judged on its own.
+      for (const child of element.children) if (isTag(child) && listTags.has(child.name)) stack.push(child);
+      continue;
+    }
     const elementStats = stats.get(element);
     // A list or group of several blocks is judged block by block: "Last updated: ..." as one
     // item of a details list takes only that item.
@@ -78,6 +142,7 @@ function removeChromeSections(container: Element): void {
   const headings = descendantElements(container).filter((element) => headingLevel(element) >= 2);
   for (const heading of headings) {
     if (!heading.parent || !chromeSectionHeadingPattern.test(collapsedText(heading))) continue;
+    if (isDocumentSection(heading)) continue;
     const level = headingLevel(heading);
     let start: Element = heading;
     while (start.parent && isTag(start.parent) && start.parent !== container) {
@@ -283,6 +348,10 @@ function isInFlow(heading: Element): boolean {
   let parent = heading.parent;
   // Past a permalink wrapper (Starlight's `sl-heading-wrapper`: the heading and its `#id` link).
   while (parent && isTag(parent) && isHeadingWrapper(parent) && parent.children.some((child) => isTag(child) && isInPageLink(child))) {
+    parent = parent.parent;
+  }
+  // Past a `section` that holds only the heading: a section its author left empty (Sphinx).
+  while (parent && isTag(parent) && parent.name === 'section' && collapsedText(parent) === collapsedText(heading)) {
     parent = parent.parent;
   }
   return !!parent && isTag(parent) && collapsedText(parent).length > collapsedText(heading).length;

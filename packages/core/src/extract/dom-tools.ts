@@ -88,10 +88,12 @@ const letters = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{
 
 /**
  * True when the id was made from the element's own leading heading (`<section id="comments-proposals">`
- * around "Comments & Proposals"): such an id names the section's subject, not its role.
+ * around "Comments & Proposals", or `<section id="table-of-contents">` around Sphinx's "Table of
+ * contents"): such an id names the section's subject, not its role.
  */
 function isTitleSlug(element: Element, id: string): boolean {
-  const first = element.children.find((child): child is Element => isTag(child));
+  // Past empty link targets (Sphinx writes `<span id="toctree-directive"></span>` before the title).
+  const first = element.children.find((child): child is Element => isTag(child) && collapsedText(child) !== '');
   if (!first || !headingTags.has(first.name)) return false;
   const slug = letters(id);
   return slug.length >= 3 && letters(collapsedText(first)).startsWith(slug);
@@ -105,12 +107,20 @@ function isTitleSlug(element: Element, id: string): boolean {
 const arbitraryValuePattern = /\[[^\]\s]*\]/g;
 
 /**
+ * An id that is a dotted object path (`requests.utils.dict_from_cookiejar`, `email.header.Header`:
+ * API docs anchor each documented object so) names a thing the page documents, not a role.
+ */
+const objectPathPattern = /^[a-z_][\w-]*(?:\.[a-z_][\w-]*)+$/i;
+
+/**
  * Lower-cased `class` and `id`, joined by a space: the string the hint patterns look at. An id
- * made from the element's own heading is left out, and so are utility classes' arbitrary values.
+ * made from the element's own heading or naming a documented object is left out, and so are
+ * utility classes' arbitrary values.
  */
 export function hintText(element: Element): string {
   const { class: className } = element.attribs;
-  const id = element.attribs.id && !isTitleSlug(element, element.attribs.id) ? element.attribs.id : undefined;
+  const ownId = element.attribs.id;
+  const id = ownId && !objectPathPattern.test(ownId) && !isTitleSlug(element, ownId) ? ownId : undefined;
   if (!className && !id) return '';
   const names = className?.includes('[') ? className.replace(arbitraryValuePattern, '') : className;
   return `${names ?? ''} ${id ?? ''}`.toLowerCase();
