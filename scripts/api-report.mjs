@@ -57,7 +57,15 @@ export function renderApiReport(pkg) {
   const entries = entryPoints(pkg);
   const program = ts.createProgram(
     entries.map((entry) => entry.source),
-    { target: ts.ScriptTarget.ES2023, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, strict: true, skipLibCheck: true, noEmit: true, types: ['node'] },
+    {
+      target: ts.ScriptTarget.ES2023,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      strict: true,
+      skipLibCheck: true,
+      noEmit: true,
+      types: ['node'],
+    },
   );
   const checker = program.getTypeChecker();
   const lines = [

@@ -9,8 +9,18 @@ import { join, relative } from 'node:path';
 const root = process.argv[2] ?? new URL('..', import.meta.url).pathname;
 
 const forbiddenInCore = [
-  /^got(-scraping)?$/, /^playwright/, /^crawlee$/, /^@crawlee\//, /^better-sqlite3$/, /^pg$/, /^ioredis$/,
-  /^bullmq$/, /^fastify/, /^undici$/, /^axios$/, /^ws$/,
+  /^got(-scraping)?$/,
+  /^playwright/,
+  /^crawlee$/,
+  /^@crawlee\//,
+  /^better-sqlite3$/,
+  /^pg$/,
+  /^ioredis$/,
+  /^bullmq$/,
+  /^fastify/,
+  /^undici$/,
+  /^axios$/,
+  /^ws$/,
   /^(node:)?(fs|fs\/promises|net|http|https|http2|child_process|dgram|dns|dns\/promises|tls|cluster)$/,
 ];
 const allowedQuarryImports = {

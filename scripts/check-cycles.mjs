@@ -69,7 +69,12 @@ function visit(node) {
 for (const node of graph.keys()) if (!index.has(node)) visit(node);
 
 if (cycles.length > 0) {
-  const lines = cycles.map((component) => component.map((file) => relative(root, file)).sort().join(' <-> '));
+  const lines = cycles.map((component) =>
+    component
+      .map((file) => relative(root, file))
+      .sort()
+      .join(' <-> '),
+  );
   console.error(`Import cycle check failed (STYLE.md §10):\n- ${lines.join('\n- ')}`);
   process.exit(1);
 }

@@ -85,7 +85,9 @@ for (let round = 0; round < rounds; round++) {
   const launched = browser.stats()?.launched ?? 0;
   await engine.close();
   results.push({ pagesPerSecond: pages / seconds, chromiumMb: peakChromium, nodeMb: peakNode, launched });
-  console.log(`round ${round + 1}: ${(pages / seconds).toFixed(2)} pages/s, peak Chromium RSS ${peakChromium.toFixed(0)} MB, peak Node RSS ${peakNode.toFixed(0)} MB, browsers launched ${launched}`);
+  console.log(
+    `round ${round + 1}: ${(pages / seconds).toFixed(2)} pages/s, peak Chromium RSS ${peakChromium.toFixed(0)} MB, peak Node RSS ${peakNode.toFixed(0)} MB, browsers launched ${launched}`,
+  );
 }
 server.close();
 console.log(

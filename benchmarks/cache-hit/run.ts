@@ -26,7 +26,10 @@ const requests = Number(args.get('requests') ?? 500);
 const rounds = Number(args.get('rounds') ?? 5);
 
 // A realistic article page (~60 KB of HTML, ~8 KB of markdown).
-const paragraphs = Array.from({ length: 60 }, (_, index) => `<p>Paragraph ${index}: ${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(8)}</p>`);
+const paragraphs = Array.from(
+  { length: 60 },
+  (_, index) => `<p>Paragraph ${index}: ${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(8)}</p>`,
+);
 const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Benchmark page</title><meta name="description" content="A page for the cache benchmark">
 <style>${'.x{color:red}'.repeat(300)}</style></head><body><header><nav>${'<a href="/x">Link</a>'.repeat(40)}</nav></header>
 <main><article><h1>Benchmark page</h1>${paragraphs.join('\n')}<table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table></article></main>
@@ -40,7 +43,13 @@ await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
 const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'quarry-cache-bench-'));
-const config = loadConfig({ QUARRY_DATA_DIR: dataDir, QUARRY_ALLOW_PRIVATE_HOSTS: '127.0.0.1', QUARRY_TRANSFORM_THREADS: '1', QUARRY_RATE_LIMITS: 'scrape=100000000', LOG_LEVEL: 'silent' });
+const config = loadConfig({
+  QUARRY_DATA_DIR: dataDir,
+  QUARRY_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
+  QUARRY_TRANSFORM_THREADS: '1',
+  QUARRY_RATE_LIMITS: 'scrape=100000000',
+  LOG_LEVEL: 'silent',
+});
 const parts = await composeServer(config);
 const app = buildServer(parts.services);
 await app.listen({ port: 0, host: '127.0.0.1' });
@@ -53,7 +62,8 @@ async function injectMs(payload: string, expectState: string | undefined): Promi
   const response = await app.inject({ method: 'POST', url: '/v2/scrape', headers: { 'content-type': 'application/json' }, payload });
   const elapsed = performance.now() - started;
   const state = (response.json() as { data: { metadata: { cacheState?: string } } }).data.metadata.cacheState;
-  if (response.statusCode !== 200 || state !== expectState) throw new Error(`unexpected answer ${response.statusCode} ${state}: ${response.body.slice(0, 200)}`);
+  if (response.statusCode !== 200 || state !== expectState)
+    throw new Error(`unexpected answer ${response.statusCode} ${state}: ${response.body.slice(0, 200)}`);
   return elapsed;
 }
 
@@ -99,7 +109,13 @@ for (let round = 1; round <= rounds; round++) {
   console.log(JSON.stringify(row));
 }
 
-const median = (key: string) => round2(quantile(results.map((row) => row[key]!), 0.5));
+const median = (key: string) =>
+  round2(
+    quantile(
+      results.map((row) => row[key]!),
+      0.5,
+    ),
+  );
 const summary = {
   commit: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim(),
   cpu: cpus()[0]?.model,

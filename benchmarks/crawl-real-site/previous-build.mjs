@@ -20,9 +20,7 @@ const previous = { '@quarry/adapters': process.env.QUARRY_PREVIOUS_ADAPTERS, '@q
 if (!previous['@quarry/adapters'] && !previous['@quarry/core']) {
   throw new Error('previous-build.mjs needs QUARRY_PREVIOUS_ADAPTERS or QUARRY_PREVIOUS_CORE (a copied packages/<name>/dist)');
 }
-const targets = Object.fromEntries(
-  Object.entries(previous).flatMap(([name, dist]) => (dist ? [[name, pathToFileURL(resolve(dist, 'index.js')).href]] : [])),
-);
+const targets = Object.fromEntries(Object.entries(previous).flatMap(([name, dist]) => (dist ? [[name, pathToFileURL(resolve(dist, 'index.js')).href]] : [])));
 const hook = `const targets = ${JSON.stringify(targets)};
 export async function resolve(specifier, context, next) {
   return targets[specifier] ? { url: targets[specifier], shortCircuit: true } : next(specifier, context);

@@ -22,7 +22,20 @@ const exclude = process.env.CRAWL_EXCLUDE ? ['--exclude-paths', process.env.CRAW
 const started = performance.now();
 const child = spawn(
   process.execPath,
-  [cli, 'crawl', siteUrl, '--json', '--limit', '100000', '--crawl-entire-domain', '--max-concurrency', concurrency, '--allow-private-hosts', '127.0.0.1', ...exclude],
+  [
+    cli,
+    'crawl',
+    siteUrl,
+    '--json',
+    '--limit',
+    '100000',
+    '--crawl-entire-domain',
+    '--max-concurrency',
+    concurrency,
+    '--allow-private-hosts',
+    '127.0.0.1',
+    ...exclude,
+  ],
   { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, QUARRY_LOG_FORMAT: 'json' } },
 );
 const meter = meterProcess(child.pid);
@@ -41,11 +54,30 @@ for await (const line of createInterface({ input: child.stdout })) {
     markdownChars += record.markdown?.length ?? 0;
     const url = record.metadata.url ?? record.metadata.sourceURL;
     urls.push(url);
-    pageHashes.push(createHash('sha256').update(url).update('\0').update(record.markdown ?? '').digest('hex') + url);
+    pageHashes.push(
+      createHash('sha256')
+        .update(url)
+        .update('\0')
+        .update(record.markdown ?? '')
+        .digest('hex') + url,
+    );
   }
 }
 const code = await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(child.exitCode)));
 const wallMs = performance.now() - started;
 const { cpuMs, maxRssMb } = meter.stop();
 if (code !== 0) throw new Error(`quarry crawl exited with ${code}`);
-writeFileSync(outFile, JSON.stringify({ variant: 'cli', pages, errors, wallMs, cpuMs, maxRssMb, markdownChars, urls, markdownHash: createHash('sha256').update(pageHashes.sort().join('\n')).digest('hex').slice(0, 16) }));
+writeFileSync(
+  outFile,
+  JSON.stringify({
+    variant: 'cli',
+    pages,
+    errors,
+    wallMs,
+    cpuMs,
+    maxRssMb,
+    markdownChars,
+    urls,
+    markdownHash: createHash('sha256').update(pageHashes.sort().join('\n')).digest('hex').slice(0, 16),
+  }),
+);

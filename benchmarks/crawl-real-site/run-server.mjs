@@ -29,14 +29,24 @@ const port = await new Promise((resolve) => {
 const dataDir = mkdtempSync(join(tmpdir(), 'quarry-bench-server-'));
 const child = spawn(process.execPath, [cli, 'serve', '--port', String(port)], {
   stdio: ['ignore', 'ignore', 'inherit'],
-  env: { ...process.env, QUARRY_DATA_DIR: dataDir, QUARRY_ALLOW_PRIVATE_HOSTS: '127.0.0.1', QUARRY_WORKER_CONCURRENCY: concurrency, HOST: '127.0.0.1', QUARRY_LOG_FORMAT: 'json' },
+  env: {
+    ...process.env,
+    QUARRY_DATA_DIR: dataDir,
+    QUARRY_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
+    QUARRY_WORKER_CONCURRENCY: concurrency,
+    HOST: '127.0.0.1',
+    QUARRY_LOG_FORMAT: 'json',
+  },
 });
 const base = `http://127.0.0.1:${port}`;
 const meter = meterProcess(child.pid);
 try {
   for (let attempt = 0; ; attempt++) {
     if (child.exitCode !== null) throw new Error(`quarry serve exited with ${child.exitCode}`);
-    const healthy = await fetch(`${base}/health`).then((response) => response.ok, () => false);
+    const healthy = await fetch(`${base}/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (healthy) break;
     if (attempt > 300) throw new Error('quarry serve did not answer /health in 30 s');
     await sleep(100);
@@ -50,7 +60,9 @@ try {
     ...(process.env.CRAWL_EXCLUDE ? { excludePaths: process.env.CRAWL_EXCLUDE.split(',') } : {}),
     scrapeOptions: { formats: ['markdown'] },
   };
-  const submitted = await fetch(`${base}/v1/crawl`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+  const submitted = await fetch(`${base}/v1/crawl`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) =>
+    r.json(),
+  );
   if (!submitted.success) throw new Error(`POST /v1/crawl: ${JSON.stringify(submitted)}`);
   let status;
   for (;;) {
@@ -71,7 +83,12 @@ try {
     if (!page.next) break;
     page = await fetch(page.next.replace(/^https?:\/\/[^/]+/, base)).then((r) => r.json());
   }
-  const errors = await fetch(`${base}/v1/crawl/${submitted.id}/errors`).then((r) => r.json()).then((e) => e.errors?.length ?? 0, () => 0);
+  const errors = await fetch(`${base}/v1/crawl/${submitted.id}/errors`)
+    .then((r) => r.json())
+    .then(
+      (e) => e.errors?.length ?? 0,
+      () => 0,
+    );
   const wallMs = performance.now() - started;
   const { cpuMs, maxRssMb } = meter.stop();
   writeFileSync(outFile, JSON.stringify({ variant: 'server', pages, errors, wallMs, cpuMs, maxRssMb, markdownChars, urls, credits: status.creditsUsed }));

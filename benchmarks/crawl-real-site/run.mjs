@@ -64,7 +64,11 @@ const runners = {
 };
 async function runVariant(variant, startUrl, outFile) {
   const env = { ...process.env, ...(site.exclude ? { CRAWL_EXCLUDE: site.exclude } : {}) };
-  const child = spawn(process.execPath, [runners[variant], startUrl, outFile, String(concurrency), '0'], { cwd: throughput, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, [runners[variant], startUrl, outFile, String(concurrency), '0'], {
+    cwd: throughput,
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   const code = await new Promise((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`${variant} exited with code ${code}`);
   return JSON.parse(readFileSync(outFile, 'utf8'));
@@ -93,7 +97,9 @@ try {
       const load = loadavg()[0];
       const result = await runVariant(variant, startUrl, join(work, `${variant}-${round}.json`));
       results.push({ ...result, round, load });
-      console.error(`round ${round + 1} ${variant}: ${result.pages} pages, ${fixed(result.pages / (result.wallMs / 1000))} pages/s, ${fixed(result.cpuMs / result.pages, 2)} ms CPU/page, ${fixed(result.maxRssMb, 0)} MB (load ${fixed(load, 2)})`);
+      console.error(
+        `round ${round + 1} ${variant}: ${result.pages} pages, ${fixed(result.pages / (result.wallMs / 1000))} pages/s, ${fixed(result.cpuMs / result.pages, 2)} ms CPU/page, ${fixed(result.maxRssMb, 0)} MB (load ${fixed(load, 2)})`,
+      );
     }
   }
 } finally {
@@ -105,20 +111,38 @@ try {
   commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: here, encoding: 'utf8' }).trim();
 } catch {}
 console.log(`# Real-site crawl: ${pkg} from ${startUrl}`);
-console.log(`commit ${commit}; ${availableParallelism()} cores; node ${process.version}; concurrency ${concurrency}; load average at the end ${loadavg().map((v) => fixed(v, 2)).join(' ')}`);
+console.log(
+  `commit ${commit}; ${availableParallelism()} cores; node ${process.version}; concurrency ${concurrency}; load average at the end ${loadavg()
+    .map((v) => fixed(v, 2))
+    .join(' ')}`,
+);
 console.log('');
 console.log('| round | variant | pages | errors | seconds | pages/s | CPU ms/page | peak RSS MB | load |');
 console.log('|---|---|---|---|---|---|---|---|---|');
-for (const r of results) console.log(`| ${r.round + 1} | ${r.variant} | ${r.pages} | ${r.errors} | ${fixed(r.wallMs / 1000)} | ${fixed(r.pages / (r.wallMs / 1000))} | ${fixed(r.cpuMs / r.pages, 2)} | ${fixed(r.maxRssMb, 0)} | ${fixed(r.load, 2)} |`);
-const summary = Object.fromEntries(variants.map((variant) => {
-  const runs = results.filter((r) => r.variant === variant);
-  return [variant, { pps: median(runs.map((r) => r.pages / (r.wallMs / 1000))), cpu: median(runs.map((r) => r.cpuMs / r.pages)), rss: Math.max(...runs.map((r) => r.maxRssMb)) }];
-}));
+for (const r of results)
+  console.log(
+    `| ${r.round + 1} | ${r.variant} | ${r.pages} | ${r.errors} | ${fixed(r.wallMs / 1000)} | ${fixed(r.pages / (r.wallMs / 1000))} | ${fixed(r.cpuMs / r.pages, 2)} | ${fixed(r.maxRssMb, 0)} | ${fixed(r.load, 2)} |`,
+  );
+const summary = Object.fromEntries(
+  variants.map((variant) => {
+    const runs = results.filter((r) => r.variant === variant);
+    return [
+      variant,
+      {
+        pps: median(runs.map((r) => r.pages / (r.wallMs / 1000))),
+        cpu: median(runs.map((r) => r.cpuMs / r.pages)),
+        rss: Math.max(...runs.map((r) => r.maxRssMb)),
+      },
+    ];
+  }),
+);
 if (summary.crawlee) {
   console.log('');
   for (const variant of variants.filter((name) => name !== 'crawlee')) {
     const ours = summary[variant];
-    console.log(`${variant}/crawlee (medians): pages/s x${fixed(ours.pps / summary.crawlee.pps, 2)} (target >= 3), CPU/page x${fixed(ours.cpu / summary.crawlee.cpu, 2)} (target <= 0.4); ${variant} peak RSS ${fixed(ours.rss, 0)} MB (target <= 250)`);
+    console.log(
+      `${variant}/crawlee (medians): pages/s x${fixed(ours.pps / summary.crawlee.pps, 2)} (target >= 3), CPU/page x${fixed(ours.cpu / summary.crawlee.cpu, 2)} (target <= 0.4); ${variant} peak RSS ${fixed(ours.rss, 0)} MB (target <= 250)`,
+    );
   }
 }
 if (summary.server && summary.cli) console.log(`server/cli pages/s: x${fixed(summary.server.pps / summary.cli.pps, 2)} (target >= 0.85)`);
@@ -127,7 +151,11 @@ const sets = results.map((r) => new Set(r.urls.map(normalized)));
 const differences = results.flatMap((r, index) => {
   const missing = [...sets[0]].filter((url) => !sets[index].has(url));
   const extra = [...sets[index]].filter((url) => !sets[0].has(url));
-  return missing.length + extra.length ? [`${r.variant} round ${r.round + 1} vs ${results[0].variant} round 1: ${missing.length} missing, ${extra.length} extra (e.g. ${[...missing, ...extra].slice(0, 3).join(' ')})`] : [];
+  return missing.length + extra.length
+    ? [
+        `${r.variant} round ${r.round + 1} vs ${results[0].variant} round 1: ${missing.length} missing, ${extra.length} extra (e.g. ${[...missing, ...extra].slice(0, 3).join(' ')})`,
+      ]
+    : [];
 });
 console.log(differences.length ? `PAGE SETS DIFFER:\n${differences.join('\n')}` : `Same pages: every run crawled the same ${sets[0].size} normalized URLs.`);
 if (differences.length) process.exitCode = 1;

@@ -13,7 +13,15 @@ import { extname, join, normalize } from 'node:path';
 
 const [root, port = '0'] = process.argv.slice(2);
 if (!root) throw new Error('usage: node static-server.mjs <root> [port]');
-const types = { '.html': 'text/html; charset=utf-8', '.htm': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript', '.txt': 'text/plain', '.png': 'image/png', '.svg': 'image/svg+xml' };
+const types = {
+  '.html': 'text/html; charset=utf-8',
+  '.htm': 'text/html; charset=utf-8',
+  '.css': 'text/css',
+  '.js': 'text/javascript',
+  '.txt': 'text/plain',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+};
 let served = 0;
 const server = createServer({ keepAlive: true }, async (request, response) => {
   const path = decodeURIComponent((request.url ?? '/').split('?')[0]);

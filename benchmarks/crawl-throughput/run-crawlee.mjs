@@ -25,7 +25,10 @@ const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fen
 turndown.use(gfm);
 turndown.remove(['script', 'style', 'noscript', 'template']);
 
-const exclude = (process.env.CRAWL_EXCLUDE ?? '').split(',').filter(Boolean).map((pattern) => new RegExp(pattern));
+const exclude = (process.env.CRAWL_EXCLUDE ?? '')
+  .split(',')
+  .filter(Boolean)
+  .map((pattern) => new RegExp(pattern));
 let pages = 0;
 let errors = 0;
 let markdownChars = 0;

@@ -36,14 +36,25 @@ const urls = [];
 /** @type {string[]} */
 const pageHashes = [];
 const excludePaths = (process.env.CRAWL_EXCLUDE ?? '').split(',').filter(Boolean);
-const options = { limit: 100_000, crawlEntireDomain: true, ...(excludePaths.length ? { excludePaths } : {}), scrapeOptions: { formats: /** @type {const} */ (['markdown']) } };
+const options = {
+  limit: 100_000,
+  crawlEntireDomain: true,
+  ...(excludePaths.length ? { excludePaths } : {}),
+  scrapeOptions: { formats: /** @type {const} */ (['markdown']) },
+};
 for await (const event of engine.crawl(siteUrl, options, { concurrency })) {
   if (event.type === 'page') {
     pages++;
     markdownChars += event.document.markdown?.length ?? 0;
     const url = String(event.document.metadata.url ?? event.document.metadata.sourceURL);
     urls.push(url);
-    pageHashes.push(createHash('sha256').update(url).update('\0').update(event.document.markdown ?? '').digest('hex') + url);
+    pageHashes.push(
+      createHash('sha256')
+        .update(url)
+        .update('\0')
+        .update(event.document.markdown ?? '')
+        .digest('hex') + url,
+    );
   } else if (event.type === 'error') {
     errors++;
     if (errors <= 3) console.error(`quarry: ${event.url}: ${event.error.message}`);

@@ -156,7 +156,9 @@ const mismatches = results.flatMap((result, index) => {
   const extra = [...set].filter((url) => !expected.has(url));
   const duplicates = result.urls.length - set.size;
   return missing.length + extra.length + duplicates > 0
-    ? [`${result.variant} round ${result.round + 1}: ${missing.length} missing, ${extra.length} extra, ${duplicates} duplicates (e.g. ${[...missing, ...extra].slice(0, 2).join(' ')})`]
+    ? [
+        `${result.variant} round ${result.round + 1}: ${missing.length} missing, ${extra.length} extra, ${duplicates} duplicates (e.g. ${[...missing, ...extra].slice(0, 2).join(' ')})`,
+      ]
     : [];
 });
 
@@ -175,13 +177,23 @@ const summary = variants.map((variant) => {
 const cpuInfo = cpus();
 console.log(`# Crawl throughput: ${variants.join(' vs ')}`);
 console.log(`commit ${commit}; command: ${command}`);
-console.log(`machine: ${availableParallelism()} cores (${cpuInfo[0]?.model.trim()}), ${fixed(totalmem() / 2 ** 30, 0)} GiB, node ${process.version}; load average at the end ${loadavg().map((value) => fixed(value, 2)).join(' ')}`);
-console.log(`site: ${pages} pages, ${fixed(site.bytes / pages / 1024)} KB per page on average; concurrency ${concurrency}; Quarry conversion ${threads === 1 ? 'on the main thread' : `on ${threads === 0 ? Math.max(1, availableParallelism() - 1) : threads} worker thread(s)`}`);
+console.log(
+  `machine: ${availableParallelism()} cores (${cpuInfo[0]?.model.trim()}), ${fixed(totalmem() / 2 ** 30, 0)} GiB, node ${process.version}; load average at the end ${loadavg()
+    .map((value) => fixed(value, 2))
+    .join(' ')}`,
+);
+console.log(
+  `site: ${pages} pages, ${fixed(site.bytes / pages / 1024)} KB per page on average; concurrency ${concurrency}; Quarry conversion ${threads === 1 ? 'on the main thread' : `on ${threads === 0 ? Math.max(1, availableParallelism() - 1) : threads} worker thread(s)`}`,
+);
 console.log('');
-console.log('| round | variant | pages | errors | requests served | seconds | pages/s | CPU ms/page | main / new threads / other CPU s | peak RSS MB | load avg |');
+console.log(
+  '| round | variant | pages | errors | requests served | seconds | pages/s | CPU ms/page | main / new threads / other CPU s | peak RSS MB | load avg |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const result of results) {
-  const split = result.threads ? `${fixed(result.threads.mainMs / 1000)} / ${fixed(result.threads.newThreadsMs / 1000)} / ${fixed(result.threads.otherThreadsMs / 1000)}` : '-';
+  const split = result.threads
+    ? `${fixed(result.threads.mainMs / 1000)} / ${fixed(result.threads.newThreadsMs / 1000)} / ${fixed(result.threads.otherThreadsMs / 1000)}`
+    : '-';
   console.log(
     `| ${result.round + 1} | ${result.variant} | ${result.pages} | ${result.errors} | ${result.served} | ${fixed(result.wallMs / 1000)} | ${fixed(result.pages / (result.wallMs / 1000))} | ${fixed(result.cpuMs / result.pages, 2)} | ${split} | ${fixed(result.maxRssMb, 0)} | ${fixed(result.load, 2)} |`,
   );
@@ -190,7 +202,9 @@ console.log('');
 console.log('| variant | pages | pages/s (median) | CPU ms/page (median) | peak RSS MB (median / max) |');
 console.log('|---|---|---|---|---|');
 for (const row of summary) {
-  console.log(`| ${row.variant} | ${row.pages} | ${fixed(row.pagesPerSecond)} | ${fixed(row.cpuMsPerPage, 2)} | ${fixed(row.maxRssMb, 0)} / ${fixed(row.peakRssMb, 0)} |`);
+  console.log(
+    `| ${row.variant} | ${row.pages} | ${fixed(row.pagesPerSecond)} | ${fixed(row.cpuMsPerPage, 2)} | ${fixed(row.maxRssMb, 0)} / ${fixed(row.peakRssMb, 0)} |`,
+  );
 }
 const quarry = summary.find((row) => row.variant === 'quarry');
 const crawlee = summary.find((row) => row.variant === 'crawlee');
@@ -198,10 +212,15 @@ if (quarry && crawlee) {
   const speed = quarry.pagesPerSecond / crawlee.pagesPerSecond;
   const cpu = quarry.cpuMsPerPage / crawlee.cpuMsPerPage;
   console.log('');
-  console.log(`Quarry/Crawlee: pages/s x${fixed(speed, 2)} (target >= 2), CPU per page x${fixed(cpu, 2)} (target <= 0.5), peak RSS x${fixed(quarry.peakRssMb / crawlee.peakRssMb, 2)}`);
+  console.log(
+    `Quarry/Crawlee: pages/s x${fixed(speed, 2)} (target >= 2), CPU per page x${fixed(cpu, 2)} (target <= 0.5), peak RSS x${fixed(quarry.peakRssMb / crawlee.peakRssMb, 2)}`,
+  );
   console.log(`Quarry peak RSS ${fixed(quarry.peakRssMb, 0)} MB (target < 300 MB for the ${pages}-page crawl)`);
 }
-if (frontier) console.log(`Frontier: ${frontier.urls} queued URLs hold ${frontier.heapDeltaMb} MB of heap, ${frontier.bytesPerUrl} bytes per URL (target < 500 MB); RSS ${frontier.rssMb} MB`);
+if (frontier)
+  console.log(
+    `Frontier: ${frontier.urls} queued URLs hold ${frontier.heapDeltaMb} MB of heap, ${frontier.bytesPerUrl} bytes per URL (target < 500 MB); RSS ${frontier.rssMb} MB`,
+  );
 console.log('');
 console.log(
   mismatches.length === 0
@@ -209,6 +228,9 @@ console.log(
     : `PAGE SETS DIFFER:\n${mismatches.join('\n')}`,
 );
 if (jsonFile) {
-  writeFileSync(jsonFile, JSON.stringify({ commit, command, pages, concurrency, threads, summary, frontier, rounds: results.map(({ urls: _urls, ...rest }) => rest) }, null, 2));
+  writeFileSync(
+    jsonFile,
+    JSON.stringify({ commit, command, pages, concurrency, threads, summary, frontier, rounds: results.map(({ urls: _urls, ...rest }) => rest) }, null, 2),
+  );
 }
 if (mismatches.length > 0) process.exitCode = 1;

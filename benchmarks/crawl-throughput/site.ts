@@ -46,7 +46,11 @@ export function pagePath(index: number): string {
 
 function pageTitle(index: number): string {
   if (index === 0) return 'Quarry Bench Docs';
-  const words = [vocabulary[(index * 7) % vocabulary.length]!, vocabulary[(index * 13 + 5) % vocabulary.length]!, vocabulary[(index * 17 + 3) % vocabulary.length]!];
+  const words = [
+    vocabulary[(index * 7) % vocabulary.length]!,
+    vocabulary[(index * 13 + 5) % vocabulary.length]!,
+    vocabulary[(index * 17 + 3) % vocabulary.length]!,
+  ];
   return words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join(' ') + ` (${index})`;
 }
 
@@ -106,7 +110,9 @@ ${Array.from({ length: between(30, 80) }, (_, rule) => `.c${rule}-${pick(vocabul
   out.push(`<div class="breadcrumb"><a href="/">Home</a> / <a href="${pagePath((index % sections.length) + 1)}">${section}</a> / <span>${title}</span></div>`);
 
   // Sidebar: related pages (the tree children come first, so every page is reachable).
-  const tree = [2 * index + 1, 2 * index + 2, Math.floor((index - 1) / 2), index + 1, index - 1].filter((target) => target >= 0 && target < pages && target !== index);
+  const tree = [2 * index + 1, 2 * index + 2, Math.floor((index - 1) / 2), index + 1, index - 1].filter(
+    (target) => target >= 0 && target < pages && target !== index,
+  );
   const related = [...tree, ...Array.from({ length: between(8, 24) }, randomPage)];
   out.push(`<div class="layout"><aside class="sidebar"><h3>Related</h3><ul class="related">${related.map((target) => `<li class="related-item">${link(target)}</li>`).join('')}</ul>
 <div class="ad"><p>${sentence()}</p><a href="https://ads.example.net/click?id=${between(1, 9999)}">Sponsored</a></div></aside>`);
@@ -132,16 +138,24 @@ ${Array.from({ length: between(30, 80) }, (_, rule) => `.c${rule}-${pick(vocabul
     if (extra < 0.25) {
       const columns = between(3, 6);
       const rows = between(4, 14);
-      parts.push(`<table class="data"><thead><tr>${Array.from({ length: columns }, () => `<th>${pick(vocabulary)}</th>`).join('')}</tr></thead><tbody>${Array.from({ length: rows }, () => `<tr>${Array.from({ length: columns }, () => `<td>${next() < 0.5 ? between(1, 99999) : words(between(1, 3))}</td>`).join('')}</tr>`).join('')}</tbody></table>`);
+      parts.push(
+        `<table class="data"><thead><tr>${Array.from({ length: columns }, () => `<th>${pick(vocabulary)}</th>`).join('')}</tr></thead><tbody>${Array.from({ length: rows }, () => `<tr>${Array.from({ length: columns }, () => `<td>${next() < 0.5 ? between(1, 99999) : words(between(1, 3))}</td>`).join('')}</tr>`).join('')}</tbody></table>`,
+      );
     } else if (extra < 0.45) {
-      const lines = Array.from({ length: between(4, 18) }, () => `  const ${pick(vocabulary)}${between(1, 9)} = await ${pick(vocabulary)}.${pick(vocabulary)}(&quot;${pick(vocabulary)}&quot;, ${between(1, 500)}); // ${words(3)}`);
+      const lines = Array.from(
+        { length: between(4, 18) },
+        () =>
+          `  const ${pick(vocabulary)}${between(1, 9)} = await ${pick(vocabulary)}.${pick(vocabulary)}(&quot;${pick(vocabulary)}&quot;, ${between(1, 500)}); // ${words(3)}`,
+      );
       parts.push(`<pre><code class="language-ts">export async function ${pick(vocabulary)}() {\n${lines.join('\n')}\n}</code></pre>`);
     } else if (extra < 0.6) {
       parts.push(`<ul>${Array.from({ length: between(3, 8) }, () => `<li><strong>${pick(vocabulary)}</strong>: ${sentence()}</li>`).join('')}</ul>`);
     } else if (extra < 0.7) {
       parts.push(`<blockquote><p>${sentence()} ${sentence()}</p></blockquote>`);
     } else if (extra < 0.8) {
-      parts.push(`<figure><img src="/images/${pick(vocabulary)}-${between(1, 999)}.png" alt="${words(4)}" width="640" height="360"><figcaption>${sentence()}</figcaption></figure>`);
+      parts.push(
+        `<figure><img src="/images/${pick(vocabulary)}-${between(1, 999)}.png" alt="${words(4)}" width="640" height="360"><figcaption>${sentence()}</figcaption></figure>`,
+      );
     } else {
       parts.push(`<ol>${Array.from({ length: between(3, 7) }, () => `<li>${sentence()}</li>`).join('')}</ol>`);
     }
@@ -150,7 +164,9 @@ ${Array.from({ length: between(30, 80) }, (_, rule) => `.c${rule}-${pick(vocabul
     size += block.length;
     sectionIndex++;
   }
-  out.push(`<div id="comments" class="comments"><h2>Comments</h2><p>${sentence()}</p><a href="#content">Back to top</a> <a href="mailto:team@bench.example">Write to us</a></div></article></main></div>`);
+  out.push(
+    `<div id="comments" class="comments"><h2>Comments</h2><p>${sentence()}</p><a href="#content">Back to top</a> <a href="mailto:team@bench.example">Write to us</a></div></article></main></div>`,
+  );
 
   // Footer: fixed links, an external one, copyright.
   out.push(`<footer class="site-footer"><div class="columns">

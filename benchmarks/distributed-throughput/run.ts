@@ -57,14 +57,25 @@ function startSite(): Promise<{ server: Server; url: string }> {
     const targets = [1, 2, 3].map((step) => (index + step) % pages).concat([1, 2, 3, 4, 5].map((step) => (index * 31 + step * 97) % pages));
     const links = targets.map((target) => `<li><a href="/p/${target}">Page ${target}</a></li>`).join('');
     response.writeHead(200, { 'content-type': 'text/html' });
-    response.end(`<html><head><title>Page ${index}</title></head><body><nav><ul>${links}</ul></nav><main><h1>Page ${index}</h1><p>tok-${index}-end</p><p>${prose}</p></main></body></html>`);
+    response.end(
+      `<html><head><title>Page ${index}</title></head><body><nav><ul>${links}</ul></nav><main><h1>Page ${index}</h1><p>tok-${index}-end</p><p>${prose}</p></main></body></html>`,
+    );
   });
-  return new Promise((resolve_) => server.listen(0, '127.0.0.1', () => resolve_({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` })));
+  return new Promise((resolve_) =>
+    server.listen(0, '127.0.0.1', () => resolve_({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` })),
+  );
 }
 
 function spawnQuarry(args: string[], env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, [bin, ...args], {
-    env: { ...process.env, HOST: '127.0.0.1', QUARRY_ALLOW_PRIVATE_HOSTS: '127.0.0.1', LOG_LEVEL: 'warn', QUARRY_WORKER_CONCURRENCY: String(concurrency), ...env },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      QUARRY_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      QUARRY_WORKER_CONCURRENCY: String(concurrency),
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   child.stderr?.on('data', () => undefined);
@@ -92,7 +103,14 @@ async function until<T>(check: () => Promise<T | undefined>, what: string, timeo
   }
 }
 
-async function runVariant(variant: string, round: number, site: string, redis: PrivateRedis, postgres: PrivatePostgres, countStatements: boolean): Promise<Result> {
+async function runVariant(
+  variant: string,
+  round: number,
+  site: string,
+  redis: PrivateRedis,
+  postgres: PrivatePostgres,
+  countStatements: boolean,
+): Promise<Result> {
   const id = `${process.pid}_${round}_${variant.replace('-', '_')}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'quarry-bench-'));
   const port = await freePort();
@@ -140,11 +158,22 @@ async function runVariant(variant: string, round: number, site: string, redis: P
     tokens.push(...body.data.map((document) => /tok-(\d+)-end/.exec(document.markdown ?? '')?.[1] ?? '?'));
     if (body.data.length < 500) break;
   }
-  if (tokens.length !== pages || new Set(tokens).size !== pages) throw new Error(`${variant}: ${tokens.length} documents, ${new Set(tokens).size} distinct; expected ${pages}`);
+  if (tokens.length !== pages || new Set(tokens).size !== pages)
+    throw new Error(`${variant}: ${tokens.length} documents, ${new Set(tokens).size} distinct; expected ${pages}`);
 
   for (const child of children) child.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
-  return { variant, round, pages, wallMs, quarryCpuMs, redisCpuMs, redisCommands, redisScriptCalls, ...(postgresStatements !== undefined ? { postgresStatements } : {}) };
+  return {
+    variant,
+    round,
+    pages,
+    wallMs,
+    quarryCpuMs,
+    redisCpuMs,
+    redisCommands,
+    redisScriptCalls,
+    ...(postgresStatements !== undefined ? { postgresStatements } : {}),
+  };
 }
 
 function median(values: number[]): number {
@@ -170,7 +199,9 @@ try {
     for (const variant of order) {
       const result = await runVariant(variant, round, site.url, redis, postgres, false);
       results.push(result);
-      process.stderr.write(`round ${round} ${variant}: ${((result.pages / result.wallMs) * 1000).toFixed(1)} pages/s, ${(result.redisCommands / result.pages).toFixed(1)} Redis commands/page\n`);
+      process.stderr.write(
+        `round ${round} ${variant}: ${((result.pages / result.wallMs) * 1000).toFixed(1)} pages/s, ${(result.redisCommands / result.pages).toFixed(1)} Redis commands/page\n`,
+      );
     }
   }
   const counted = variants.filter((variant) => variant !== 'embedded');
@@ -197,8 +228,12 @@ const commit = (() => {
 const timed = results.filter((result) => result.round < rounds);
 const embeddedRate = median(timed.filter((result) => result.variant === 'embedded').map((result) => (result.pages / result.wallMs) * 1000));
 console.log(`\nDistributed throughput: ${pages} pages, ${rounds} rounds, concurrency ${concurrency} per process, commit ${commit}`);
-console.log(`Machine: ${cpus()[0]?.model ?? 'cpu'} x${availableParallelism()}, ${Math.round(totalmem() / 2 ** 30)} GiB, load ${loadavg()[0]?.toFixed(2)}, node ${process.version}\n`);
-console.log('| variant | pages/s (median) | vs embedded | Quarry CPU ms/page | Redis commands/page (in scripts too) | Redis script calls/page | Redis CPU ms/page | PostgreSQL statements/page | rounds (pages/s) |');
+console.log(
+  `Machine: ${cpus()[0]?.model ?? 'cpu'} x${availableParallelism()}, ${Math.round(totalmem() / 2 ** 30)} GiB, load ${loadavg()[0]?.toFixed(2)}, node ${process.version}\n`,
+);
+console.log(
+  '| variant | pages/s (median) | vs embedded | Quarry CPU ms/page | Redis commands/page (in scripts too) | Redis script calls/page | Redis CPU ms/page | PostgreSQL statements/page | rounds (pages/s) |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const variant of variants) {
   const rows = timed.filter((result) => result.variant === variant);

@@ -5,13 +5,21 @@ const headingPattern = /<h([1-6])>([\s\S]*?)<\/h\1>/g;
 const codePattern = /<pre><code(?: class="language-([^"]+)")?>([\s\S]*?)<\/code><\/pre>/g;
 
 function textOf(html: string): string {
-  return html.replace(/<[^>]+>/g, '').replace(/&[a-z]+;|&#\d+;/g, ' ').replace(/\s+/g, ' ').trim();
+  return html
+    .replace(/<[^>]+>/g, '')
+    .replace(/&[a-z]+;|&#\d+;/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 function slugger(): (text: string) => string {
   const used = new Map<string, number>();
   return (text) => {
-    const base = text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '') || 'section';
+    const base =
+      text
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, '-')
+        .replace(/^-|-$/g, '') || 'section';
     const count = used.get(base) ?? 0;
     used.set(base, count + 1);
     return count === 0 ? base : `${base}-${count}`;

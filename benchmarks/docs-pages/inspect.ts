@@ -35,7 +35,9 @@ if (target.startsWith('sphinx:')) {
 } else {
   const template = [...templates, ...moreTemplates].find((candidate) => candidate.name === target);
   for (const page of loadSourcePages(Number(option('--pages') ?? 240))) {
-    const html = template ? dress(page.html, template, ['introduction', 'installation']).page : `<!doctype html><html><head><title>Doc</title></head><body>${page.html}</body></html>`;
+    const html = template
+      ? dress(page.html, template, ['introduction', 'installation']).page
+      : `<!doctype html><html><head><title>Doc</title></head><body>${page.html}</body></html>`;
     const truth = featuresOfHtml(page.html);
     const output = featuresOfMarkdown(extract(html, 'https://docs.example.com/guide/page').markdown);
     const lost = featureNames.filter((name) => !only || name === only).flatMap((name) => missing(truth[name], output[name]).map((key) => `${name}: ${key}`));

@@ -17,7 +17,35 @@ const adornment = /^([=\-~^"'*+#:.`_!$%&,/;<>?@\\|])\1{2,}\s*$/;
 const directive = /^(\s*)\.\.\s+([\w:-]+)::\s*(.*)$/;
 const codeDirectives: ReadonlySet<string> = new Set(['code-block', 'code', 'sourcecode', 'literalinclude-no', 'doctest', 'testcode', 'parsed-literal']);
 /** Directives whose body is not shown as text on the page (or shown as something else). */
-const hiddenDirectives: ReadonlySet<string> = new Set(['toctree', 'index', 'only', 'raw', 'image', 'figure', 'highlight', 'contents', 'include', 'literalinclude', 'automodule', 'autoclass', 'autofunction', 'ifconfig', 'tabularcolumns', 'sectionauthor', 'moduleauthor', 'testsetup', 'testcleanup', 'csv-table', 'list-table', 'table', 'cmake-module', 'productionlist', 'graphviz', 'digraph', 'meta']);
+const hiddenDirectives: ReadonlySet<string> = new Set([
+  'toctree',
+  'index',
+  'only',
+  'raw',
+  'image',
+  'figure',
+  'highlight',
+  'contents',
+  'include',
+  'literalinclude',
+  'automodule',
+  'autoclass',
+  'autofunction',
+  'ifconfig',
+  'tabularcolumns',
+  'sectionauthor',
+  'moduleauthor',
+  'testsetup',
+  'testcleanup',
+  'csv-table',
+  'list-table',
+  'table',
+  'cmake-module',
+  'productionlist',
+  'graphviz',
+  'digraph',
+  'meta',
+]);
 
 /** Folds what Sphinx's smartquotes and HTML writer change: quotes, dashes, ellipses, spaces. */
 export function canonical(text: string): string {
@@ -36,7 +64,12 @@ export function canonical(text: string): string {
 export function inlineText(text: string): string {
   return text
     .replace(/:[\w:+-]+:`([^`<]*?)\s*<[^`>]*>`/g, '$1') // :role:`text <target>`
-    .replace(/:[\w:+-]+:`~?([^`]*)`/g, (_m, target: string) => target.replace(/^[!~]/, '').split(/(?<=\w)\.(?=\w)/).join('.'))
+    .replace(/:[\w:+-]+:`~?([^`]*)`/g, (_m, target: string) =>
+      target
+        .replace(/^[!~]/, '')
+        .split(/(?<=\w)\.(?=\w)/)
+        .join('.'),
+    )
     .replace(/`([^`<]+?)\s*<[^`>]+>`__?/g, '$1') // `text <url>`_
     .replace(/``([^`]+)``/g, '$1')
     .replace(/`([^`]+)`__?/g, '$1')
@@ -77,7 +110,8 @@ export function rstTruth(source: string): RstTruth {
   const named = new Map<string, string>();
   for (const match of source.matchAll(/^\s*\.\. _([^:]+):\s+(https?:\/\/\S+)\s*$/gm)) named.set(match[1]!.trim().toLowerCase(), match[2]!);
   const addLinks = (line: string): void => {
-    for (const match of line.matchAll(/`([^`<]+?)\s*<(https?:\/\/[^>`]+)>`__?/g)) add(truth.links, `${canonical(inlineText(match[1]!))} -> ${new URL(match[2]!).href}`);
+    for (const match of line.matchAll(/`([^`<]+?)\s*<(https?:\/\/[^>`]+)>`__?/g))
+      add(truth.links, `${canonical(inlineText(match[1]!))} -> ${new URL(match[2]!).href}`);
     for (const match of line.matchAll(/(?<![:\w])`([^`<]+)`_(?!_)/g)) {
       const url = named.get(match[1]!.trim().toLowerCase());
       if (url) add(truth.links, `${canonical(match[1]!)} -> ${new URL(url).href}`);

@@ -97,7 +97,11 @@ export function runSphinx(extractors: [string, Extractor][], perSite: number, de
   console.log('headings (text), code (text), links (external, text + URL) = recall; text = aeb shingle F1; overall = mean of the four\n');
   const columns = [...sphinxFeatures, 'text', 'overall'] as const;
   console.log(['site'.padEnd(22), 'extractor'.padEnd(12), ...columns.map((column) => column.padStart(9))].join(''));
-  const rows = [...sites.map((site) => [site.name, `${site.name} (${site.heldOut ? 'held out' : 'tuning'})`]), ['tuning', 'tuning sites'], ['heldout', 'held-out sites']];
+  const rows = [
+    ...sites.map((site) => [site.name, `${site.name} (${site.heldOut ? 'held out' : 'tuning'})`]),
+    ['tuning', 'tuning sites'],
+    ['heldout', 'held-out sites'],
+  ];
   for (const [key, label] of rows) {
     for (const [extractorName] of extractors) {
       const scores = scoresOf(tally(`${extractorName}|${key}`));

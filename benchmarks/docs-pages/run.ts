@@ -100,7 +100,9 @@ async function main(): Promise<void> {
     const fold = foldOf(page.project);
     for (const variant of variants) {
       const template = templates.find((candidate) => candidate.name === variant);
-      const html = template ? dress(page.html, template, siblings).page : `<!doctype html><html><head><title>Doc</title></head><body>${page.html}</body></html>`;
+      const html = template
+        ? dress(page.html, template, siblings).page
+        : `<!doctype html><html><head><title>Doc</title></head><body>${page.html}</body></html>`;
       const order = index % 2 === 0 ? extractors : [...extractors].reverse();
       const noLanguage = templatesWithoutCodeLanguage.has(variant);
       const expected = noLanguage ? withoutLanguages(truth) : truth;
@@ -116,7 +118,8 @@ async function main(): Promise<void> {
         }
         if (detail === variant && extractorName === 'quarry') {
           const lost = featureNames.filter((feature) => counts[feature].found < counts[feature].expected);
-          if (lost.length > 0) details.push(`${page.path}: ${lost.map((feature) => `${feature} ${counts[feature].found}/${counts[feature].expected}`).join(', ')}`);
+          if (lost.length > 0)
+            details.push(`${page.path}: ${lost.map((feature) => `${feature} ${counts[feature].found}/${counts[feature].expected}`).join(', ')}`);
         }
       }
     }
@@ -140,7 +143,9 @@ async function main(): Promise<void> {
       const overall = perFold.map((scores) => scores.overall);
       const mean = overall.reduce((sum, value) => sum + value, 0) / folds;
       const spread = Math.max(...overall) - Math.min(...overall);
-      console.log(`${extractorName.padEnd(12)} ${perFold.map((scores) => `${fixed(scores.overall)}/${fixed(scores.headings)}`).join('  ')}   mean ${fixed(mean)} spread ${fixed(spread)}`);
+      console.log(
+        `${extractorName.padEnd(12)} ${perFold.map((scores) => `${fixed(scores.overall)}/${fixed(scores.headings)}`).join('  ')}   mean ${fixed(mean)} spread ${fixed(spread)}`,
+      );
     }
   }
   if (sphinxPerSite > 0) runSphinx(extractors, sphinxPerSite, detail);

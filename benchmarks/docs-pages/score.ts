@@ -16,7 +16,11 @@ export type Features = Record<FeatureName, Map<string, number>> & { text: string
 const baseUrl = 'https://docs.example.com/guide/page';
 
 function normalize(text: string): string {
-  return text.replace(/(?:\u200b|\u200c|\u200d|\ufeff)/g, '').replace(/\s+/g, ' ').replace(/\s*[¶#]$/, '').trim();
+  return text
+    .replace(/(?:\u200b|\u200c|\u200d|\ufeff)/g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*[¶#]$/, '')
+    .trim();
 }
 
 function textOf(node: AnyNode): string {
@@ -40,7 +44,12 @@ function resolve(href: string): string {
 }
 
 function entityDecode(text: string): string {
-  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 }
 
 /** Names generators give a block with no language: the same as none. */
@@ -53,7 +62,13 @@ function languageOf(code: Element | undefined): string {
 /** Features of an HTML rendering (bare GFM or a markdown output rendered the same way). */
 export function featuresOfHtml(html: string): Features {
   const features: Features = {
-    headings: new Map(), lists: new Map(), tables: new Map(), code: new Map(), links: new Map(), emphasis: new Map(), text: '',
+    headings: new Map(),
+    lists: new Map(),
+    tables: new Map(),
+    code: new Map(),
+    links: new Map(),
+    emphasis: new Map(),
+    text: '',
   };
   const document = parseDocument(html, { decodeEntities: true });
   const walk = (node: AnyNode): void => {

@@ -15,8 +15,6 @@ const page = loadSourcePages(1000).find((candidate) => candidate.path === path);
 if (!page) throw new Error(`no page ${path}`);
 const template = [...firstTemplates, ...moreTemplates].find((candidate) => candidate.name === variant);
 const siblings = ['introduction', 'installation', 'getting-started', 'configuration', 'api-reference', 'examples', 'faq', 'changelog'];
-const html = template
-  ? dress(page.html, template, siblings).page
-  : `<!doctype html><html><head><title>Doc</title></head><body>${page.html}</body></html>`;
+const html = template ? dress(page.html, template, siblings).page : `<!doctype html><html><head><title>Doc</title></head><body>${page.html}</body></html>`;
 const { toMarkdown } = await loadQuarryMarkdown();
 console.log(quarryExtractor(toMarkdown)(html, 'https://docs.example.com/guide/page').markdown);

@@ -22,11 +22,13 @@ export interface Template {
   page(parts: { title: string; body: string; toc: Heading[]; siblings: string[] }): string;
 }
 
-const sidebarLinks = (siblings: string[], item: (name: string, index: number) => string): string =>
-  siblings.map(item).join('\n');
+const sidebarLinks = (siblings: string[], item: (name: string, index: number) => string): string => siblings.map(item).join('\n');
 
 const tocLinks = (toc: Heading[], item: (heading: Heading) => string): string =>
-  toc.filter((heading) => heading.level === 2 || heading.level === 3).map(item).join('\n');
+  toc
+    .filter((heading) => heading.level === 2 || heading.level === 3)
+    .map(item)
+    .join('\n');
 
 const head = (title: string, extra = ''): string =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} | Docs</title><meta name="viewport" content="width=device-width, initial-scale=1">${extra}<link rel="stylesheet" href="/assets/main.css"><script src="/assets/main.js" defer></script></head>`;
@@ -39,7 +41,12 @@ const docusaurus: Template = {
       : `<h${level} class="anchor anchorWithStickyNavbar_LWe7" id="${id}">${inner}<a href="#${id}" class="hash-link" aria-label="Direct link to ${id}" title="Direct link to ${id}">\u200b</a></h${level}>`,
   code: (code, language) =>
     `<div class="language-${language || 'text'} codeBlockContainer_Ckt0 theme-code-block"><div class="codeBlockContent_biex"><pre tabindex="0" class="prism-code language-${language || 'text'} codeBlock_bY9V thin-scrollbar"><code class="codeBlockLines_e6Vv">${code}</code></pre><div class="buttonGroup__atx"><button type="button" aria-label="Copy code to clipboard" title="Copy" class="clean-btn"><span class="copyButtonIcons_eSgA" aria-hidden="true">Copy</span></button></div></div></div>`,
-  page: ({ title, body, toc, siblings }) => `${head(title)}<body class="navigation-with-keyboard"><div id="__docusaurus"><div role="region" aria-label="Skip to main content"><a class="skipToContent_fXgn" href="#__docusaurus_skipToContent_fallback">Skip to main content</a></div>
+  page: ({
+    title,
+    body,
+    toc,
+    siblings,
+  }) => `${head(title)}<body class="navigation-with-keyboard"><div id="__docusaurus"><div role="region" aria-label="Skip to main content"><a class="skipToContent_fXgn" href="#__docusaurus_skipToContent_fallback">Skip to main content</a></div>
 <nav aria-label="Main" class="navbar navbar--fixed-top"><div class="navbar__inner"><div class="navbar__items"><a class="navbar__brand" href="/"><b class="navbar__title text--truncate">Project</b></a><a class="navbar__item navbar__link" href="/docs/intro">Docs</a><a class="navbar__item navbar__link" href="/api">API</a><a class="navbar__item navbar__link" href="/blog">Blog</a></div><div class="navbar__items navbar__items--right"><a href="https://github.com/example/project" class="navbar__item navbar__link">GitHub</a><div class="navbarSearchContainer_Bca1"><button type="button" class="DocSearch DocSearch-Button" aria-label="Search"><span class="DocSearch-Button-Placeholder">Search</span></button></div></div></div></nav>
 <div id="__docusaurus_skipToContent_fallback" class="main-wrapper mainWrapper_z2l0"><div class="docsWrapper_hBAB"><div class="docRoot_UBD9"><aside class="theme-doc-sidebar-container docSidebarContainer_YfHR"><div class="sidebarViewport_aRkj"><div class="sidebar_njMd"><nav aria-label="Docs sidebar" class="menu thin-scrollbar menu_SIkG"><ul class="theme-doc-sidebar-menu menu__list">
 ${sidebarLinks(siblings, (name) => `<li class="theme-doc-sidebar-item-link menu__list-item"><a class="menu__link" href="/docs/${name}">${name}</a></li>`)}
@@ -57,9 +64,13 @@ ${tocLinks(toc, (h) => `<li><a href="#${h.id}" class="table-of-contents__link to
 const mkdocsMaterial: Template = {
   name: 'mkdocs-material',
   heading: ({ level, inner, id }) => `<h${level} id="${id}">${inner}<a class="headerlink" href="#${id}" title="Permanent link">&para;</a></h${level}>`,
-  code: (code, language) =>
-    `<div class="language-${language || 'text'} highlight"><pre><span></span><code>${code}</code></pre></div>`,
-  page: ({ title, body, toc, siblings }) => `${head(title)}<body dir="ltr" data-md-color-scheme="default"><input class="md-toggle" data-md-toggle="drawer" type="checkbox" id="__drawer"><label class="md-overlay" for="__drawer"></label><div data-md-component="skip"><a href="#intro" class="md-skip">Skip to content</a></div>
+  code: (code, language) => `<div class="language-${language || 'text'} highlight"><pre><span></span><code>${code}</code></pre></div>`,
+  page: ({
+    title,
+    body,
+    toc,
+    siblings,
+  }) => `${head(title)}<body dir="ltr" data-md-color-scheme="default"><input class="md-toggle" data-md-toggle="drawer" type="checkbox" id="__drawer"><label class="md-overlay" for="__drawer"></label><div data-md-component="skip"><a href="#intro" class="md-skip">Skip to content</a></div>
 <header class="md-header md-header--shadow" data-md-component="header"><nav class="md-header__inner md-grid" aria-label="Header"><a href="/" title="Project" class="md-header__button md-logo" aria-label="Project">Project</a><div class="md-header__title"><div class="md-header__ellipsis"><div class="md-header__topic"><span class="md-ellipsis">Project</span></div><div class="md-header__topic" data-md-component="header-topic"><span class="md-ellipsis">${title}</span></div></div></div><div class="md-search" data-md-component="search" role="dialog"><label class="md-search__overlay" for="__search"></label><div class="md-search__inner" role="search"><form class="md-search__form" name="search"><input type="text" class="md-search__input" name="query" aria-label="Search" placeholder="Search"></form></div></div><div class="md-header__source"><a href="https://github.com/example/project" title="Go to repository" class="md-source"><div class="md-source__repository">example/project</div></a></div></nav></header>
 <div class="md-container" data-md-component="container"><nav class="md-tabs" aria-label="Tabs"><div class="md-grid"><ul class="md-tabs__list"><li class="md-tabs__item"><a href="/" class="md-tabs__link">Home</a></li><li class="md-tabs__item"><a href="/guide/" class="md-tabs__link">User Guide</a></li><li class="md-tabs__item"><a href="/reference/" class="md-tabs__link">Reference</a></li></ul></div></nav>
 <main class="md-main" data-md-component="main"><div class="md-main__inner md-grid"><div class="md-sidebar md-sidebar--primary" data-md-component="sidebar" data-md-type="navigation"><div class="md-sidebar__scrollwrap"><div class="md-sidebar__inner"><nav class="md-nav md-nav--primary" aria-label="Navigation"><label class="md-nav__title" for="__drawer">Project</label><ul class="md-nav__list" data-md-scrollfix>
@@ -75,9 +86,13 @@ ${body}
 const sphinxFuro: Template = {
   name: 'sphinx-furo',
   heading: ({ level, inner, id }) => `<h${level}>${inner}<a class="headerlink" href="#${id}" title="Link to this heading">¶</a></h${level}>`,
-  code: (code, language) =>
-    `<div class="highlight-${language || 'default'} notranslate"><div class="highlight"><pre><span></span>${code}</pre></div></div>`,
-  page: ({ title, body, toc, siblings }) => `${head(title)}<body><input type="checkbox" class="sidebar-toggle" name="__navigation" id="__navigation"><input type="checkbox" class="sidebar-toggle" name="__toc" id="__toc"><label class="overlay sidebar-overlay" for="__navigation"></label><a class="skip-to-content muted-link" href="#furo-main-content">Skip to content</a>
+  code: (code, language) => `<div class="highlight-${language || 'default'} notranslate"><div class="highlight"><pre><span></span>${code}</pre></div></div>`,
+  page: ({
+    title,
+    body,
+    toc,
+    siblings,
+  }) => `${head(title)}<body><input type="checkbox" class="sidebar-toggle" name="__navigation" id="__navigation"><input type="checkbox" class="sidebar-toggle" name="__toc" id="__toc"><label class="overlay sidebar-overlay" for="__navigation"></label><a class="skip-to-content muted-link" href="#furo-main-content">Skip to content</a>
 <div class="page"><header class="mobile-header"><div class="header-left"><label class="nav-overlay-icon" for="__navigation"><div class="visually-hidden">Toggle site navigation sidebar</div></label></div><div class="header-center"><a href="/"><div class="brand">Project documentation</div></a></div></header>
 <aside class="sidebar-drawer"><div class="sidebar-container"><div class="sidebar-sticky"><a class="sidebar-brand" href="/"><span class="sidebar-brand-text">Project 4.2 documentation</span></a><form class="sidebar-search-container" method="get" action="search.html" role="search"><input class="sidebar-search" placeholder="Search" name="q" aria-label="Search"></form><div id="searchbox"></div><div class="sidebar-scroll"><div class="sidebar-tree"><p class="caption" role="heading"><span class="caption-text">Contents</span></p><ul>
 ${sidebarLinks(siblings, (name, index) => `<li class="toctree-l1${index === 0 ? ' current current-page' : ''}"><a class="reference internal" href="${name}.html">${name}</a></li>`)}
@@ -96,7 +111,12 @@ const vitepress: Template = {
     `<h${level} id="${id}" tabindex="-1">${inner} <a class="header-anchor" href="#${id}" aria-label="Permalink to &quot;${text}&quot;">\u200b</a></h${level}>`,
   code: (code, language) =>
     `<div class="language-${language || 'txt'} vp-adaptive-theme"><button title="Copy Code" class="copy"></button><span class="lang">${language || 'txt'}</span><pre class="shiki shiki-themes github-light github-dark vp-code" tabindex="0"><code>${code}</code></pre></div>`,
-  page: ({ title, body, toc, siblings }) => `${head(title)}<body><div id="app"><div class="Layout" data-v-5d98c3a5><span tabindex="-1"></span><a href="#VPContent" class="VPSkipLink visually-hidden">Skip to content</a>
+  page: ({
+    title,
+    body,
+    toc,
+    siblings,
+  }) => `${head(title)}<body><div id="app"><div class="Layout" data-v-5d98c3a5><span tabindex="-1"></span><a href="#VPContent" class="VPSkipLink visually-hidden">Skip to content</a>
 <header class="VPNav"><div class="VPNavBar has-sidebar top"><div class="wrapper"><div class="container"><div class="title"><div class="VPNavBarTitle has-sidebar"><a class="title" href="/"><span>Project</span></a></div></div><div class="content"><div class="content-body"><div class="VPNavBarSearch search"><button type="button" class="DocSearch DocSearch-Button" aria-label="Search"><span class="DocSearch-Button-Placeholder">Search</span></button></div><nav aria-labelledby="main-nav-aria-label" class="VPNavBarMenu menu"><span id="main-nav-aria-label" class="visually-hidden">Main Navigation</span><a class="VPLink link VPNavBarMenuLink active" href="/guide/"><span>Guide</span></a><a class="VPLink link VPNavBarMenuLink" href="/reference/"><span>Reference</span></a></nav></div></div></div></div></div></header>
 <aside class="VPSidebar"><nav class="nav" id="VPSidebarNav" aria-labelledby="sidebar-aria-label" tabindex="-1"><span class="visually-hidden" id="sidebar-aria-label">Sidebar Navigation</span><div class="group"><section class="VPSidebarItem level-0 collapsible has-active"><div class="item" role="button" tabindex="0"><h2 class="text">Introduction</h2></div><div class="items">
 ${sidebarLinks(siblings, (name) => `<div class="VPSidebarItem level-1 is-link"><div class="item"><a class="VPLink link link" href="/guide/${name}"><p class="text">${name}</p></a></div></div>`)}
@@ -116,7 +136,12 @@ const starlight: Template = {
       : `<div class="sl-heading-wrapper level-h${level}"><h${level} id="${id}">${inner}</h${level}><a class="sl-anchor-link" href="#${id}"><span aria-hidden="true" class="sl-anchor-icon"><svg width="16" height="16" viewBox="0 0 24 24"><path fill="currentcolor" d="m12.11 15.39-3.88 3.88"/></svg></span><span class="sr-only">Section titled “${text}”</span></a></div>`,
   code: (code, language) =>
     `<div class="expressive-code"><figure class="frame not-content"><figcaption class="header"></figcaption><pre data-language="${language || 'plaintext'}"><code>${code}</code></pre><div class="copy"><button title="Copy to clipboard" data-code="" ><div></div></button></div></figure></div>`,
-  page: ({ title, body, toc, siblings }) => `${head(title)}<body><a href="#_top" class="sr-only">Skip to content</a><div class="page sl-flex"><header class="header"><div class="header sl-flex"><div class="title-wrapper sl-flex"><a href="/" class="site-title sl-flex"><span class="translate">Project</span></a></div><div class="sl-flex print:hidden"><site-search class="search"><button data-open-modal aria-label="Search"><span class="sl-hidden md:sl-block" aria-hidden="true">Search</span></button></site-search></div><div class="sl-hidden md:sl-flex print:hidden right-group"><div class="sl-flex social-icons"><a href="https://github.com/example/project" rel="me" class="sl-flex"><span class="sr-only">GitHub</span></a></div></div></div></header>
+  page: ({
+    title,
+    body,
+    toc,
+    siblings,
+  }) => `${head(title)}<body><a href="#_top" class="sr-only">Skip to content</a><div class="page sl-flex"><header class="header"><div class="header sl-flex"><div class="title-wrapper sl-flex"><a href="/" class="site-title sl-flex"><span class="translate">Project</span></a></div><div class="sl-flex print:hidden"><site-search class="search"><button data-open-modal aria-label="Search"><span class="sl-hidden md:sl-block" aria-hidden="true">Search</span></button></site-search></div><div class="sl-hidden md:sl-flex print:hidden right-group"><div class="sl-flex social-icons"><a href="https://github.com/example/project" rel="me" class="sl-flex"><span class="sr-only">GitHub</span></a></div></div></div></header>
 <nav class="sidebar print:hidden" aria-label="Main"><div id="starlight__sidebar" class="sidebar-pane"><div class="sidebar-content sl-flex"><ul class="top-level">
 ${sidebarLinks(siblings, (name) => `<li><a href="/guides/${name}/" class="large"><span>${name}</span></a></li>`)}
 </ul></div></div></nav>
@@ -134,7 +159,12 @@ const nextra: Template = {
       : `<h${level} class="nx-font-semibold nx-tracking-tight nx-text-slate-900 nx-mt-10 nx-border-b nx-pb-1 nx-text-3xl" id="${id}">${inner}<a href="#${id}" class="subheading-anchor" aria-label="Permalink for this section"></a></h${level}>`,
   code: (code, language) =>
     `<div class="nextra-code-block nx-relative nx-mt-6 first:nx-mt-0"><pre class="nx-bg-primary-700/5 nx-mb-4 nx-overflow-x-auto nx-rounded-xl" data-language="${language || 'text'}" data-theme="default"><code class="nx-border-black nx-border-opacity-[0.04]" dir="ltr" data-language="${language || 'text'}" data-theme="default">${code}</code></pre><div class="nx-opacity-0 nx-transition [div:hover>&]:nx-opacity-100 nx-flex nx-gap-1 nx-absolute nx-m-[11px] nx-right-0 nx-top-0"><button class="nextra-button nx-transition-all active:nx-opacity-50 nx-bg-primary-700/5" title="Copy code" tabindex="0"><svg width="24" height="24" class="nextra-copy-icon nx-pointer-events-none nx-h-4 nx-w-4"></svg></button></div></div>`,
-  page: ({ title, body, toc, siblings }) => `${head(title)}<body><div dir="ltr"><div class="nextra-nav-container nx-sticky nx-top-0 nx-z-20 nx-w-full nx-bg-transparent print:nx-hidden"><div class="nextra-nav-container-blur nx-pointer-events-none nx-absolute nx-z-[-1] nx-h-full nx-w-full nx-bg-white dark:nx-bg-dark nx-shadow-[0_2px_4px_rgba(0,0,0,.02),0_1px_0_rgba(0,0,0,.06)]"></div><nav class="nx-mx-auto nx-flex nx-h-[var(--nextra-navbar-height)] nx-max-w-[90rem] nx-items-center nx-justify-end nx-gap-2 nx-pl-[max(env(safe-area-inset-left),1.5rem)]"><a class="nx-flex nx-items-center hover:nx-opacity-75 ltr:nx-mr-auto" href="/"><span class="nx-font-extrabold">Project</span></a><a class="nx-text-sm contrast-more:nx-text-gray-700 nx-relative -nx-ml-2 nx-hidden nx-whitespace-nowrap nx-p-2 md:nx-inline-block" href="/docs"><span class="nx-absolute nx-inset-x-0 nx-text-center">Documentation</span></a><div class="nextra-search nx-relative md:nx-w-64 nx-hidden md:nx-inline-block mx-min-w-[200px]"><input spellcheck="false" class="nx-block nx-w-full nx-appearance-none nx-rounded-lg nx-px-3 nx-py-2" type="search" placeholder="Search documentation…" value=""></div></nav></div>
+  page: ({
+    title,
+    body,
+    toc,
+    siblings,
+  }) => `${head(title)}<body><div dir="ltr"><div class="nextra-nav-container nx-sticky nx-top-0 nx-z-20 nx-w-full nx-bg-transparent print:nx-hidden"><div class="nextra-nav-container-blur nx-pointer-events-none nx-absolute nx-z-[-1] nx-h-full nx-w-full nx-bg-white dark:nx-bg-dark nx-shadow-[0_2px_4px_rgba(0,0,0,.02),0_1px_0_rgba(0,0,0,.06)]"></div><nav class="nx-mx-auto nx-flex nx-h-[var(--nextra-navbar-height)] nx-max-w-[90rem] nx-items-center nx-justify-end nx-gap-2 nx-pl-[max(env(safe-area-inset-left),1.5rem)]"><a class="nx-flex nx-items-center hover:nx-opacity-75 ltr:nx-mr-auto" href="/"><span class="nx-font-extrabold">Project</span></a><a class="nx-text-sm contrast-more:nx-text-gray-700 nx-relative -nx-ml-2 nx-hidden nx-whitespace-nowrap nx-p-2 md:nx-inline-block" href="/docs"><span class="nx-absolute nx-inset-x-0 nx-text-center">Documentation</span></a><div class="nextra-search nx-relative md:nx-w-64 nx-hidden md:nx-inline-block mx-min-w-[200px]"><input spellcheck="false" class="nx-block nx-w-full nx-appearance-none nx-rounded-lg nx-px-3 nx-py-2" type="search" placeholder="Search documentation…" value=""></div></nav></div>
 <div class="nx-mx-auto nx-flex nx-max-w-[90rem]"><div class="motion-reduce:nx-transition-none [transition:background-color_1.5s_ease] nx-bg-transparent"></div><aside class="nextra-sidebar-container nx-flex nx-flex-col md:nx-top-16 md:nx-shrink-0 motion-reduce:nx-transform-none nx-transform-gpu nx-transition-all nx-ease-in-out print:nx-hidden md:nx-w-64 md:nx-sticky md:nx-self-start max-md:[transform:translate3d(0,-100%,0)]"><div class="nx-overflow-y-auto nx-overflow-x-hidden nx-p-4 nx-grow md:nx-h-[calc(100vh-var(--nextra-navbar-height)-var(--nextra-menu-height))] nextra-scrollbar"><ul class="nx-flex nx-flex-col nx-gap-1 max-md:nx-hidden">
 ${sidebarLinks(siblings, (name) => `<li class="nx-flex nx-flex-col nx-gap-1"><a class="nx-flex nx-rounded nx-px-2 nx-py-1.5 nx-text-sm nx-transition-colors" href="/docs/${name}">${name}</a></li>`)}
 </ul></div></aside><nav class="nextra-toc nx-order-last nx-hidden nx-w-64 nx-shrink-0 xl:nx-block print:nx-hidden" aria-label="table of contents"><div class="nextra-scrollbar nx-sticky nx-top-16 nx-overflow-y-auto nx-pr-4 nx-pt-6 nx-text-sm [hyphens:auto] nx-max-h-[calc(100vh-var(--nextra-navbar-height)-env(safe-area-inset-bottom))] ltr:-nx-mr-4 rtl:-nx-ml-4"><p class="nx-mb-4 nx-font-semibold nx-tracking-tight">On This Page</p><ul>

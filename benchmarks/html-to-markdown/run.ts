@@ -60,7 +60,9 @@ function loadPages(): Page[] {
   for (const corpus of ['aeb', 'traf'] as const) {
     const folder = join(dataRoot, corpus, 'html');
     if (!existsSync(folder)) continue;
-    for (const file of readdirSync(folder).filter((name) => name.endsWith('.html.gz')).sort()) {
+    for (const file of readdirSync(folder)
+      .filter((name) => name.endsWith('.html.gz'))
+      .sort()) {
       const html = decodePage(gunzipSync(readFileSync(join(folder, file))));
       const baseUrl = trafUrls.get(file) ?? `https://${corpus}.example/${file.replace('.html.gz', '')}/`;
       pages.push({ corpus, name: file, html, baseUrl, document: parseDocument(html, { decodeEntities: true }) });
@@ -205,20 +207,23 @@ function main(): void {
     pages.map((page, index) => ({ page, index })).filter(({ page }) => corpus === 'all' || page.corpus === corpus);
   const commit = (() => {
     try {
-      return execSync('git rev-parse --short HEAD', { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+      return execSync('git rev-parse --short HEAD', { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim();
     } catch {
       return 'uncommitted';
     }
   })();
-  console.log(`# html-to-markdown — ${pages.length} pages, ${rounds} rounds, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), node ${process.version}, commit ${commit}\n`);
+  console.log(
+    `# html-to-markdown — ${pages.length} pages, ${rounds} rounds, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), node ${process.version}, commit ${commit}\n`,
+  );
   console.log('Median ms per page (median over rounds per page, then mean over pages); ratio = turndown / variant\n');
   console.log('| corpus | pages | KB/page | Quarry convert | Quarry parse+convert | turndown+gfm | ratio convert | ratio parse+convert |');
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const corpus of corpora) {
     const selected = selection(corpus);
     if (selected.length === 0) continue;
-    const perPage = (variant: Variant) =>
-      selected.reduce((sum, { index }) => sum + median(timings[variant][index]!), 0) / selected.length;
+    const perPage = (variant: Variant) => selected.reduce((sum, { index }) => sum + median(timings[variant][index]!), 0) / selected.length;
     const kilobytes = selected.reduce((sum, { page }) => sum + page.html.length, 0) / selected.length / 1024;
     const [convert, parseConvert, peer] = [perPage('quarry'), perPage('quarryParse'), perPage('turndown')];
     console.log(

@@ -23,10 +23,7 @@ export interface TrafPage {
 
 export function loadAeb(): AebPage[] {
   const folder = join(corpusRoot, 'aeb');
-  const truth = JSON.parse(readFileSync(join(folder, 'ground-truth.json'), 'utf8')) as Record<
-    string,
-    { url: string; articleBody: string }
-  >;
+  const truth = JSON.parse(readFileSync(join(folder, 'ground-truth.json'), 'utf8')) as Record<string, { url: string; articleBody: string }>;
   return Object.entries(truth).map(([id, { url, articleBody }]) => ({
     id,
     url,
@@ -37,10 +34,7 @@ export function loadAeb(): AebPage[] {
 
 export function loadTraf(): TrafPage[] {
   const folder = join(corpusRoot, 'traf');
-  const evaluation = JSON.parse(readFileSync(join(folder, 'evaldata.json'), 'utf8')) as Record<
-    string,
-    { file: string; with: string[]; without: string[] }
-  >;
+  const evaluation = JSON.parse(readFileSync(join(folder, 'evaldata.json'), 'utf8')) as Record<string, { file: string; with: string[]; without: string[] }>;
   return Object.entries(evaluation).map(([url, entry]) => ({
     id: entry.file.replace(/\.html\.gz$/, ''),
     url,

@@ -58,7 +58,9 @@ function trace(html: string): void {
   for (const [element, verdict] of removed) {
     const removedStats = stats.get(element)!;
     if (removedStats.text > 100) {
-      console.log(`REMOVED ${verdict.rule} text=${removedStats.text} links=${Math.round((100 * removedStats.linkText) / removedStats.text)}% ${pathOf(element)}`);
+      console.log(
+        `REMOVED ${verdict.rule} text=${removedStats.text} links=${Math.round((100 * removedStats.linkText) / removedStats.text)}% ${pathOf(element)}`,
+      );
     }
   }
   const after = measureText(body);

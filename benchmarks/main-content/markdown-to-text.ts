@@ -58,7 +58,10 @@ function textOfLine(line: string): string {
 }
 
 function tableRowText(row: string): string {
-  const cells = row.trim().slice(1, -1).split(/(?<!\\)\|/);
+  const cells = row
+    .trim()
+    .slice(1, -1)
+    .split(/(?<!\\)\|/);
   return cells.map((cell) => cell.trim()).join(' ');
 }
 

@@ -24,7 +24,11 @@ describe('markdownToText', () => {
       '```',
       'snake_case stays, 2 \\* 3, `a_b*c` code',
     ].join('\n');
-    expect(markdownToText(markdown).split('\n').filter((line) => line !== '')).toEqual([
+    expect(
+      markdownToText(markdown)
+        .split('\n')
+        .filter((line) => line !== ''),
+    ).toEqual([
       'Title',
       '1. First step',
       'Some bold and em and under text with a link and .',

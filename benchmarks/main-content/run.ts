@@ -16,15 +16,7 @@ import { loadAeb, loadTraf } from './corpus.js';
 import { foldCount, foldOf, parseFolds } from './folds.js';
 import { type Extraction, type Extractor, loadQuarryMarkdown, quarryExtractor, readabilityExtractor } from './extractors.js';
 import { markdownToText } from './markdown-to-text.js';
-import {
-  aebScores,
-  type Scores,
-  type ShingleCounts,
-  type SnippetCounts,
-  shingleCounts,
-  snippetCounts,
-  trafScores,
-} from './metrics.js';
+import { aebScores, type Scores, type ShingleCounts, type SnippetCounts, shingleCounts, snippetCounts, trafScores } from './metrics.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string): string | undefined => {
@@ -112,11 +104,15 @@ if (corpora.includes('aeb')) {
   const pages = loadAeb().filter((page) => inFolds(page.url));
   const runs = pages.map((page, index) => runPage(page.id, page.url, page.html, index));
   for (const name of names) {
-    const counts: ShingleCounts[] = runs.map((run, index) =>
-      shingleCounts(pages[index]!.articleBody, markdownToText(run.outputs[name]!.markdown)),
-    );
+    const counts: ShingleCounts[] = runs.map((run, index) => shingleCounts(pages[index]!.articleBody, markdownToText(run.outputs[name]!.markdown)));
     rows.push(timingRow('aeb', name, runs, aebScores(counts)));
-    foldRows('aeb', name, runs.map((run) => run.url), counts, aebScores);
+    foldRows(
+      'aeb',
+      name,
+      runs.map((run) => run.url),
+      counts,
+      aebScores,
+    );
     if (listPages && name === 'quarry') {
       const detail = counts.map((count, index) => ({
         id: runs[index]!.id.slice(0, 16),
@@ -138,7 +134,13 @@ if (corpora.includes('traf')) {
       snippetCounts(markdownToText(run.outputs[name]!.markdown), pages[index]!.with, pages[index]!.without),
     );
     rows.push(timingRow('traf', name, runs, trafScores(counts)));
-    foldRows('traf', name, runs.map((run) => run.url), counts, trafScores);
+    foldRows(
+      'traf',
+      name,
+      runs.map((run) => run.url),
+      counts,
+      trafScores,
+    );
     if (listPages && name === 'quarry') {
       counts.forEach((count, index) => {
         if (count.fp + count.fn > 0) {

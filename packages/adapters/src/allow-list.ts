@@ -25,10 +25,7 @@ export function normalizeHostname(hostname: string): string {
 }
 
 function invalidEntry(entry: string): ValidationError {
-  return new ValidationError(
-    `allowPrivateHosts entry "${entry}" is not a host name, an IP address, a CIDR range or "*"`,
-    'allowPrivateHosts',
-  );
+  return new ValidationError(`allowPrivateHosts entry "${entry}" is not a host name, an IP address, a CIDR range or "*"`, 'allowPrivateHosts');
 }
 
 function parseRange(entry: string): [ipaddr.IPv4 | ipaddr.IPv6, number] {
@@ -90,10 +87,7 @@ function addressForms(address: string): (ipaddr.IPv4 | ipaddr.IPv6)[] {
  * Whether the allow list lets a connection through: `*`, the URL's host name (exact or under a
  * `*.suffix`), or the address it resolved to inside a listed IP/CIDR. Pure.
  */
-export function isAllowedByList(
-  list: AllowList | readonly string[],
-  target: { hostname?: string; address?: string },
-): boolean {
+export function isAllowedByList(list: AllowList | readonly string[], target: { hostname?: string; address?: string }): boolean {
   const allowList = 'allowsAll' in list ? list : parseAllowList(list as readonly string[]);
   if (allowList.allowsAll) return true;
   if (target.hostname !== undefined) {
@@ -102,7 +96,5 @@ export function isAllowedByList(
     if (allowList.suffixes.some((suffix) => hostname.endsWith(suffix))) return true;
   }
   if (target.address === undefined) return false;
-  return addressForms(target.address).some((form) =>
-    allowList.ranges.some((range) => range[0].kind() === form.kind() && form.match(range)),
-  );
+  return addressForms(target.address).some((form) => allowList.ranges.some((range) => range[0].kind() === form.kind() && form.match(range)));
 }

@@ -5,7 +5,8 @@ import { toCoreError } from './got-error.js';
 const context = { host: 'example.test:8443', timeoutMs: 5000, isProxied: false };
 const withCode = (code: string, message = code) => Object.assign(new Error(message), { code });
 /** got wraps socket errors in a RequestError with the original as cause and the code copied. */
-const wrapped = (inner: Error & { code?: string }) => Object.assign(new Error(`got: ${inner.message}`, { cause: inner }), { code: inner.code ?? 'ERR_GOT_REQUEST_ERROR' });
+const wrapped = (inner: Error & { code?: string }) =>
+  Object.assign(new Error(`got: ${inner.message}`, { cause: inner }), { code: inner.code ?? 'ERR_GOT_REQUEST_ERROR' });
 
 describe('toCoreError', () => {
   it.each([

@@ -13,10 +13,7 @@ export interface FailureContext {
   isProxied: boolean;
 }
 
-type Outcome =
-  | { kind: TargetErrorKind; words: string; isRetryable: boolean }
-  | { kind: 'timeout' }
-  | { kind: 'invalid-header' };
+type Outcome = { kind: TargetErrorKind; words: string; isRetryable: boolean } | { kind: 'timeout' } | { kind: 'invalid-header' };
 
 /** Error codes by what they mean. Codes not listed are matched by `codePatterns`, then 'connection'. */
 const outcomeByCode: Record<string, Outcome> = {
@@ -94,9 +91,9 @@ export function toCoreError(error: unknown, context: FailureContext): QuarryErro
   // Through a proxy, a reset may be the proxy's own doing: only a direct connection's is the target's.
   const kind = outcome.kind === 'connection-reset' && context.isProxied ? 'connection' : outcome.kind;
   const hint = outcome.kind === 'tls' ? '; set skipTlsVerification to accept an untrusted certificate' : '';
-  return new TargetError(
-    kind,
-    `Fetching from ${context.host}${via} failed: ${outcome.words} (${code ?? detail})${hint}`,
-    { cause: error, details: { host: context.host, ...(code ? { code } : {}) }, retryable: outcome.isRetryable },
-  );
+  return new TargetError(kind, `Fetching from ${context.host}${via} failed: ${outcome.words} (${code ?? detail})${hint}`, {
+    cause: error,
+    details: { host: context.host, ...(code ? { code } : {}) },
+    retryable: outcome.isRetryable,
+  });
 }

@@ -231,11 +231,7 @@ export class GotFetcher implements Fetcher {
     this.transport.destroy();
   }
 
-  private async follow(
-    request: FetchRequest,
-    signal: AbortSignal,
-    onHop: (url: URL) => void,
-  ): Promise<{ hop: Hop; redirects: URL[] }> {
+  private async follow(request: FetchRequest, signal: AbortSignal, onHop: (url: URL) => void): Promise<{ hop: Hop; redirects: URL[] }> {
     const callerHeaders = { ...(this.userAgent ? { 'user-agent': this.userAgent } : {}), ...request.headers };
     const cookies = new HopCookies();
     const redirects: URL[] = [];

@@ -52,8 +52,7 @@ export function createGuardedTransport(guard: SsrfGuard): GuardedTransport {
     new BoundedMap<string, string>(alpnCacheSize),
     new Map<string, Promise<ResolveProtocolResult>>(),
     // got-scraping passes the URL's host as SNI; an IP literal is no server name (RFC 6066).
-    (options, callback) =>
-      tls.connect({ ...options, servername: isIP(options.servername ?? '') ? undefined : options.servername, lookup }, callback),
+    (options, callback) => tls.connect({ ...options, servername: isIP(options.servername ?? '') ? undefined : options.servername, lookup }, callback),
   );
   return {
     agents: {

@@ -7,7 +7,14 @@ export { WebhookDeliverer, webhookBackoff, type WebhookDelivererOptions, type We
 export { signWebhookBody, verifyWebhookSignature } from './webhook-signature.js';
 export { PlaywrightFetcher, pageSettling, type OpenPage, type PlaywrightFetcherOptions } from './browser/playwright-fetcher.js';
 export { BrowserSessionRegistry, type BrowserSessionOptions } from './browser/browser-sessions.js';
-export { BrowserPool, browserPoolDefaults, defaultChromiumFlags, type BrowserPoolOptions, type BrowserPoolStats, type ContextLease } from './browser/browser-pool.js';
+export {
+  BrowserPool,
+  browserPoolDefaults,
+  defaultChromiumFlags,
+  type BrowserPoolOptions,
+  type BrowserPoolStats,
+  type ContextLease,
+} from './browser/browser-pool.js';
 export { findChromium, chromiumCandidates } from './browser/chromium-path.js';
 export { AdBlocker } from './browser/ad-blocker.js';
 export { defaultFilterList, cookieBannerSelectors } from './browser/default-filter-list.js';

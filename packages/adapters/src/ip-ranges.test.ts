@@ -50,12 +50,9 @@ describe('classifyAddress', () => {
     expect(classifyAddress(address)).toMatchObject({ kind, range });
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '2a00:1450:4001::200e'])(
-    '%s is public',
-    (address) => {
-      expect(classifyAddress(address)).toEqual({ address, kind: 'public', range: null });
-    },
-  );
+  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '2a00:1450:4001::200e'])('%s is public', (address) => {
+    expect(classifyAddress(address)).toEqual({ address, kind: 'public', range: null });
+  });
 
   describe('odd IPv4 notations', () => {
     it.each(['127.1', '0x7f.1', '0x7f000001', '2130706433', '017700000001', '0177.0.0.1', '127.0.1'])('%s is loopback 127.0.0.1', (notation) => {

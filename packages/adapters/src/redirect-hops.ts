@@ -8,7 +8,14 @@ const redirectStatuses: ReadonlySet<number> = new Set([301, 302, 303, 307, 308])
 
 /** Connection-level headers: the client sets them, a caller's value would break HTTP/2 or framing. */
 const connectionHeaders: ReadonlySet<string> = new Set([
-  'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'content-length', 'host',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'content-length',
+  'host',
 ]);
 
 /** Headers that carry the caller's credentials: sent only to the first URL's origin. */
@@ -68,12 +75,7 @@ export class HopCookies {
  * dropped), without credentials when the hop left the first URL's origin, plus cookies earlier hops
  * set for this host.
  */
-export function hopHeaders(
-  callerHeaders: Readonly<Record<string, string>>,
-  first: URL,
-  hop: URL,
-  cookies: HopCookies,
-): Record<string, string> {
+export function hopHeaders(callerHeaders: Readonly<Record<string, string>>, first: URL, hop: URL, cookies: HopCookies): Record<string, string> {
   const keepsCredentials = isSameOrigin(first, hop);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(callerHeaders)) {

@@ -96,7 +96,11 @@ describe('SsrfGuard.resolve and lookup', () => {
     await expect(guard.resolve('localhost')).rejects.toThrow(
       'Refused to connect to localhost: it resolves to 127.0.0.1, a loopback address; allow it with the `allowPrivateHosts` option (host names, IPs or CIDRs)',
     );
-    await expect(guard.resolve('private.test')).rejects.toMatchObject({ name: 'TargetError', kind: 'ssrf', details: { address: '10.0.0.7', addressKind: 'private' } });
+    await expect(guard.resolve('private.test')).rejects.toMatchObject({
+      name: 'TargetError',
+      kind: 'ssrf',
+      details: { address: '10.0.0.7', addressKind: 'private' },
+    });
   });
 
   it('passes DNS failures through', async () => {

@@ -92,7 +92,8 @@ export class SsrfGuard {
     }
     if (isLocalhostName(url.hostname)) {
       const addressClass = classifyAddress(loopback);
-      if (!this.isAllowed(url.hostname, addressClass)) throw refusal(url.hostname, `it resolves to ${describeAddress(addressClass)}`, this.howToAllow, addressClass);
+      if (!this.isAllowed(url.hostname, addressClass))
+        throw refusal(url.hostname, `it resolves to ${describeAddress(addressClass)}`, this.howToAllow, addressClass);
       return;
     }
     if (!parseAddress(url.hostname)) return;
@@ -112,7 +113,10 @@ export class SsrfGuard {
     const found = literal
       ? [{ address: literal.toString(), family: literal.kind() === 'ipv4' ? 4 : 6 }]
       : isLocalhostName(hostname)
-        ? [{ address: loopback, family: 4 }, { address: '::1', family: 6 }]
+        ? [
+            { address: loopback, family: 4 },
+            { address: '::1', family: 6 },
+          ]
         : await this.resolveHost(normalizeHostname(hostname));
     const candidates = found.filter((entry) => family === 0 || entry.family === family);
     if (candidates.length === 0) throw notFound(hostname);

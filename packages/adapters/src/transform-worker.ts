@@ -20,7 +20,10 @@ port.on('message', (request: WorkerRequest) => {
   } catch (error) {
     const plain = error instanceof Error ? error : new Error(String(error));
     const details = error instanceof QuarryError ? error.details : undefined;
-    reply = { id: request.id, error: { name: plain.name, message: plain.message, ...(plain.stack ? { stack: plain.stack } : {}), ...(details ? { details } : {}) } };
+    reply = {
+      id: request.id,
+      error: { name: plain.name, message: plain.message, ...(plain.stack ? { stack: plain.stack } : {}), ...(details ? { details } : {}) },
+    };
   }
   port.postMessage(reply);
 });

@@ -80,7 +80,18 @@ export function webhookBackoff(attempt: number, random: () => number = Math.rand
 }
 
 /** Framing and hop-by-hop headers a user may not set: the transport owns them. */
-const transportHeaders = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', 'proxy-connection']);
+const transportHeaders = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'proxy-connection',
+]);
 
 /** Node's codes for a header name or value it refuses to send: retrying cannot help. */
 const invalidHeaderCodes = new Set(['ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_HTTP_INVALID_HEADER_VALUE']);
@@ -144,7 +155,8 @@ export class WebhookDeliverer {
     this.guard = new SsrfGuard({
       allowPrivateHosts: options.allowPrivateHosts,
       howToAllow: options.privateHostsHint ?? 'allow it with the `allowPrivateHosts` option of the WebhookDeliverer',
-      ...(options.resolve ? { resolve: options.resolve } : {}) });
+      ...(options.resolve ? { resolve: options.resolve } : {}),
+    });
     const lookup = this.guard.lookup;
     const ca = options.ca === undefined ? {} : { ca: [...tls.rootCertificates, ...[options.ca].flat()] };
     this.agents = { 'http:': new http.Agent({ keepAlive: true, lookup }), 'https:': new https.Agent({ keepAlive: true, lookup, ...ca }) };

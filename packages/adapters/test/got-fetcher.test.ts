@@ -76,8 +76,7 @@ describe('GotFetcher', () => {
   let tls2: LocalServer;
   let plainOther: LocalServer;
   const fetcher = new GotFetcher({ allowPrivateHosts: ['127.0.0.1'] });
-  const fetchFrom = (url: string, options: Partial<FetchRequest> = {}, using = fetcher) =>
-    using.fetch({ url: new URL(url), timeoutMs: 10_000, ...options });
+  const fetchFrom = (url: string, options: Partial<FetchRequest> = {}, using = fetcher) => using.fetch({ url: new URL(url), timeoutMs: 10_000, ...options });
 
   beforeAll(async () => {
     const certificate = await selfSignedCertificate();
@@ -148,7 +147,11 @@ describe('GotFetcher', () => {
 
     it("drops the caller's cookie and authorization when a redirect leaves the site", async () => {
       const allowsLocalhost = new GotFetcher({ allowPrivateHosts: ['127.0.0.1', 'localhost'] });
-      const response = await fetchFrom(`${plain.origin}/to-localhost`, { headers: { cookie: 'secret=1', authorization: 'Bearer t', 'x-kept': 'yes' } }, allowsLocalhost);
+      const response = await fetchFrom(
+        `${plain.origin}/to-localhost`,
+        { headers: { cookie: 'secret=1', authorization: 'Bearer t', 'x-kept': 'yes' } },
+        allowsLocalhost,
+      );
       const received = JSON.parse(textOf(response.body)) as Record<string, string>;
       expect(response.url.hostname).toBe('localhost');
       expect(received).toMatchObject({ 'x-kept': 'yes' });
@@ -160,7 +163,7 @@ describe('GotFetcher', () => {
     it.each([
       ['http -> http, same host, another port', () => `${plain.origin}/to-port?target=${encodeURIComponent(`${plainOther.origin}/echo`)}`],
       ['https -> http, same host', () => `${tls1.origin}/to-port?target=${encodeURIComponent(`${plainOther.origin}/echo`)}`],
-    ])("drops cookie, authorization and proxy-authorization on a redirect to another origin (%s)", async (_name, start) => {
+    ])('drops cookie, authorization and proxy-authorization on a redirect to another origin (%s)', async (_name, start) => {
       const headers = { cookie: 'secret=1', authorization: 'Bearer t', 'proxy-authorization': 'Basic eA==', 'x-kept': 'yes' };
       const response = await fetchFrom(start(), { headers, skipTlsVerification: true });
       const received = JSON.parse(textOf(response.body)) as Record<string, string>;

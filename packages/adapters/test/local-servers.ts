@@ -50,7 +50,12 @@ async function listen(server: NetServer, scheme: string, host: string, requests:
 
 function recording(handler: Handler, requests: LocalServer['requests']): Handler {
   return (request, response) => {
-    requests.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers as http.IncomingHttpHeaders, httpVersion: request.httpVersion });
+    requests.push({
+      method: request.method ?? '',
+      url: request.url ?? '',
+      headers: request.headers as http.IncomingHttpHeaders,
+      httpVersion: request.httpVersion,
+    });
     handler(request, response);
   };
 }

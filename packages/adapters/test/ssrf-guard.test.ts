@@ -6,17 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FetchRequest } from '@quarry/core';
 import { GotFetcher } from '../src/index.js';
-import {
-  failureOf,
-  selfSignedCertificate,
-  startHttp,
-  startHttp2,
-  startHttps,
-  tableResolver,
-  textOf,
-  type Handler,
-  type LocalServer,
-} from './local-servers.js';
+import { failureOf, selfSignedCertificate, startHttp, startHttp2, startHttps, tableResolver, textOf, type Handler, type LocalServer } from './local-servers.js';
 
 const ok: Handler = (request, response) => {
   response.writeHead(200, { 'content-type': 'text/plain', 'x-http-version': request.httpVersion });
@@ -44,19 +34,13 @@ describe('SSRF guard in GotFetcher', () => {
     fetchers.push(fetcher);
     return fetcher;
   };
-  const get = (fetcher: GotFetcher, url: string, options: Partial<FetchRequest> = {}) =>
-    fetcher.fetch({ url: new URL(url), timeoutMs: 10_000, ...options });
+  const get = (fetcher: GotFetcher, url: string, options: Partial<FetchRequest> = {}) => fetcher.fetch({ url: new URL(url), timeoutMs: 10_000, ...options });
   /** Connections accepted by all local servers so far. */
   const connections = () => plain.connections() + plainV6.connections() + tls1.connections() + tls2.connections();
 
   beforeAll(async () => {
     const certificate = await selfSignedCertificate();
-    [plain, plainV6, tls1, tls2] = await Promise.all([
-      startHttp(redirector),
-      startHttp(ok, '::1'),
-      startHttps(ok, certificate),
-      startHttp2(ok, certificate),
-    ]);
+    [plain, plainV6, tls1, tls2] = await Promise.all([startHttp(redirector), startHttp(ok, '::1'), startHttps(ok, certificate), startHttp2(ok, certificate)]);
   });
 
   afterAll(async () => {
@@ -81,7 +65,11 @@ describe('SSRF guard in GotFetcher', () => {
       ['https://127.0.0.1:{tls2}/', '127.0.0.1:{tls2}: 127.0.0.1 is a loopback address'],
     ])('refuses %s without connecting', async (template, reason) => {
       const fill = (text: string) =>
-        text.replaceAll('{plain}', String(plain.port)).replaceAll('{v6}', String(plainV6.port)).replaceAll('{tls1}', String(tls1.port)).replaceAll('{tls2}', String(tls2.port));
+        text
+          .replaceAll('{plain}', String(plain.port))
+          .replaceAll('{v6}', String(plainV6.port))
+          .replaceAll('{tls1}', String(tls1.port))
+          .replaceAll('{tls2}', String(tls2.port));
       const before = connections();
       const error = await failureOf(get(guarded, fill(template), { skipTlsVerification: true }));
       expect(error).toMatchObject({ name: 'TargetError', code: 'target_failed', kind: 'ssrf' });
@@ -98,7 +86,10 @@ describe('SSRF guard in GotFetcher', () => {
       'refuses %s as loopback (RFC 6761) without asking DNS',
       async (url) => {
         const fetcher = make({ resolve: tableResolver({}) }); // a DNS lookup would fail with ENOTFOUND
-        await expect(get(fetcher, url)).rejects.toMatchObject({ kind: 'ssrf', message: expect.stringContaining('it resolves to 127.0.0.1, a loopback address') });
+        await expect(get(fetcher, url)).rejects.toMatchObject({
+          kind: 'ssrf',
+          message: expect.stringContaining('it resolves to 127.0.0.1, a loopback address'),
+        });
       },
     );
 
@@ -216,7 +207,12 @@ describe('SSRF guard in GotFetcher', () => {
 
     it('* allows everything', async () => {
       const fetcher = make({ allowPrivateHosts: ['*'] });
-      for (const url of [`http://127.0.0.1:${plain.port}/`, `http://localhost:${plain.port}/`, `http://[::1]:${plainV6.port}/`, `http://127.1:${plain.port}/`]) {
+      for (const url of [
+        `http://127.0.0.1:${plain.port}/`,
+        `http://localhost:${plain.port}/`,
+        `http://[::1]:${plainV6.port}/`,
+        `http://127.1:${plain.port}/`,
+      ]) {
         await expect(get(fetcher, url)).resolves.toMatchObject({ status: 200 });
       }
     });

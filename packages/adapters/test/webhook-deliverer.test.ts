@@ -70,10 +70,26 @@ async function until<T>(probe: () => Promise<T | undefined> | T | undefined, wha
 }
 
 const payload = (type: string, webhookId: string) =>
-  JSON.stringify({ success: true, type, id: 'job-1', webhookId, data: [{ markdown: '# Café “ü”', metadata: { statusCode: 200 } }], metadata: { tenant: 'acme', run: 7 } });
+  JSON.stringify({
+    success: true,
+    type,
+    id: 'job-1',
+    webhookId,
+    data: [{ markdown: '# Café “ü”', metadata: { statusCode: 200 } }],
+    metadata: { tenant: 'acme', run: 7 },
+  });
 
 function webhookEvent(id: string, url: string, clock: ManualClock, overrides: Partial<OutboxEvent> = {}): OutboxEvent {
-  return { id, jobId: 'job-1', teamId: 'team-a', url, headers: { Authorization: 'Bearer hook-token', 'X-Custom': 'yes' }, body: payload('crawl.page', id), createdAt: clock.now(), ...overrides };
+  return {
+    id,
+    jobId: 'job-1',
+    teamId: 'team-a',
+    url,
+    headers: { Authorization: 'Bearer hook-token', 'X-Custom': 'yes' },
+    body: payload('crawl.page', id),
+    createdAt: clock.now(),
+    ...overrides,
+  };
 }
 
 const entryOf = async (outbox: WebhookOutbox, id: string): Promise<OutboxEntry> => (await outbox.list()).find((entry) => entry.id === id)!;
@@ -113,7 +129,15 @@ describe('WebhookDeliverer', () => {
 
   /** A deliverer trusting the test certificate; stopped after the test. */
   const deliverer = (options: Partial<WebhookDelivererOptions> = {}) => {
-    const created = new WebhookDeliverer({ outbox, clock, allowPrivateHosts: ['127.0.0.1'], allowHttp: false, ca: tlsPair.cert, backoff: (attempt) => 1_000 * attempt, ...options });
+    const created = new WebhookDeliverer({
+      outbox,
+      clock,
+      allowPrivateHosts: ['127.0.0.1'],
+      allowHttp: false,
+      ca: tlsPair.cert,
+      backoff: (attempt) => 1_000 * attempt,
+      ...options,
+    });
     deliverers.push(created);
     return created;
   };
@@ -127,7 +151,9 @@ describe('WebhookDeliverer', () => {
   });
 
   it('POSTs the exact body over https with the user headers, its own headers and a signature the receiver can verify', async () => {
-    const event = webhookEvent('d-1', `${secure.server.origin}/hooks/quarry?source=test`, clock, { headers: { Authorization: 'Bearer hook-token', 'Content-Length': '1', 'x-quarry-delivery': 'spoofed' } });
+    const event = webhookEvent('d-1', `${secure.server.origin}/hooks/quarry?source=test`, clock, {
+      headers: { Authorization: 'Bearer hook-token', 'Content-Length': '1', 'x-quarry-delivery': 'spoofed' },
+    });
     await outbox.add([event]);
     await deliverer({ secret: async (teamId) => (teamId === 'team-a' ? 'team-a-secret' : undefined) }).drain();
 
@@ -167,7 +193,12 @@ describe('WebhookDeliverer', () => {
     const start = clock.now();
 
     await sender.drain();
-    expect(await entryOf(outbox, 'r-1')).toMatchObject({ state: 'pending', attempts: 1, nextAttemptAt: start + 1_000, lastError: 'HTTP 500 Internal Server Error' });
+    expect(await entryOf(outbox, 'r-1')).toMatchObject({
+      state: 'pending',
+      attempts: 1,
+      nextAttemptAt: start + 1_000,
+      lastError: 'HTTP 500 Internal Server Error',
+    });
     await sender.drain(); // not due yet: nothing sent
     expect(secure.received).toHaveLength(1);
 
@@ -229,14 +260,14 @@ describe('WebhookDeliverer', () => {
     const connectionsBefore = secure.server.connections();
     const resolve = tableResolver({ 'site.test': ['127.0.0.1'] });
     const url = new URL(secure.server.origin);
-    await outbox.add([
-      webhookEvent('p-ip', `${secure.server.origin}/in`, clock),
-      webhookEvent('p-name', `https://site.test:${url.port}/in`, clock),
-    ]);
+    await outbox.add([webhookEvent('p-ip', `${secure.server.origin}/in`, clock), webhookEvent('p-name', `https://site.test:${url.port}/in`, clock)]);
     await deliverer({ allowPrivateHosts: [], resolve }).drain();
 
     const failed = await outbox.list({ state: 'failed' });
-    expect(failed.map((entry) => [entry.id, entry.attempts])).toEqual([['p-ip', 0], ['p-name', 0]]);
+    expect(failed.map((entry) => [entry.id, entry.attempts])).toEqual([
+      ['p-ip', 0],
+      ['p-name', 0],
+    ]);
     expect(failed[0]!.lastError).toMatch(/^Refused to connect to 127\.0\.0\.1:\d+: .*loopback.*`allowPrivateHosts` option of the WebhookDeliverer/);
     expect(failed[1]!.lastError).toMatch(/^Refused to connect to site\.test: it resolves to 127\.0\.0\.1, a loopback address/);
     expect(secure.server.connections()).toBe(connectionsBefore);

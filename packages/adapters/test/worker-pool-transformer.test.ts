@@ -132,7 +132,10 @@ describe('WorkerPoolTransformer', () => {
 
   it('fails a page still converting after the deadline, terminates its worker and carries on', async () => {
     const transformer = pool({ workers: 1, workerUrl: scriptedWorker, deadlineMs: 200 });
-    const [held, behind] = await Promise.allSettled([transformer.transform(input('', { url: 'hold-forever' })), transformer.transform(input('', { url: 'next' }))]);
+    const [held, behind] = await Promise.allSettled([
+      transformer.transform(input('', { url: 'hold-forever' })),
+      transformer.transform(input('', { url: 'next' })),
+    ]);
     expect(held.status).toBe('rejected');
     expect((held as PromiseRejectedResult).reason).toMatchObject({ kind: 'too-large' });
     expect((held as PromiseRejectedResult).reason.message).toMatch(/longer than 200 ms/);

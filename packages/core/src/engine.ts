@@ -151,17 +151,25 @@ export function createEngine(deps: EngineDeps): Engine {
     clock,
     ids,
     proxies: new ProxyPools(deps.proxies),
-    stages: [...(deps.stages ?? []), ...(changeHistory ? [changeTrackingStage({ history: changeHistory, clock, ...(deps.llm ? { provider: deps.llm } : {}) })] : [])],
+    stages: [
+      ...(deps.stages ?? []),
+      ...(changeHistory ? [changeTrackingStage({ history: changeHistory, clock, ...(deps.llm ? { provider: deps.llm } : {}) })] : []),
+    ],
     missingProviders: {
       json: 'an LLM provider (configure OPENAI_BASE_URL / OPENAI_API_KEY / MODEL_NAME, OLLAMA_BASE_URL or ANTHROPIC_API_KEY)',
       summary: 'an LLM provider (configure OPENAI_BASE_URL / OPENAI_API_KEY / MODEL_NAME, OLLAMA_BASE_URL or ANTHROPIC_API_KEY)',
       changeTracking: 'the document index',
     },
   };
-  const fresh: ScrapeRun = (url, options, context, discoverLinks) =>
-    scrapePageWithLinks(scrapeDeps, url, parseTargetUrl(url), options, context, discoverLinks);
+  const fresh: ScrapeRun = (url, options, context, discoverLinks) => scrapePageWithLinks(scrapeDeps, url, parseTargetUrl(url), options, context, discoverLinks);
   const run = deps.documentCache
-    ? withDocumentCache(fresh, { cache: deps.documentCache, ...(deps.pageIndex ? { index: deps.pageIndex } : {}), clock, ids, ...(deps.sharing ? { sharing: deps.sharing } : {}) })
+    ? withDocumentCache(fresh, {
+        cache: deps.documentCache,
+        ...(deps.pageIndex ? { index: deps.pageIndex } : {}),
+        clock,
+        ids,
+        ...(deps.sharing ? { sharing: deps.sharing } : {}),
+      })
     : fresh;
   const scrapeParsed = async (url: string, options: ScrapeOptions, context: ScrapeContext = {}) => (await run(url, options, context, false)).document;
   const scrapeWithLinks = async (url: string, options: ScrapeOptions, context: ScrapeContext = {}) => run(url, options, context, true);
@@ -178,7 +186,9 @@ export function createEngine(deps: EngineDeps): Engine {
         ? {
             knownLinks: async (start: URL) => (await pageIndex.pagesOf(siteOf(start.href), 1_000, scope)).map(mapLinkOf),
             searchKnown: async (start: URL, query: string, limit: number) =>
-              (await pageIndex.search({ query, limit, scope, site: siteOf(start.href) })).map((hit) => mapLinkOf({ url: hit.url, title: hit.title, description: hit.snippet })),
+              (await pageIndex.search({ query, limit, scope, site: siteOf(start.href) })).map((hit) =>
+                mapLinkOf({ url: hit.url, title: hit.title, description: hit.snippet }),
+              ),
           }
         : {}),
     };

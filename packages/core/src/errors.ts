@@ -30,11 +30,7 @@ export class QuarryError extends Error {
   readonly details: Record<string, unknown> | undefined;
   readonly retryable: boolean;
 
-  constructor(
-    code: ErrorCode,
-    message: string,
-    options: { details?: Record<string, unknown>; cause?: unknown; retryable?: boolean } = {},
-  ) {
+  constructor(code: ErrorCode, message: string, options: { details?: Record<string, unknown>; cause?: unknown; retryable?: boolean } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
@@ -141,11 +137,7 @@ export type TargetErrorKind =
 
 export class TargetError extends QuarryError {
   readonly kind: TargetErrorKind;
-  constructor(
-    kind: TargetErrorKind,
-    message: string,
-    options: { cause?: unknown; details?: Record<string, unknown>; retryable?: boolean } = {},
-  ) {
+  constructor(kind: TargetErrorKind, message: string, options: { cause?: unknown; details?: Record<string, unknown>; retryable?: boolean } = {}) {
     super('target_failed', message, { ...options, details: { kind, ...options.details } });
     this.kind = kind;
   }

@@ -11,7 +11,9 @@ const fixture = async (name: string) => new Uint8Array(await readFile(new URL(`.
 describe('office files written by LibreOffice', () => {
   it('DOCX: headings, lists, tables and links, the title from its properties', async () => {
     const document = await engine.parse({ bytes: await fixture('memo.docx'), filename: 'memo.docx' }, { formats: ['markdown', 'links'] });
-    expect(document.markdown).toBe('# Quarterly Memo\n\nRevenue: 120 units\n\n- First item\n- Second item\n\n| Region | Sales |\n| --- | --- |\n| North | 40 |\n\nSee [the report](https://example.com/report).');
+    expect(document.markdown).toBe(
+      '# Quarterly Memo\n\nRevenue: 120 units\n\n- First item\n- Second item\n\n| Region | Sales |\n| --- | --- |\n| North | 40 |\n\nSee [the report](https://example.com/report).',
+    );
     expect(document.links).toEqual(['https://example.com/report']);
     expect(document.metadata.title).toBe('Office Memo');
   });

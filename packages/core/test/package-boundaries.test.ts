@@ -55,7 +55,10 @@ describe('package boundary check', () => {
       'packages/http/src/route.ts': "export async function route(services) {\n  await services.ledger.charge('team', 1, 'scrape');\n}\n",
     });
     await mkdir(join(root, 'packages/core/src/billing'), { recursive: true });
-    await writeFile(join(root, 'packages/core/src/billing/billing.ts'), "export const charge = (ledger) => ledger.chargeUsage('team', { credits: 1, tokens: 0 }, 'scrape');\n");
+    await writeFile(
+      join(root, 'packages/core/src/billing/billing.ts'),
+      "export const charge = (ledger) => ledger.chargeUsage('team', { credits: 1, tokens: 0 }, 'scrape');\n",
+    );
     const result = await check(root);
     expect(result.ok).toBe(false);
     expect(result.output).toContain('packages/http/src/route.ts:2: charges the Ledger directly');

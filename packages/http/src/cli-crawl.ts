@@ -7,7 +7,11 @@ import { CrawlProgress } from './cli-progress.js';
 import { buildEngine, loadConfig } from './compose.js';
 
 /** `quarry crawl` and `quarry map`: the crawl rules as flags, output as files, JSON lines or URLs. */
-const list = (value: string) => value.split(',').map((entry) => entry.trim()).filter(Boolean);
+const list = (value: string) =>
+  value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
 const integer = (value: string) => Number.parseInt(value, 10);
 
 function ruleOptions(command: Command): Command {
@@ -138,7 +142,11 @@ function rules(flags: RuleFlags): CrawlOptionsInput {
 /** Writes a page's markdown to a file named after its URL path; returns its pages.jsonl record. */
 async function writePage(out: string, document: ScrapeDocument, names: Set<string>) {
   const url = new URL(document.metadata.url);
-  const base = `${url.hostname}${url.pathname}`.replace(/\/+$/, '').replace(/[^a-zA-Z0-9._-]+/g, '_').slice(0, 180) || 'index';
+  const base =
+    `${url.hostname}${url.pathname}`
+      .replace(/\/+$/, '')
+      .replace(/[^a-zA-Z0-9._-]+/g, '_')
+      .slice(0, 180) || 'index';
   let name = `${base}.md`;
   for (let counter = 2; names.has(name); counter++) name = `${base}-${counter}.md`;
   names.add(name);

@@ -31,7 +31,9 @@ export function doctorCommand(program: Command) {
       const results = await runChecks(process.env);
       process.stdout.write(results.map(renderLine).join(''));
       const failures = results.filter((result) => result.status === 'failing').length;
-      process.stdout.write(failures ? `\n${failures} configured part${failures === 1 ? '' : 's'} not working: see the fixes above.\n` : '\nNothing configured is failing.\n');
+      process.stdout.write(
+        failures ? `\n${failures} configured part${failures === 1 ? '' : 's'} not working: see the fixes above.\n` : '\nNothing configured is failing.\n',
+      );
       if (failures) process.exitCode = 1;
     });
 }
@@ -44,7 +46,15 @@ export async function runChecks(env: Record<string, string | undefined>): Promis
     distributed = isDistributed(config);
   } catch (error) {
     const quarryError = asQuarryError(error);
-    return [checkNode(), { name: 'Configuration', status: 'failing', detail: quarryError.message, fix: 'correct the environment variable named above (see the README’s environment table)' }];
+    return [
+      checkNode(),
+      {
+        name: 'Configuration',
+        status: 'failing',
+        detail: quarryError.message,
+        fix: 'correct the environment variable named above (see the README’s environment table)',
+      },
+    ];
   }
   const storage = distributed ? await checkPostgres(config) : await checkSqlite(config);
   const hasKeys = storage.hasKeys;

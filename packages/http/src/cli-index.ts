@@ -9,7 +9,11 @@ import { buildEngine, loadConfig } from './compose.js';
  * DATABASE_URL in the distributed mode), fetching every page fresh, so /search and map find its
  * pages. Prints one line per page and a summary.
  */
-const list = (value: string) => value.split(',').map((entry) => entry.trim()).filter(Boolean);
+const list = (value: string) =>
+  value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
 
 interface IndexFlags {
   limit: number;
@@ -38,7 +42,12 @@ export function indexCommand(program: Command) {
     .action(async (url: string, flags: IndexFlags) => {
       const config = loadConfig(process.env, privateHostsOverride(flags.allowPrivateHosts));
       const storage = config.DATABASE_URL
-        ? await (await import('@quarry/storage/distributed')).createPostgresStorage({ connectionString: config.DATABASE_URL, schema: config.QUARRY_PG_SCHEMA, maxConnections: 4, applicationName: 'quarry-index' })
+        ? await (await import('@quarry/storage/distributed')).createPostgresStorage({
+            connectionString: config.DATABASE_URL,
+            schema: config.QUARRY_PG_SCHEMA,
+            maxConnections: 4,
+            applicationName: 'quarry-index',
+          })
         : createSqliteStorage({ dataDir: config.QUARRY_DATA_DIR });
       const stores: { documentCache: DocumentCache; pageIndex: PageIndex } = { documentCache: storage.documents, pageIndex: storage.pageIndex };
       const engine = buildEngine(config, undefined, stores, 'cli');

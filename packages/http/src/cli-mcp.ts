@@ -21,12 +21,17 @@ export function mcpCommand(program: Command) {
     .option('--allow-private-hosts [hosts]', 'allow loopback/private targets (comma-separated hosts or CIDRs; all when no value)')
     .action(async (flags: { apiKey?: string; allowPrivateHosts?: string | boolean }) => {
       const config = loadConfig({ ...process.env, ...privateHostsOverride(flags.allowPrivateHosts) });
-      const parts = isDistributed(config) ? await (await import('./compose-distributed.js')).composeDistributed(config) : await (await import('./compose-server.js')).composeServer(config);
+      const parts = isDistributed(config)
+        ? await (await import('./compose-distributed.js')).composeDistributed(config)
+        : await (await import('./compose-server.js')).composeServer(config);
       try {
         const caller = await stdioCaller(parts.services, flags.apiKey ?? config.FIRECRAWL_API_KEY ?? '');
         parts.services.runner.start();
         // Loaded here, not at every `quarry` start.
-        const [{ createMcpServer }, { StdioServerTransport }] = await Promise.all([import('./mcp/mcp-server.js'), import('@modelcontextprotocol/sdk/server/stdio.js')]);
+        const [{ createMcpServer }, { StdioServerTransport }] = await Promise.all([
+          import('./mcp/mcp-server.js'),
+          import('@modelcontextprotocol/sdk/server/stdio.js'),
+        ]);
         const server = createMcpServer(parts.services, caller, `http://${config.HOST}:${config.PORT}`, { localFiles: true });
         const closed = new Promise<void>((resolve) => {
           server.onclose = resolve;

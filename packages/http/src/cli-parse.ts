@@ -28,12 +28,16 @@ export function parseCommand(program: Command) {
     .action(async (path: string, flags: ParseFlags) => {
       const config = loadConfig(process.env);
       const { size } = await stat(path);
-      if (size > config.QUARRY_PARSE_MAX_BYTES) throw new PayloadTooLargeError(`${path} is ${size} bytes, over the parse limit of ${config.QUARRY_PARSE_MAX_BYTES} (QUARRY_PARSE_MAX_BYTES)`);
+      if (size > config.QUARRY_PARSE_MAX_BYTES)
+        throw new PayloadTooLargeError(`${path} is ${size} bytes, over the parse limit of ${config.QUARRY_PARSE_MAX_BYTES} (QUARRY_PARSE_MAX_BYTES)`);
       const bytes = new Uint8Array(await readFile(path));
       const engine = buildEngine(config);
       try {
         const formats: Array<ParseFlags['format']> = flags.json ? ['markdown', 'html', 'links'] : [flags.format];
-        const document = await engine.parse({ bytes, filename: basename(path), contentType: flags.type }, { formats, ...(flags.timeout !== undefined ? { timeout: flags.timeout } : {}) });
+        const document = await engine.parse(
+          { bytes, filename: basename(path), contentType: flags.type },
+          { formats, ...(flags.timeout !== undefined ? { timeout: flags.timeout } : {}) },
+        );
         process.stdout.write(render(document, flags));
       } finally {
         await engine.close();

@@ -27,7 +27,9 @@ export function serveCommand(program: Command) {
       const config = loadConfig({ ...process.env, ...overrides });
       const distributed = isDistributed(config);
       if (distributed && config.QUARRY_ROLE === 'worker') return runWorker(config);
-      const parts = distributed ? await (await import('./compose-distributed.js')).composeDistributed(config) : await (await import('./compose-server.js')).composeServer(config);
+      const parts = distributed
+        ? await (await import('./compose-distributed.js')).composeDistributed(config)
+        : await (await import('./compose-server.js')).composeServer(config);
       let running: import('./server/start-server.js').RunningServer;
       try {
         running = await (await import('./server/start-server.js')).startServer(parts.services, config, {
@@ -73,7 +75,11 @@ export function keysCommands(program: Command) {
       process.stderr.write(`Storage: PostgreSQL (schema ${config.QUARRY_PG_SCHEMA})\n`);
     }
     const storage = distributed
-      ? await (await import('@quarry/storage/distributed')).createPostgresStorage({ connectionString: config.DATABASE_URL!, schema: config.QUARRY_PG_SCHEMA, maxConnections: 2 })
+      ? await (await import('@quarry/storage/distributed')).createPostgresStorage({
+          connectionString: config.DATABASE_URL!,
+          schema: config.QUARRY_PG_SCHEMA,
+          maxConnections: 2,
+        })
       : createSqliteStorage({ dataDir: config.QUARRY_DATA_DIR });
     try {
       return await run(storage);
@@ -84,7 +90,8 @@ export function keysCommands(program: Command) {
   const parseCount = (value: string, flag: string) => {
     if (value === 'unlimited') return null;
     const count = Number(value);
-    if (!Number.isInteger(count) || count < 0) throw new ValidationError(`${flag} must be a whole number >= 0 or "unlimited"; got ${JSON.stringify(value)}`, flag.replace(/^--/, ''));
+    if (!Number.isInteger(count) || count < 0)
+      throw new ValidationError(`${flag} must be a whole number >= 0 or "unlimited"; got ${JSON.stringify(value)}`, flag.replace(/^--/, ''));
     return count;
   };
   const parseCredits = (value: string) => parseCount(value, '--credits');
@@ -104,7 +111,9 @@ export function keysCommands(program: Command) {
         else if (!existed) await storage.ledger.setCredits(flags.team, loadConfig().QUARRY_DEFAULT_CREDITS);
         const created = await storage.ledger.createKey(flags.team, flags.name);
         const credits = await storage.ledger.getCredits(flags.team);
-        process.stderr.write(`Created key ${created.id} "${created.name}" for team ${flags.team} (credits: ${credits ?? 'unlimited'}). It is shown only once:\n`);
+        process.stderr.write(
+          `Created key ${created.id} "${created.name}" for team ${flags.team} (credits: ${credits ?? 'unlimited'}). It is shown only once:\n`,
+        );
         process.stdout.write(`${created.key}\n`);
       });
     });
@@ -164,12 +173,15 @@ export function keysCommands(program: Command) {
     .argument('<team>', 'team name')
     .argument('[credits]', 'new balance (a number or "unlimited")')
     .action(async (team: string, value: string | undefined) => {
-      await withStorage(async (storage) => {
-        await storage.ledger.ensureTeam(team, team);
-        if (value !== undefined) await storage.ledger.setCredits(team, parseCredits(value));
-        const credits = await storage.ledger.getCredits(team);
-        process.stdout.write(`${team}\t${credits ?? 'unlimited'}\n`);
-      }, value === undefined ? 'read' : 'write');
+      await withStorage(
+        async (storage) => {
+          await storage.ledger.ensureTeam(team, team);
+          if (value !== undefined) await storage.ledger.setCredits(team, parseCredits(value));
+          const credits = await storage.ledger.getCredits(team);
+          process.stdout.write(`${team}\t${credits ?? 'unlimited'}\n`);
+        },
+        value === undefined ? 'read' : 'write',
+      );
     });
   teams
     .command('tokens')

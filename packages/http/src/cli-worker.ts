@@ -36,7 +36,9 @@ export async function runWorker(config: ServerConfig): Promise<void> {
   const parts = await composeDistributed(config, 'worker');
   await parts.reconcile();
   parts.services.runner.start();
-  log(`taking pages (concurrency ${config.QUARRY_WORKER_CONCURRENCY}, lease ${config.QUARRY_LEASE_MS} ms, schema ${config.QUARRY_PG_SCHEMA}, prefix ${config.QUARRY_REDIS_PREFIX})`);
+  log(
+    `taking pages (concurrency ${config.QUARRY_WORKER_CONCURRENCY}, lease ${config.QUARRY_LEASE_MS} ms, schema ${config.QUARRY_PG_SCHEMA}, prefix ${config.QUARRY_REDIS_PREFIX})`,
+  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {

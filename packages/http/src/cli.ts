@@ -15,11 +15,7 @@ import { privateHostsOverride } from './cli-flags.js';
  * prints; failures print one line and exit non-zero.
  */
 export async function main(argv: string[]): Promise<void> {
-  const program = new Command()
-    .name('quarry')
-    .description('Turn web pages into LLM-ready data.')
-    .showHelpAfterError()
-    .exitOverride();
+  const program = new Command().name('quarry').description('Turn web pages into LLM-ready data.').showHelpAfterError().exitOverride();
 
   program
     .command('scrape')
@@ -78,7 +74,13 @@ interface ScrapeFlags {
 }
 
 function scrapeOptionsFromFlags(flags: ScrapeFlags): ScrapeOptionsInput {
-  const list = (value: string | undefined) => (value ? value.split(',').map((entry) => entry.trim()).filter(Boolean) : []);
+  const list = (value: string | undefined) =>
+    value
+      ? value
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean)
+      : [];
   return {
     formats: flags.json ? ['markdown', 'html', 'rawHtml', 'links'] : [flags.format],
     onlyMainContent: flags.mainContent,

@@ -1,4 +1,22 @@
-import { AgentWorker, agentProgram, deepResearchProgram, extractProgram, llmsTxtProgram, monitorCheckProgram, MonitorScheduler, type Clock, type Engine, type Ids, type JobEventSink, type JobOutbox, type JobStore, type LlmProvider, type MonitorStore, type Queue, type SearchProvider } from '@quarry/core';
+import {
+  AgentWorker,
+  agentProgram,
+  deepResearchProgram,
+  extractProgram,
+  llmsTxtProgram,
+  monitorCheckProgram,
+  MonitorScheduler,
+  type Clock,
+  type Engine,
+  type Ids,
+  type JobEventSink,
+  type JobOutbox,
+  type JobStore,
+  type LlmProvider,
+  type MonitorStore,
+  type Queue,
+  type SearchProvider,
+} from '@quarry/core';
 
 /**
  * The agent jobs of a process (extract, deep research, llms.txt, agent): their programs, run by an
@@ -33,7 +51,9 @@ export function agentWorkerOf(engine: Engine, parts: AgentParts): AgentWorker {
       deep_research: deepResearchProgram,
       llmstxt: llmsTxtProgram,
       agent: agentProgram,
-      ...(parts.monitors ? { monitor_check: monitorCheckProgram({ monitors: parts.monitors, scheduler: monitorSchedulerOf(parts, parts.jobs, parts.queue, parts.monitors) }) } : {}),
+      ...(parts.monitors
+        ? { monitor_check: monitorCheckProgram({ monitors: parts.monitors, scheduler: monitorSchedulerOf(parts, parts.jobs, parts.queue, parts.monitors) }) }
+        : {}),
     },
     scrape: (url, options, context) => engine.scrapeParsed(url, options, context),
     map: (url, options, context) => engine.map(url, options, context),

@@ -32,7 +32,12 @@ function s3Settings(config: ServerConfig) {
     accessKeyId: config.QUARRY_S3_ACCESS_KEY_ID,
     secretAccessKey: config.QUARRY_S3_SECRET_ACCESS_KEY,
   };
-  const names = { endpoint: 'QUARRY_S3_ENDPOINT', bucket: 'QUARRY_S3_BUCKET', accessKeyId: 'QUARRY_S3_ACCESS_KEY_ID', secretAccessKey: 'QUARRY_S3_SECRET_ACCESS_KEY' } as const;
+  const names = {
+    endpoint: 'QUARRY_S3_ENDPOINT',
+    bucket: 'QUARRY_S3_BUCKET',
+    accessKeyId: 'QUARRY_S3_ACCESS_KEY_ID',
+    secretAccessKey: 'QUARRY_S3_SECRET_ACCESS_KEY',
+  } as const;
   for (const [key, value] of Object.entries(settings) as Array<[keyof typeof names, string | undefined]>) {
     if (!value) throw new ValidationError(`The s3 blob store needs ${names[key]}`, names[key]);
   }

@@ -40,10 +40,16 @@ export function buildBrowserParts(
   const executablePath = findChromium(config.QUARRY_CHROMIUM_PATH);
   const blobs: BlobLinks = { store, urlOf: (id) => `${publicBase(config)}/v2/blobs/${id}` };
   if (!executablePath) {
-    log('Browser engine off: no Chromium found. Install it (apt-get install chromium) or set QUARRY_CHROMIUM_PATH; until then waitFor, actions, screenshot, mobile, location and branding answer a clear error.');
+    log(
+      'Browser engine off: no Chromium found. Install it (apt-get install chromium) or set QUARRY_CHROMIUM_PATH; until then waitFor, actions, screenshot, mobile, location and branding answer a clear error.',
+    );
     return { blobs };
   }
-  const pool = { maxOpenPages: config.QUARRY_BROWSER_MAX_PAGES, maxBrowsers: config.QUARRY_BROWSER_MAX_BROWSERS, retireAfterPages: config.QUARRY_BROWSER_RETIRE_AFTER };
+  const pool = {
+    maxOpenPages: config.QUARRY_BROWSER_MAX_PAGES,
+    maxBrowsers: config.QUARRY_BROWSER_MAX_BROWSERS,
+    retireAfterPages: config.QUARRY_BROWSER_RETIRE_AFTER,
+  };
   const browser = new PlaywrightFetcher({ executablePath, allowPrivateHosts, privateHostsHint, ...pool });
   const sessions = new BrowserSessionRegistry({
     open: (url, timeoutMs) => browser.openPage(url, timeoutMs),

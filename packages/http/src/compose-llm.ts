@@ -1,12 +1,5 @@
 import { createAnthropicLlm, createOpenAiCompatibleLlm } from '@quarry/adapters';
-import {
-  ValidationError,
-  createJsonStage,
-  createSummaryStage,
-  type DocumentStage,
-  type LlmProvider,
-  type ServerConfig,
-} from '@quarry/core';
+import { ValidationError, createJsonStage, createSummaryStage, type DocumentStage, type LlmProvider, type ServerConfig } from '@quarry/core';
 
 /**
  * The LLM part of the composition: which provider the configuration names (QUARRY_LLM_PROVIDER,
@@ -42,7 +35,8 @@ export function buildLlmProvider(config: ServerConfig): LlmProvider | undefined 
     case 'openai': {
       const isOpenAi = !config.OPENAI_BASE_URL;
       if (!isOpenAi && !config.MODEL_NAME) throw missing('MODEL_NAME', 'OPENAI_BASE_URL names a server other than OpenAI: set MODEL_NAME to one of its models');
-      if (isOpenAi && !config.OPENAI_API_KEY) throw missing('OPENAI_API_KEY', 'QUARRY_LLM_PROVIDER=openai needs OPENAI_API_KEY, or OPENAI_BASE_URL for another OpenAI-compatible server');
+      if (isOpenAi && !config.OPENAI_API_KEY)
+        throw missing('OPENAI_API_KEY', 'QUARRY_LLM_PROVIDER=openai needs OPENAI_API_KEY, or OPENAI_BASE_URL for another OpenAI-compatible server');
       return createOpenAiCompatibleLlm({
         baseUrl: config.OPENAI_BASE_URL ?? llmDefaults.openai.baseUrl,
         ...(config.OPENAI_API_KEY ? { apiKey: config.OPENAI_API_KEY } : {}),

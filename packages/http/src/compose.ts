@@ -1,6 +1,20 @@
 import { proxyPoolsOf } from './compose-proxies.js';
 import { defaultWorkerLimits, GotFetcher, WorkerPoolTransformer } from '@quarry/adapters';
-import { createEngine, parseServerConfig, type BlobStore, type BrowserSessions, type Clock, type Engine, type EngineDeps, type Fetcher, type Ids, type LlmProvider, type PageLimits, type ServerConfig, type StoreSharing } from '@quarry/core';
+import {
+  createEngine,
+  parseServerConfig,
+  type BlobStore,
+  type BrowserSessions,
+  type Clock,
+  type Engine,
+  type EngineDeps,
+  type Fetcher,
+  type Ids,
+  type LlmProvider,
+  type PageLimits,
+  type ServerConfig,
+  type StoreSharing,
+} from '@quarry/core';
 import { blobStoreOf } from './compose-blobs.js';
 import { buildBrowserParts } from './compose-browser.js';
 import { buildLlmProvider, llmStages } from './compose-llm.js';

@@ -1,1 +1,1 @@
-export * from "./compose.js";
+export * from './compose.js';

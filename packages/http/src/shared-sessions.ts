@@ -21,7 +21,18 @@
  * BrowserSessionRegistry applies the session limits and the SSRF guard on its page.
  */
 import { randomUUID } from 'node:crypto';
-import { asQuarryError, errorFromJson, NotAvailableError, QuarryError, TimeoutError, type Action, type BrowserSessions, type ErrorJson, type InteractOutcome, type SessionKey } from '@quarry/core';
+import {
+  asQuarryError,
+  errorFromJson,
+  NotAvailableError,
+  QuarryError,
+  TimeoutError,
+  type Action,
+  type BrowserSessions,
+  type ErrorJson,
+  type InteractOutcome,
+  type SessionKey,
+} from '@quarry/core';
 import { createRedis, translateRedisError } from '@quarry/storage/distributed';
 
 type Redis = ReturnType<typeof createRedis>;
@@ -99,7 +110,12 @@ export class SharedBrowserSessions implements BrowserSessions {
     this.redis = createRedis(redisUrl, { name: `${name}-interact`, ...(commandTimeoutMs !== undefined ? { commandTimeoutMs } : {}) });
     this.blocking = createRedis(redisUrl, { name: `${name}-interact-inbox` });
     this.subscriber = createRedis(redisUrl, { name: `${name}-interact-replies` });
-    options.local?.whenAdopted((key) => void this.recordOwner(key).then(() => this.evictBeyondTeamLimit(key)).catch(() => undefined));
+    options.local?.whenAdopted(
+      (key) =>
+        void this.recordOwner(key)
+          .then(() => this.evictBeyondTeamLimit(key))
+          .catch(() => undefined),
+    );
   }
 
   /** Subscribes to answers and, with a browser, starts the heartbeat and takes calls from the inboxes. */
@@ -178,7 +194,9 @@ export class SharedBrowserSessions implements BrowserSessions {
     if (call.op === 'stop' || call.op === 'snapshot') return null;
     if (this.options.opensNew && this.options.local) return this.openHere(call);
     if (!(await this.anyOpener())) {
-      throw new NotAvailableError('Interact needs a worker with a browser to open the page: start `quarry worker` on a machine with Chromium (apt-get install chromium, or set QUARRY_CHROMIUM_PATH)');
+      throw new NotAvailableError(
+        'Interact needs a worker with a browser to open the page: start `quarry worker` on a machine with Chromium (apt-get install chromium, or set QUARRY_CHROMIUM_PATH)',
+      );
     }
     return this.send(this.key('inbox', 'new'), call, undefined);
   }
@@ -197,8 +215,16 @@ export class SharedBrowserSessions implements BrowserSessions {
           // Still in the list: nobody took it (the holder died just now, or no worker is running).
           const untaken = await this.redis.lrem(list, 1, payload).catch(() => 0);
           if (untaken > 0 && owner !== undefined) reject(sessionExpired(call.key.scrapeId));
-          else if (untaken > 0) reject(new NotAvailableError(`No worker took the interact call within ${Math.round(waitMs / 1000)} s: start \`quarry worker\` on a machine with Chromium`));
-          else reject(new TimeoutError(`The process holding the interact page of scrape ${call.key.scrapeId} did not answer within ${Math.round(waitMs / 1000)} s`));
+          else if (untaken > 0)
+            reject(
+              new NotAvailableError(
+                `No worker took the interact call within ${Math.round(waitMs / 1000)} s: start \`quarry worker\` on a machine with Chromium`,
+              ),
+            );
+          else
+            reject(
+              new TimeoutError(`The process holding the interact page of scrape ${call.key.scrapeId} did not answer within ${Math.round(waitMs / 1000)} s`),
+            );
         })();
       }, waitMs);
     });
@@ -207,13 +233,16 @@ export class SharedBrowserSessions implements BrowserSessions {
     const holderGone = new Promise<never>((_resolve, reject) => {
       if (owner === undefined) return;
       watcher = setInterval(() => {
-        void this.isAlive(owner).then(async (alive) => {
-          if (alive) return;
-          clearInterval(watcher);
-          await this.redis.lrem(list, 1, payload).catch(() => 0);
-          await this.redis.eval(deleteIfEquals, 1, this.ownerKey(call.key), owner).catch(() => undefined);
-          reject(sessionExpired(call.key.scrapeId));
-        }, () => undefined);
+        void this.isAlive(owner).then(
+          async (alive) => {
+            if (alive) return;
+            clearInterval(watcher);
+            await this.redis.lrem(list, 1, payload).catch(() => 0);
+            await this.redis.eval(deleteIfEquals, 1, this.ownerKey(call.key), owner).catch(() => undefined);
+            reject(sessionExpired(call.key.scrapeId));
+          },
+          () => undefined,
+        );
       }, heartbeatMs);
     });
     // Either may reject after the answer came; the race below is what reports them.
@@ -331,7 +360,9 @@ export class SharedBrowserSessions implements BrowserSessions {
     // Sessions unused for longer than the time-to-live have closed on their own.
     await this.redis.zremrangebyscore(team, '-inf', Date.now() - this.options.ttlMs - ownerMarginMs);
     const sessions = await this.redis.zrange(team, '0', '-1');
-    const excess = sessions.filter((scrapeId) => scrapeId !== key.scrapeId).slice(0, Math.max(0, sessions.length - (this.options.maxPerTeam ?? Number.POSITIVE_INFINITY)));
+    const excess = sessions
+      .filter((scrapeId) => scrapeId !== key.scrapeId)
+      .slice(0, Math.max(0, sessions.length - (this.options.maxPerTeam ?? Number.POSITIVE_INFINITY)));
     for (const scrapeId of excess) {
       await this.redis.zrem(team, scrapeId);
       await this.stop({ teamId: key.teamId, scrapeId }).catch(() => undefined);

@@ -37,10 +37,15 @@ const siteRoutes: RouteTable = {
 
 const schema = { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } }, required: ['name', 'price'] };
 
-const creditsOf = async (team: string) => (await quarry.services.ledger.listUsage(team, { kind: 'credits' })).filter((row) => row.reason === 'agent').reduce((sum, row) => sum + row.amount, 0);
+const creditsOf = async (team: string) =>
+  (await quarry.services.ledger.listUsage(team, { kind: 'credits' })).filter((row) => row.reason === 'agent').reduce((sum, row) => sum + row.amount, 0);
 
 const post = async (target: TestQuarry, body: unknown, key = keyA) => {
-  const response = await fetch(`${target.url}/v2/agent`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+  const response = await fetch(`${target.url}/v2/agent`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 };
 
@@ -48,7 +53,10 @@ beforeAll(async () => {
   site = await startTestServer(siteRoutes);
   searxng = await startTestServer((_request, response, url) => {
     searches.push(url.searchParams.get('q') ?? '');
-    const results = url.searchParams.get('pageno') === '1' && /toaster/i.test(url.searchParams.get('q') ?? '') ? [{ url: `${site.url}/toaster`, title: 'Toaster', content: 'A toaster', engine: 'double' }] : [];
+    const results =
+      url.searchParams.get('pageno') === '1' && /toaster/i.test(url.searchParams.get('q') ?? '')
+        ? [{ url: `${site.url}/toaster`, title: 'Toaster', content: 'A toaster', engine: 'double' }]
+        : [];
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(JSON.stringify({ query: url.searchParams.get('q'), number_of_results: results.length, results }));
   });
@@ -76,7 +84,14 @@ describe('the agent through the SDK', () => {
   it('reads the given URLs only and fills the schema, with sources and the credits charged', async () => {
     const before = await creditsOf('team-a');
     searches.length = 0;
-    const result = await teamA.agent({ prompt: 'The product and its price', urls: [`${site.url}/kettle`], schema, strictConstrainToURLs: true, pollInterval: 0.2, timeout: 60 });
+    const result = await teamA.agent({
+      prompt: 'The product and its price',
+      urls: [`${site.url}/kettle`],
+      schema,
+      strictConstrainToURLs: true,
+      pollInterval: 0.2,
+      timeout: 60,
+    });
     expect(result).toMatchObject({ success: true, status: 'completed', data: { name: 'Acme Kettle', price: 39.5 } });
     const status = result as typeof result & { sources: Array<{ url: string; title: string }> };
     expect(status.sources).toEqual([expect.objectContaining({ url: `${site.url}/kettle`, title: 'Kettle' })]);
@@ -106,7 +121,14 @@ describe('the agent through the SDK', () => {
   });
 
   it('keeps within maxCredits, and fails uncharged when they cannot pay for an answer', async () => {
-    const bounded = await teamA.agent({ prompt: 'The product', urls: [`${site.url}/kettle`, `${site.url}/toaster`], schema, maxCredits: 155, pollInterval: 0.2, timeout: 60 });
+    const bounded = await teamA.agent({
+      prompt: 'The product',
+      urls: [`${site.url}/kettle`, `${site.url}/toaster`],
+      schema,
+      maxCredits: 155,
+      pollInterval: 0.2,
+      timeout: 60,
+    });
     expect(bounded.status).toBe('completed');
     expect(bounded.creditsUsed).toBeLessThanOrEqual(155);
     expect((bounded as unknown as { sources: unknown[] }).sources).toHaveLength(1);
@@ -117,7 +139,7 @@ describe('the agent through the SDK', () => {
     expect(await creditsOf('team-a')).toBe(before);
   });
 
-  it('cancels a running agent, lists the team\'s runs, and hides them from another team (404)', async () => {
+  it("cancels a running agent, lists the team's runs, and hides them from another team (404)", async () => {
     const started = await teamA.startAgent({ prompt: 'The slow page', urls: [`${site.url}/slow`], strictConstrainToURLs: true });
     expect(started).toMatchObject({ success: true, id: expect.any(String) });
     expect((await teamA.getAgentStatus(started.id)).status).toBe('processing');
@@ -160,7 +182,11 @@ describe('POST /v2/agent refusals', () => {
   });
 
   it('without a model answers 501 saying how to configure one', async () => {
-    const refused = await fetch(`${bare.url}/v2/agent`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'x' }) });
+    const refused = await fetch(`${bare.url}/v2/agent`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'x' }),
+    });
     expect(refused.status).toBe(501);
     expect(((await refused.json()) as { error: string }).error).toMatch(/OPENAI_BASE_URL|OLLAMA_BASE_URL|ANTHROPIC_API_KEY/);
   });

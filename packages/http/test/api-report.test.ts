@@ -4,6 +4,8 @@ import { renderApiReport, reportPath } from '../../../scripts/api-report.mjs';
 
 describe('the public surface of @quarry/http', () => {
   it('matches packages/http/api-report.md', () => {
-    expect(renderApiReport('http'), 'exports changed: review them, then run node scripts/api-report.mjs --update http').toBe(readFileSync(reportPath('http'), 'utf8'));
+    expect(renderApiReport('http'), 'exports changed: review them, then run node scripts/api-report.mjs --update http').toBe(
+      readFileSync(reportPath('http'), 'utf8'),
+    );
   }, 120_000);
 });

@@ -16,8 +16,10 @@ if (skip) console.warn('Browser engine tests skipped: no Chromium found (apt-get
 let site: TestServer;
 let engine: Engine;
 
-const page = (body: string, head = '') => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test page</title>${head}</head><body>${body}</body></html>`;
-const article = '<main><h1>Static article</h1>' + '<p>This paragraph is served ready to read, with enough words to be a real page of content.</p>'.repeat(6) + '</main>';
+const page = (body: string, head = '') =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test page</title>${head}</head><body>${body}</body></html>`;
+const article =
+  '<main><h1>Static article</h1>' + '<p>This paragraph is served ready to read, with enough words to be a real page of content.</p>'.repeat(6) + '</main>';
 
 function pngSize(dataUrl: string) {
   const bytes = Buffer.from(dataUrl.split(',')[1]!, 'base64');
@@ -38,7 +40,11 @@ beforeAll(async () => {
     '/report-download': { type: 'application/pdf', body: pdf, headers: { 'content-disposition': 'attachment; filename="report.pdf"' } },
     '/static': { body: page(article) },
     '/spa': {
-      body: page('<div id="root"></div><script>' + '/* framework */'.repeat(10) + 'document.getElementById("root").innerHTML = "<main><h1>Client app</h1><p>Rendered in the browser only.</p></main>";</script>'),
+      body: page(
+        '<div id="root"></div><script>' +
+          '/* framework */'.repeat(10) +
+          'document.getElementById("root").innerHTML = "<main><h1>Client app</h1><p>Rendered in the browser only.</p></main>";</script>',
+      ),
     },
     '/interactive': {
       body: page(
@@ -62,7 +68,9 @@ beforeAll(async () => {
     '/long': { body: page(Array.from({ length: 60 }, (_, index) => `<p style="height:50px">Row ${index}</p>`).join('')) },
     '/challenge': {
       status: 503,
-      body: page('<div class="main-wrapper"><h1>Checking your browser before accessing the site.</h1><p>This process is automatic.</p></div><script>window._cf_chl_opt = {};</script>').replace('<title>Test page</title>', '<title>Just a moment...</title>'),
+      body: page(
+        '<div class="main-wrapper"><h1>Checking your browser before accessing the site.</h1><p>This process is automatic.</p></div><script>window._cf_chl_opt = {};</script>',
+      ).replace('<title>Test page</title>', '<title>Just a moment...</title>'),
     },
     '/brand': {
       body: page(
@@ -83,7 +91,10 @@ beforeAll(async () => {
         </style>`,
       ),
     },
-    '/logo.png': { type: 'image/png', body: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64') },
+    '/logo.png': {
+      type: 'image/png',
+      body: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'),
+    },
   });
   engine = createEngine({
     fetcher: new GotFetcher({ allowPrivateHosts: ['127.0.0.1'] }),
@@ -158,7 +169,13 @@ describe.skipIf(skip)('engine with the browser', () => {
 
   it('names the action that does not fit the page', async () => {
     await expect(
-      engine.scrape(`${site.url}/interactive`, { timeout: 8_000, actions: [{ type: 'click', selector: '#reveal', all: false }, { type: 'click', selector: '#missing', all: false }] }),
+      engine.scrape(`${site.url}/interactive`, {
+        timeout: 8_000,
+        actions: [
+          { type: 'click', selector: '#reveal', all: false },
+          { type: 'click', selector: '#missing', all: false },
+        ],
+      }),
     ).rejects.toThrow(/actions\[1\]` \(click\) failed on the page/);
   });
 
@@ -195,6 +212,12 @@ describe.skipIf(skip)('engine with the browser', () => {
     expect(branding.typography.fontWeights).toMatchObject({ h1: 700 });
     expect(branding.components.buttonPrimary).toMatchObject({ background: '#FF5A1F', textColor: '#FFFFFF', borderRadius: '8px' });
     expect(branding.components.input).toMatchObject({ borderColor: '#D1D5DB', borderRadius: '6px' });
-    expect(branding.images).toMatchObject({ logo: `${site.url}/logo.png`, logoAlt: 'Acme logo', logoHref: `${site.url}/`, favicon: `${site.url}/favicon.svg`, ogImage: `${site.url}/og.png` });
+    expect(branding.images).toMatchObject({
+      logo: `${site.url}/logo.png`,
+      logoAlt: 'Acme logo',
+      logoHref: `${site.url}/`,
+      favicon: `${site.url}/favicon.svg`,
+      ogImage: `${site.url}/og.png`,
+    });
   });
 });

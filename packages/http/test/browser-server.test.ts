@@ -13,7 +13,9 @@ let quarry: TestQuarry;
 
 beforeAll(async () => {
   site = await startTestServer({
-    '/long': { body: `<!doctype html><html><body>${Array.from({ length: 40 }, (_, index) => `<p style="height:50px">Row ${index}</p>`).join('')}</body></html>` },
+    '/long': {
+      body: `<!doctype html><html><body>${Array.from({ length: 40 }, (_, index) => `<p style="height:50px">Row ${index}</p>`).join('')}</body></html>`,
+    },
   });
   if (!skip) quarry = await startQuarry({ QUARRY_CHROMIUM_PATH: chromiumPath!, QUARRY_TRANSFORM_THREADS: '1' });
 });

@@ -25,7 +25,11 @@ afterAll(async () => {
 });
 
 async function scrape(version: 'v1' | 'v2', body: Record<string, unknown>) {
-  const response = await fetch(`${quarry.url}/${version}/scrape`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${quarry.url}/${version}/scrape`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const json = await response.json();
   expect(response.status, JSON.stringify(json)).toBe(200);
   return json.data;

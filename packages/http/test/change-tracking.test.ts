@@ -25,7 +25,11 @@ afterAll(async () => {
 });
 
 async function scrape(version: 'v1' | 'v2', body: Record<string, unknown>) {
-  const response = await fetch(`${quarry.url}/${version}/scrape`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${quarry.url}/${version}/scrape`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const json = await response.json();
   expect(response.status, JSON.stringify(json)).toBe(200);
   return json.data;
@@ -81,9 +85,14 @@ describe('changeTracking', () => {
 
   it('compares fields filled from structured data in json mode, and says which it could not compare', async () => {
     const product = (price: number) =>
-      articlePage('Widget', ['A fine widget.'], { jsonLd: { '@context': 'https://schema.org', '@type': 'Product', name: 'Widget', offers: { '@type': 'Offer', price, priceCurrency: 'EUR' } } });
+      articlePage('Widget', ['A fine widget.'], {
+        jsonLd: { '@context': 'https://schema.org', '@type': 'Product', name: 'Widget', offers: { '@type': 'Offer', price, priceCurrency: 'EUR' } },
+      });
     site.set('/widget', product(10));
-    const options = { modes: ['json'], schema: { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' }, color: { type: 'string' } } } };
+    const options = {
+      modes: ['json'],
+      schema: { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' }, color: { type: 'string' } } },
+    };
     const body = { url: `${site.url}/widget`, formats: ['markdown', 'changeTracking'], changeTrackingOptions: options };
     const first = await scrape('v1', body);
     expect(first.changeTracking.changeStatus).toBe('new');
@@ -112,7 +121,11 @@ describe('changeTracking', () => {
     site.set('/shop', articlePage('Shop', ['Welcome.'], { links: ['/shop/a', '/shop/b'] }));
     site.set('/shop/a', articlePage('Item A', ['Item A costs 5.']));
     site.set('/shop/b', articlePage('Item B', ['Item B costs 7.']));
-    const options = { limit: 10, sitemap: 'skip' as const, scrapeOptions: { formats: ['markdown' as const, { type: 'changeTracking' as const, modes: ['git-diff' as const], tag: 'crawls' }] } };
+    const options = {
+      limit: 10,
+      sitemap: 'skip' as const,
+      scrapeOptions: { formats: ['markdown' as const, { type: 'changeTracking' as const, modes: ['git-diff' as const], tag: 'crawls' }] },
+    };
     const first = await firecrawl.crawl(`${site.url}/shop`, { ...options, pollInterval: 1, timeout: 60 });
     expect(first.data.map((page) => page.changeTracking?.changeStatus)).toEqual(['new', 'new', 'new']);
 

@@ -40,7 +40,11 @@ describe('quarry index', () => {
 
     const quarry = await startQuarry({}, dataDir);
     try {
-      const response = await fetch(`${quarry.url}/v2/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'cold nights' }) });
+      const response = await fetch(`${quarry.url}/v2/search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'cold nights' }),
+      });
       const answer = await response.json();
       expect(answer.data.web.map((result: { url: string }) => result.url)).toEqual([`${site.url}/basil`]);
     } finally {

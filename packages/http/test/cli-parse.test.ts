@@ -14,7 +14,10 @@ let folder: string;
 
 async function quarry(args: string[], env: Record<string, string> = {}) {
   try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { env: { ...process.env, QUARRY_DATA_DIR: join(folder, 'data'), ...env }, timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
+      env: { ...process.env, QUARRY_DATA_DIR: join(folder, 'data'), ...env },
+      timeout: 60_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };
@@ -38,7 +41,20 @@ describe('quarry parse', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('# Memo\n\nMeet at noon.\n');
     const xlsx = join(folder, 'sheet.xlsx');
-    await writeFile(xlsx, xlsxFile({ sheets: [{ name: 'Data', rows: [['a', 'b'], [1, 2]] }] }));
+    await writeFile(
+      xlsx,
+      xlsxFile({
+        sheets: [
+          {
+            name: 'Data',
+            rows: [
+              ['a', 'b'],
+              [1, 2],
+            ],
+          },
+        ],
+      }),
+    );
     const json = await quarry(['parse', xlsx, '--json']);
     expect(json.code).toBe(0);
     const document = JSON.parse(json.stdout);

@@ -15,7 +15,10 @@ let folder: string;
 
 async function quarry(args: string[], env: Record<string, string> = {}) {
   try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { env: { ...process.env, QUARRY_DATA_DIR: join(folder, 'data'), ...env }, timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
+      env: { ...process.env, QUARRY_DATA_DIR: join(folder, 'data'), ...env },
+      timeout: 60_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };
@@ -70,7 +73,10 @@ describe('quarry crawl and map', () => {
     expect(result.code).toBe(0);
     const files = (await readdir(out)).filter((name) => name.endsWith('.md'));
     expect(files).toHaveLength(4);
-    const index = (await readFile(join(out, 'pages.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+    const index = (await readFile(join(out, 'pages.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(index).toHaveLength(4);
     for (const entry of index) {
       expect(entry).toMatchObject({ url: expect.stringContaining('/docs/'), status: 200, title: expect.any(String), file: expect.stringMatching(/\.md$/) });
@@ -81,7 +87,10 @@ describe('quarry crawl and map', () => {
 
   it('streams JSON lines with --json', async () => {
     const result = await quarry(['crawl', `${site.url}/blog/`, '--json', '--allow-private-hosts']);
-    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines.map((document) => new URL(document.metadata.url).pathname).sort()).toEqual(['/blog/', '/blog/first-post', '/blog/second-post']);
   });
 
@@ -125,13 +134,19 @@ describe('quarry keys and teams', () => {
     try {
       const env = { ...process.env };
       delete env.QUARRY_DATA_DIR;
-      for (const args of [['keys', 'list'], ['teams', 'credit', 'acme'], ['keys', 'revoke', 'some-id']]) {
+      for (const args of [
+        ['keys', 'list'],
+        ['teams', 'credit', 'acme'],
+        ['keys', 'revoke', 'some-id'],
+      ]) {
         const result = await run(process.execPath, [bin, ...args], { cwd: elsewhere, env }).then(
           () => ({ code: 0, stderr: '' }),
           (error: { code: number; stderr: string }) => error,
         );
         expect(result.code).not.toBe(0);
-        expect(result.stderr).toBe(`quarry: No Quarry data in ${join(elsewhere, '.quarry')} (QUARRY_DATA_DIR unset: ./.quarry of this folder). Run the command in the folder where the server runs, or set QUARRY_DATA_DIR to its data folder.\n`);
+        expect(result.stderr).toBe(
+          `quarry: No Quarry data in ${join(elsewhere, '.quarry')} (QUARRY_DATA_DIR unset: ./.quarry of this folder). Run the command in the folder where the server runs, or set QUARRY_DATA_DIR to its data folder.\n`,
+        );
       }
       expect(await readdir(elsewhere)).toEqual([]);
     } finally {

@@ -13,7 +13,11 @@ describe('the blob store a process uses (QUARRY_BLOB_STORE)', () => {
 
   it('refuses a half-configured bucket and postgres outside the distributed mode, naming the variable', () => {
     const { QUARRY_S3_SECRET_ACCESS_KEY: _secret, ...partial } = s3;
-    expect(() => blobStoreOf(loadConfig(partial))).toThrow(expect.objectContaining({ code: 'invalid_request', issues: [expect.objectContaining({ field: 'QUARRY_S3_SECRET_ACCESS_KEY' })] }));
-    expect(() => blobStoreOf(loadConfig({ QUARRY_BLOB_STORE: 'postgres' }))).toThrow(expect.objectContaining({ issues: [expect.objectContaining({ field: 'QUARRY_BLOB_STORE' })] }));
+    expect(() => blobStoreOf(loadConfig(partial))).toThrow(
+      expect.objectContaining({ code: 'invalid_request', issues: [expect.objectContaining({ field: 'QUARRY_S3_SECRET_ACCESS_KEY' })] }),
+    );
+    expect(() => blobStoreOf(loadConfig({ QUARRY_BLOB_STORE: 'postgres' }))).toThrow(
+      expect.objectContaining({ issues: [expect.objectContaining({ field: 'QUARRY_BLOB_STORE' })] }),
+    );
   });
 });

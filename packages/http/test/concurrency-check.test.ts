@@ -27,17 +27,20 @@ afterAll(async () => {
 });
 
 describe('concurrency-check', () => {
-  it('counts the calling team\'s pages in flight, and shows another team none of them', async () => {
+  it("counts the calling team's pages in flight, and shows another team none of them", async () => {
     const ledger = quarry.services.ledger;
     await ledger.ensureTeam('busy', 'busy');
     await ledger.ensureTeam('idle', 'idle');
     const busy = new Firecrawl({ apiKey: (await ledger.createKey('busy', 'k')).key, apiUrl: quarry.url });
     const idle = new Firecrawl({ apiKey: (await ledger.createKey('idle', 'k')).key, apiUrl: quarry.url });
     const started = await busy.startCrawl(`${slow.url}/`, { limit: 7 });
-    const seen = await waitFor(async () => {
-      const { concurrency } = await busy.getConcurrency();
-      return concurrency > 0 ? concurrency : undefined;
-    }, { timeoutMs: 15_000, message: 'the busy team to have pages in flight' });
+    const seen = await waitFor(
+      async () => {
+        const { concurrency } = await busy.getConcurrency();
+        return concurrency > 0 ? concurrency : undefined;
+      },
+      { timeoutMs: 15_000, message: 'the busy team to have pages in flight' },
+    );
     expect(seen).toBeGreaterThan(0);
     expect((await idle.getConcurrency()).concurrency).toBe(0);
     release();

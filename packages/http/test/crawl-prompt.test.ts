@@ -48,7 +48,12 @@ describe('crawl with a prompt', () => {
     expect(started.finalCrawlerOptions).toMatchObject({ includePaths: ['^/blog/'], sitemap: 'skip', maxDiscoveryDepth: 5, limit: 10, crawlEntireDomain: true });
     // The delay keeps it running while /crawl/active lists the prompt with its options.
     const listed = (await firecrawl.getActiveCrawls()).crawls.find((crawl) => crawl.id === started.id);
-    expect(listed?.options).toMatchObject({ prompt: blogPrompt, promptGeneratedOptions: { includePaths: ['^/blog/'] }, includePaths: ['^/blog/'], maxDiscoveryDepth: 5 });
+    expect(listed?.options).toMatchObject({
+      prompt: blogPrompt,
+      promptGeneratedOptions: { includePaths: ['^/blog/'] },
+      includePaths: ['^/blog/'],
+      maxDiscoveryDepth: 5,
+    });
     expect(await firecrawl.cancelCrawl(started.id)).toBe(true);
 
     const job = await firecrawl.crawl(`${site.url}/`, { prompt: blogPrompt, limit: 10, pollInterval: 1, timeout: 60 });
@@ -59,14 +64,18 @@ describe('crawl with a prompt', () => {
     expect(paths).toContain('/blog/first-post');
   });
 
-  it('charges the model\'s tokens to the team', async () => {
+  it("charges the model's tokens to the team", async () => {
     const before = (await quarry.services.ledger.getTeam('local'))!.tokensUsed;
     await firecrawl.crawlParamsPreview(`${site.url}/`, blogPrompt);
     expect((await quarry.services.ledger.getTeam('local'))!.tokensUsed).toBeGreaterThan(before);
   });
 
   it('refuses a preview without a prompt, naming the field', async () => {
-    const response = await fetch(`${quarry.url}/v2/crawl/params-preview`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${site.url}/` }) });
+    const response = await fetch(`${quarry.url}/v2/crawl/params-preview`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${site.url}/` }),
+    });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { details: unknown }).details).toEqual([expect.objectContaining({ path: ['prompt'] })]);
   });
@@ -82,7 +91,11 @@ describe('crawl with a prompt, without a model', () => {
   });
 
   it.each(['/v2/crawl', '/v2/crawl/params-preview'])('%s answers 501 saying how to configure a model', async (path) => {
-    const response = await fetch(`${plain.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${site.url}/`, prompt: 'only the blog' }) });
+    const response = await fetch(`${plain.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${site.url}/`, prompt: 'only the blog' }),
+    });
     const body = (await response.json()) as { error: string; code: string };
     expect(response.status).toBe(501);
     expect(body.code).toBe('NOT_CONFIGURED');

@@ -23,7 +23,9 @@ beforeAll(async () => {
     await new Promise((resolve) => setTimeout(resolve, url.pathname === '/' ? 0 : 150));
     const links = url.pathname === '/' ? pages.map((path) => `<a href="${path}">${path}</a>`).join(' ') : '';
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(`<html><head><title>Page ${url.pathname}</title></head><body><h1>Page ${url.pathname}</h1><p>Words on ${url.pathname}.</p>${links}</body></html>`);
+    response.end(
+      `<html><head><title>Page ${url.pathname}</title></head><body><h1>Page ${url.pathname}</h1><p>Words on ${url.pathname}.</p>${links}</body></html>`,
+    );
   });
   quarry = await startQuarry({ QUARRY_RATE_LIMITS: '' });
   await quarry.services.ledger.ensureTeam('acme', 'acme');
@@ -79,10 +81,11 @@ function refusal(path: string, protocol?: string): Promise<number> {
   });
 }
 
-const documentUrls = (watched: Watched) => [
-  ...(watched.messages.find((message) => message.type === 'catchup')?.data.data ?? []),
-  ...watched.messages.filter((message) => message.type === 'document').map((message) => message.data),
-].map((document: { metadata: { sourceURL: string } }) => document.metadata.sourceURL);
+const documentUrls = (watched: Watched) =>
+  [
+    ...(watched.messages.find((message) => message.type === 'catchup')?.data.data ?? []),
+    ...watched.messages.filter((message) => message.type === 'document').map((message) => message.data),
+  ].map((document: { metadata: { sourceURL: string } }) => document.metadata.sourceURL);
 
 describe('crawl watch (WebSocket)', () => {
   it('streams catchup, one document per page, then done (also as the close reason)', async () => {
@@ -129,7 +132,7 @@ describe('crawl watch (WebSocket)', () => {
     expect(JSON.parse(watched.closeReason)).toMatchObject({ type: 'error' });
   });
 
-  it('refuses the handshake without a key, with a wrong key, and for another team\'s or an unknown id', async () => {
+  it("refuses the handshake without a key, with a wrong key, and for another team's or an unknown id", async () => {
     const id = await startCrawl();
     expect(await refusal(`/v2/crawl/${id}`)).toBe(401);
     expect(await refusal(`/v2/crawl/${id}`, 'fc-not-a-key')).toBe(401);
@@ -167,7 +170,7 @@ describe('crawl watch with the official SDK on Node 22 (global WebSocket)', () =
     expect([...new Set(result.urls as string[])].sort()).toEqual(allUrls());
   }, 300_000);
 
-  it('v2 watcher() on another team\'s crawl: an error, not its pages', async () => {
+  it("v2 watcher() on another team's crawl: an error, not its pages", async () => {
     const id = await startCrawl(otherKey);
     expect(await sdk('v2-other-id', quarry.url, key, id)).toEqual({ event: 'error', error: 'WebSocket error' });
   }, 300_000);

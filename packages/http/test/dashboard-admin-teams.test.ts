@@ -16,7 +16,11 @@ beforeAll(async () => {
   await ledger.ensureTeam('acme', 'acme');
   await ledger.setCredits('acme', 100);
   key = await ledger.createKey('acme', 'ci');
-  await fetch(`${quarry.url}/v2/crawl`, { method: 'POST', headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${site.url}/docs/`, limit: 2 }) });
+  await fetch(`${quarry.url}/v2/crawl`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: `${site.url}/docs/`, limit: 2 }),
+  });
 }, 60_000);
 
 afterAll(async () => {

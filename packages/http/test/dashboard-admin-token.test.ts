@@ -39,7 +39,14 @@ async function serve(env: Record<string, string>, use: (base: string, printed: (
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const base = `http://127.0.0.1:${port}`;
   try {
-    await waitFor(() => fetch(`${base}/health`).then((response) => response.ok, () => false), { timeoutMs: 30_000, message: 'quarry serve' });
+    await waitFor(
+      () =>
+        fetch(`${base}/health`).then(
+          (response) => response.ok,
+          () => false,
+        ),
+      { timeoutMs: 30_000, message: 'quarry serve' },
+    );
     await use(base, () => output);
   } finally {
     child.kill('SIGTERM');

@@ -45,7 +45,9 @@ function slowSite(routes: RouteTable) {
 const eventually = { timeout: 30_000 };
 const textOf = async (locator: Locator) => ((await locator.textContent()) ?? '').trim();
 const expectText = (locator: Locator, expected: string | RegExp) =>
-  typeof expected === 'string' ? expect.poll(() => textOf(locator), eventually).toBe(expected) : expect.poll(() => textOf(locator), eventually).toMatch(expected);
+  typeof expected === 'string'
+    ? expect.poll(() => textOf(locator), eventually).toBe(expected)
+    : expect.poll(() => textOf(locator), eventually).toMatch(expected);
 const expectContains = (locator: Locator, expected: string) => expect.poll(() => textOf(locator), eventually).toContain(expected);
 const expectFocused = (locator: Locator) => expect.poll(() => locator.evaluate((element) => element === document.activeElement), eventually).toBe(true);
 
@@ -95,7 +97,12 @@ beforeAll(async () => {
   if (skip) return;
   await mkdir(artifacts, { recursive: true });
   site = await slowSite(docsSiteRoutes());
-  quarry = await startQuarry({ QUARRY_ADMIN_TOKEN: adminToken, QUARRY_CHROMIUM_PATH: chromiumPath!, QUARRY_TRANSFORM_THREADS: '1', QUARRY_WORKER_CONCURRENCY: '1' });
+  quarry = await startQuarry({
+    QUARRY_ADMIN_TOKEN: adminToken,
+    QUARRY_CHROMIUM_PATH: chromiumPath!,
+    QUARRY_TRANSFORM_THREADS: '1',
+    QUARRY_WORKER_CONCURRENCY: '1',
+  });
   browser = await chromium.launch({ executablePath: chromiumPath!, headless: true, chromiumSandbox: false, args: [...defaultChromiumFlags] });
   context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: quarry.url });

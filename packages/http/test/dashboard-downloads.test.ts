@@ -26,7 +26,11 @@ beforeAll(async () => {
   }
   key = (await ledger.createKey('team-a', 'main')).key;
   otherKey = (await ledger.createKey('team-b', 'main')).key;
-  const started = await fetch(`${quarry.url}/v2/crawl`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${site.url}/docs/`, limit: 3 }) });
+  const started = await fetch(`${quarry.url}/v2/crawl`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: `${site.url}/docs/`, limit: 3 }),
+  });
   jobId = ((await started.json()) as { id: string }).id;
   for (let attempt = 0; attempt < 300; attempt++) {
     const status = (await (await fetch(`${quarry.url}/v2/crawl/${jobId}`, { headers: { authorization: `Bearer ${key}` } })).json()) as { status: string };
@@ -49,7 +53,10 @@ describe('crawl result downloads', () => {
     expect(page.text).toContain(`/dashboard/jobs/${jobId}/results.zip`);
     const jsonl = await client.page(`/dashboard/jobs/${jobId}/results.jsonl`);
     expect(jsonl.response.headers.get('content-disposition')).toMatch(/attachment; filename="crawl-.*\.jsonl"/);
-    const documents = jsonl.text.trim().split('\n').map((line) => JSON.parse(line) as { markdown: string; metadata: { sourceURL: string } });
+    const documents = jsonl.text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { markdown: string; metadata: { sourceURL: string } });
     expect(documents).toHaveLength(3);
     for (const document of documents) expect(document.markdown).toContain(tokenOf(new URL(document.metadata.sourceURL).pathname));
   });

@@ -23,7 +23,11 @@ beforeAll(async () => {
   await quarry.services.ledger.ensureTeam('phone', 'phone');
   key = (await quarry.services.ledger.createKey('phone', 'main')).key;
   for (const path of ['/docs/', '/about']) {
-    await fetch(`${quarry.url}/v2/crawl`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${site.url}${path}?a-long-query-string-that-does-not-fit=${'x'.repeat(40)}`, limit: 2 }) });
+    await fetch(`${quarry.url}/v2/crawl`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${site.url}${path}?a-long-query-string-that-does-not-fit=${'x'.repeat(40)}`, limit: 2 }),
+    });
   }
   browser = await chromium.launch({ executablePath: chromiumPath!, headless: true, chromiumSandbox: false, args: [...defaultChromiumFlags] });
 }, 60_000);
@@ -49,7 +53,10 @@ describe.skipIf(skip)('the jobs table on a phone', () => {
     });
     expect(widths.page).toBeLessThanOrEqual(390);
     expect(widths.scroller).toBeLessThanOrEqual(1);
-    const label = await table.locator('tbody td').first().evaluate((cell) => getComputedStyle(cell, '::before').content);
+    const label = await table
+      .locator('tbody td')
+      .first()
+      .evaluate((cell) => getComputedStyle(cell, '::before').content);
     expect(label).toBe('"Kind"');
     await mkdir(artifacts, { recursive: true });
     await page.screenshot({ path: `${artifacts}jobs-390.png`, fullPage: true });

@@ -16,7 +16,11 @@ beforeAll(async () => {
   await quarry.services.ledger.setCredits('play', 1000);
   const { key } = await quarry.services.ledger.createKey('play', 'main');
   // A stored page for the built-in search index.
-  await fetch(`${quarry.url}/v2/scrape`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${site.url}/docs/install` }) });
+  await fetch(`${quarry.url}/v2/scrape`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: `${site.url}/docs/install` }),
+  });
   client = new DashboardClient(quarry.url);
   await client.signIn(key);
   csrf = csrfOf((await client.page('/dashboard/playground/map')).text);

@@ -180,7 +180,10 @@ describe('cross-site requests', () => {
     // Behind a TLS-terminating proxy: the page is https, and the proxy may rewrite Host.
     const host = new URL(quarry.url).host;
     expect((await client.post('/dashboard/keys', { _csrf: csrf, name: 'behind-tls' }, { origin: `https://${host}` })).status).toBe(200);
-    expect((await client.post('/dashboard/keys', { _csrf: csrf, name: 'proxied' }, { origin: 'https://quarry.example', 'x-forwarded-host': 'quarry.example' })).status).toBe(200);
+    expect(
+      (await client.post('/dashboard/keys', { _csrf: csrf, name: 'proxied' }, { origin: 'https://quarry.example', 'x-forwarded-host': 'quarry.example' }))
+        .status,
+    ).toBe(200);
     expect((await quarry.services.ledger.listKeys('team-a')).map((key) => key.name)).toContain('same-site');
   });
 

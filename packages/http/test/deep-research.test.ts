@@ -50,7 +50,8 @@ afterAll(async () => {
   await site?.close();
 });
 
-const post = (body: unknown) => fetch(`${quarry.url}/v1/deep-research`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (body: unknown) =>
+  fetch(`${quarry.url}/v1/deep-research`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 async function finished(id: string) {
   return waitFor(async () => {
@@ -61,34 +62,49 @@ async function finished(id: string) {
 
 describe('POST /v1/deep-research', () => {
   it('searches, reads, analyzes and follows the next questions, then writes the analysis and the json', async () => {
-    const response = await post({ query: 'best kettle', maxDepth: 3, maxUrls: 10, timeLimit: 60, formats: ['markdown', 'json'], jsonOptions: { schema: { type: 'object', properties: { materials: { type: 'array', items: { type: 'string' } } } } }, analysisPrompt: 'Keep it short.' });
+    const response = await post({
+      query: 'best kettle',
+      maxDepth: 3,
+      maxUrls: 10,
+      timeLimit: 60,
+      formats: ['markdown', 'json'],
+      jsonOptions: { schema: { type: 'object', properties: { materials: { type: 'array', items: { type: 'string' } } } } },
+      analysisPrompt: 'Keep it short.',
+    });
     expect(response.status).toBe(200);
     const started = await response.json();
     expect(started).toEqual({ success: true, id: expect.any(String) });
     const body = await finished(started.id);
     expect(body).toMatchObject({ success: true, status: 'completed', currentDepth: 2, maxDepth: 3, totalUrls: 3, expiresAt: expect.any(String) });
     expect(body.sources.map((source: { url: string }) => new URL(source.url).pathname)).toEqual(['/kettles', '/boiling', '/materials']);
-    expect(body.sources[0]).toEqual({ url: `${site.url}/kettles`, title: 'Result /kettles', description: 'Snippet of /kettles', favicon: `${site.url}/favicon.ico` });
+    expect(body.sources[0]).toEqual({
+      url: `${site.url}/kettles`,
+      title: 'Result /kettles',
+      description: 'Snippet of /kettles',
+      favicon: `${site.url}/favicon.ico`,
+    });
     expect(body.data.sources).toEqual(body.sources);
     expect(body.data.activities).toEqual(body.activities);
-    expect(body.activities.map((activity: { type: string; status: string; depth: number }) => `${activity.depth}:${activity.type}:${activity.status}`)).toEqual([
-      '1:search:processing',
-      '1:search:complete',
-      '1:extract:complete',
-      '1:analyze:processing',
-      '1:analyze:complete',
-      '1:reasoning:complete',
-      '2:search:processing',
-      '2:search:complete',
-      '2:search:processing',
-      '2:search:complete',
-      '2:extract:complete',
-      '2:analyze:processing',
-      '2:analyze:complete',
-      '2:reasoning:complete',
-      '2:synthesis:processing',
-      '2:synthesis:complete',
-    ]);
+    expect(body.activities.map((activity: { type: string; status: string; depth: number }) => `${activity.depth}:${activity.type}:${activity.status}`)).toEqual(
+      [
+        '1:search:processing',
+        '1:search:complete',
+        '1:extract:complete',
+        '1:analyze:processing',
+        '1:analyze:complete',
+        '1:reasoning:complete',
+        '2:search:processing',
+        '2:search:complete',
+        '2:search:processing',
+        '2:search:complete',
+        '2:extract:complete',
+        '2:analyze:processing',
+        '2:analyze:complete',
+        '2:reasoning:complete',
+        '2:synthesis:processing',
+        '2:synthesis:complete',
+      ],
+    );
     expect(body.activities[5].message).toBe('Next questions: kettle boiling time | kettle materials');
     for (const activity of body.activities) expect(Date.parse(activity.timestamp)).not.toBeNaN();
     expect(body.data.finalAnalysis).toMatch(/^Summary: /);
@@ -125,7 +141,11 @@ describe('POST /v1/deep-research', () => {
     ['timeLimit below 30', { query: 'q', timeLimit: 10 }, '`timeLimit` must be >= 30; got number 10'],
     ['maxUrls above 1000', { query: 'q', maxUrls: 1001 }, '`maxUrls` must be <= 1000'],
     ['json without jsonOptions', { query: 'q', formats: ['json'] }, '`jsonOptions` is required'],
-    ['a malformed json schema', { query: 'q', formats: ['json'], jsonOptions: { schema: { type: 'object', properties: { a: { type: 7 } } } } }, '`jsonOptions.schema` is not a valid JSON Schema'],
+    [
+      'a malformed json schema',
+      { query: 'q', formats: ['json'], jsonOptions: { schema: { type: 'object', properties: { a: { type: 7 } } } } },
+      '`jsonOptions.schema` is not a valid JSON Schema',
+    ],
     ['a query too long', { query: 'q'.repeat(10_001) }, '`query` must not be longer than 10000 characters'],
   ];
   for (const [name, body, message] of bad) {

@@ -51,7 +51,11 @@ describe('docs and operations', () => {
     expect(metrics).toContain('quarry_http_requests_total{method="GET",route="/v2/team/credit-usage",status="200"}');
     expect(metrics).toContain('quarry_queue_messages{state="waiting"}');
     expect(metrics).toContain('quarry_jobs_running{kind="crawl"}');
-    await fetch(`${quarry.url}/v2/scrape`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: 'http://127.0.0.1:9/' }) });
+    await fetch(`${quarry.url}/v2/scrape`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'http://127.0.0.1:9/' }),
+    });
     const after = await (await fetch(`${quarry.url}/metrics`)).text();
     expect(after).toMatch(/quarry_fetch_duration_seconds_count\{engine="http",outcome="error"\} [1-9]/);
   });

@@ -92,7 +92,7 @@ describe('engine.crawl', () => {
     expect(errors).toEqual([]);
   });
 
-  it('crawls only the sitemap with sitemap only, and matches robots groups by the crawl\'s user agent', async () => {
+  it("crawls only the sitemap with sitemap only, and matches robots groups by the crawl's user agent", async () => {
     const { pages } = await crawl('/', { crawlEntireDomain: true, sitemap: 'only' });
     expect(pages).toEqual(['/', '/blog/first-post', '/docs/', '/sitemap-only']);
     const strict = await startTestServer({
@@ -113,7 +113,9 @@ describe('engine.crawl', () => {
 
   it('turns a page that cannot be fetched into an error and completes', async () => {
     const hanging = await startTestServer({
-      '/': { body: '<html><body><main><h1>Start</h1><p>Links to a fine page and a page that never answers.</p><a href="/ok">ok</a> <a href="/hang">hang</a></main></body></html>' },
+      '/': {
+        body: '<html><body><main><h1>Start</h1><p>Links to a fine page and a page that never answers.</p><a href="/ok">ok</a> <a href="/hang">hang</a></main></body></html>',
+      },
       '/ok': { body: '<html><body><main><h1>Fine</h1><p>This page answers at once with enough text to count.</p></main></body></html>' },
       '/hang': () => new Promise<void>(() => undefined),
     });
@@ -164,7 +166,10 @@ describe('engine.map', () => {
     const links = await engine.map(`${site.url}/`);
     const paths = links.map((link) => new URL(link.url).pathname);
     expect(paths).toEqual(expect.arrayContaining(['/', '/docs/', '/docs/api/scrape', '/blog/second-post', '/sitemap-only', '/private/secret']));
-    expect(links.find((link) => link.url === `${site.url}/docs/install`)).toMatchObject({ title: 'Install | Docs Site', description: 'The Install page of the docs site.' });
+    expect(links.find((link) => link.url === `${site.url}/docs/install`)).toMatchObject({
+      title: 'Install | Docs Site',
+      description: 'The Install page of the docs site.',
+    });
     expect(new Set(links.map((link) => link.url)).size).toBe(links.length);
   });
 

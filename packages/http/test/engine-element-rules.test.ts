@@ -31,7 +31,8 @@ describe('createEngine({ elementRules })', () => {
 
   it('converts every page of a crawl with them', async () => {
     const markdown: string[] = [];
-    for await (const event of engine.crawl(`${site.url}/`, { limit: 5, sitemap: 'skip' })) if (event.type === 'page') markdown.push(event.document.markdown ?? '');
+    for await (const event of engine.crawl(`${site.url}/`, { limit: 5, sitemap: 'skip' }))
+      if (event.type === 'page') markdown.push(event.document.markdown ?? '');
     expect(markdown).toHaveLength(2);
     expect(markdown.some((text) => text.includes('==highlighted=='))).toBe(true);
     expect(markdown.some((text) => text.includes('==marked=='))).toBe(true);
@@ -39,8 +40,12 @@ describe('createEngine({ elementRules })', () => {
 
   it('refuses rules together with a transformer of other threads, and a malformed table, naming the field', () => {
     const pool = new WorkerPoolTransformer({ workers: 1 });
-    expect(() => createEngine({ fetcher: new GotFetcher(), transformer: pool, elementRules: { mark } })).toThrow(expect.objectContaining({ code: 'invalid_request', message: expect.stringContaining('elementRules') }));
-    expect(() => createEngine({ fetcher: new GotFetcher(), elementRules: { mark: 1 as unknown as ElementRule } })).toThrow(expect.objectContaining({ message: expect.stringContaining('elementRules.mark') }));
+    expect(() => createEngine({ fetcher: new GotFetcher(), transformer: pool, elementRules: { mark } })).toThrow(
+      expect.objectContaining({ code: 'invalid_request', message: expect.stringContaining('elementRules') }),
+    );
+    expect(() => createEngine({ fetcher: new GotFetcher(), elementRules: { mark: 1 as unknown as ElementRule } })).toThrow(
+      expect.objectContaining({ message: expect.stringContaining('elementRules.mark') }),
+    );
     return pool.close();
   });
 });

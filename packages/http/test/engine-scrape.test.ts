@@ -142,8 +142,12 @@ describe('engine.scrape', () => {
 
   it('answers options whose engine is missing with a clear error, never silently', async () => {
     await expect(engine.scrape(`${site.url}/`, { actions: [{ type: 'click', selector: 'a', all: false }] })).rejects.toThrow(NotAvailableError);
-    await expect(engine.scrape(`${site.url}/`, { formats: ['screenshot'] })).rejects.toThrow(/needs the browser engine, which is not available in this engine yet/);
-    await expect(engine.scrape(`${site.url}/`, { formats: [{ type: 'json', prompt: 'title' }] })).rejects.toThrow(/needs an LLM provider \(configure OPENAI_BASE_URL .*ANTHROPIC_API_KEY\), which is not available in this engine yet/);
+    await expect(engine.scrape(`${site.url}/`, { formats: ['screenshot'] })).rejects.toThrow(
+      /needs the browser engine, which is not available in this engine yet/,
+    );
+    await expect(engine.scrape(`${site.url}/`, { formats: [{ type: 'json', prompt: 'title' }] })).rejects.toThrow(
+      /needs an LLM provider \(configure OPENAI_BASE_URL .*ANTHROPIC_API_KEY\), which is not available in this engine yet/,
+    );
     await expect(engine.scrape(`${site.url}/`, { waitFor: 1_000 })).rejects.toThrow(/`waitFor` needs the browser engine/);
   });
 

@@ -59,7 +59,11 @@ describe('extract with a model', () => {
   });
 
   it('answers v1 the same way, and lists invalid URLs when asked to ignore them', async () => {
-    const started = await post(quarry, '/v1/extract', { urls: [`${shop.url}/products/kettle`, 'nope'], prompt: 'The product name and price', ignoreInvalidURLs: true }).then((response) => response.json());
+    const started = await post(quarry, '/v1/extract', {
+      urls: [`${shop.url}/products/kettle`, 'nope'],
+      prompt: 'The product name and price',
+      ignoreInvalidURLs: true,
+    }).then((response) => response.json());
     expect(started.invalidURLs).toEqual(['nope']);
     const body = await finished(quarry, 'v1', started.id);
     expect(body).toMatchObject({ success: true, status: 'completed', data: { name: 'Kettle', price: '39.50' } });
@@ -98,7 +102,11 @@ describe('extract with a model', () => {
       response.writeHead(200).end('ok');
     });
     try {
-      const started = await post(quarry, '/v2/extract', { urls: [`${shop.url}/products/pot`], schema: productSchema, webhook: { url: `${receiver.url}/hook`, metadata: { run: 'extract' } } }).then((response) => response.json());
+      const started = await post(quarry, '/v2/extract', {
+        urls: [`${shop.url}/products/pot`],
+        schema: productSchema,
+        webhook: { url: `${receiver.url}/hook`, metadata: { run: 'extract' } },
+      }).then((response) => response.json());
       await finished(quarry, 'v2', started.id);
       const events = await waitFor(() => (received.length >= 2 ? received : undefined));
       // Both events, once each. Their arrival order is not promised: with API and workers in
@@ -123,7 +131,9 @@ describe('extract with a model', () => {
   it('fails the job with the reason, charging nothing, when the provider is down', async () => {
     openai.script(...Array.from({ length: 10 }, () => ({ status: 503, message: 'model overloaded' })));
     // A URL not read before: a cached page would need no model.
-    const started = await post(quarry, '/v2/extract', { urls: [`${shop.url}/products/kettle?down=1`], schema: productSchema }).then((response) => response.json());
+    const started = await post(quarry, '/v2/extract', { urls: [`${shop.url}/products/kettle?down=1`], schema: productSchema }).then((response) =>
+      response.json(),
+    );
     const body = await finished(quarry, 'v2', started.id);
     openai.reset();
     expect(body).toMatchObject({ success: false, status: 'failed', data: null });
@@ -135,10 +145,21 @@ describe('extract with a model', () => {
 
 describe('extract bad input', () => {
   const cases: Array<[string, unknown, string]> = [
-    ['a malformed schema', { urls: ['https://example.com/'], schema: { type: 'object', properties: { a: { type: 'strnig' } } } }, '`schema` is not a valid JSON Schema'],
+    [
+      'a malformed schema',
+      { urls: ['https://example.com/'], schema: { type: 'object', properties: { a: { type: 'strnig' } } } },
+      '`schema` is not a valid JSON Schema',
+    ],
     ['a schema that is not an object schema', { urls: ['https://example.com/'], schema: { type: 'array' } }, '`schema` must describe an object'],
     ['a schema too deep', { urls: ['https://example.com/'], schema: deepSchema(20) }, '`schema` is nested too deep'],
-    ['a schema too large', { urls: ['https://example.com/'], schema: { type: 'object', properties: Object.fromEntries(Array.from({ length: 600 }, (_, index) => [`f${index}`, { type: 'string' }])) } }, '`schema` is too large'],
+    [
+      'a schema too large',
+      {
+        urls: ['https://example.com/'],
+        schema: { type: 'object', properties: Object.fromEntries(Array.from({ length: 600 }, (_, index) => [`f${index}`, { type: 'string' }])) },
+      },
+      '`schema` is too large',
+    ],
     ['a prompt too long', { urls: ['https://example.com/'], prompt: 'x'.repeat(10_001) }, '`prompt` must not be longer than 10000 characters'],
     ['neither prompt nor schema', { urls: ['https://example.com/'] }, '`prompt` or `schema` is required'],
     ['no urls and no prompt', { schema: { type: 'object' } }, '`urls` is required unless a `prompt` is given'],
@@ -169,7 +190,10 @@ describe('extract without a model', () => {
   });
 
   it("fills the schema from each page's structured data, with a warning", async () => {
-    const started = await post(plain, '/v2/extract', { urls: [`${shop.url}/products/kettle`], schema: { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } } } }).then((response) => response.json());
+    const started = await post(plain, '/v2/extract', {
+      urls: [`${shop.url}/products/kettle`],
+      schema: { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } } },
+    }).then((response) => response.json());
     const body = await finished(plain, 'v2', started.id);
     expect(body).toMatchObject({ success: true, status: 'completed', data: { name: 'Kettle', price: 39.5 } });
     expect(body.warning).toContain('No LLM provider is configured');

@@ -32,7 +32,17 @@ async function closedPort(): Promise<number> {
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'quarry-loglevels-'));
-  const stream = new Writable({ write: (chunk, _encoding, done) => (lines.push(...String(chunk).trim().split('\n').map((line) => JSON.parse(line) as LogLine)), done()) });
+  const stream = new Writable({
+    write: (chunk, _encoding, done) => (
+      lines.push(
+        ...String(chunk)
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as LogLine),
+      ),
+      done()
+    ),
+  });
   const config = loadConfig({ QUARRY_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', QUARRY_ALLOW_PRIVATE_HOSTS: '127.0.0.1', QUARRY_TRANSFORM_THREADS: '1' });
   const parts = await composeServer(config);
   server = await startServer(parts.services, config, { close: parts.close, logger: { level: 'info', stream } });
@@ -43,7 +53,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const post = (path: string, body: unknown) => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (path: string, body: unknown) =>
+  fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const after = (count: number) => lines.slice(count);
 
 describe('failure log levels', () => {

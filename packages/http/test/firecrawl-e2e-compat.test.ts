@@ -44,13 +44,21 @@ describe('Firecrawl end-to-end behaviours', () => {
     ['parsers with a bad type', { parsers: ['docx'] }, { code: 'invalid_enum_value', path: ['parsers', 0] }, /`parsers\[0\]` must be/],
     ['parsers not an array', { parsers: 'pdf' }, { code: 'invalid_type', path: ['parsers'] }, /`parsers` must be an array/],
     ['parsers in the old object form', { parsers: { pdf: true } }, { code: 'invalid_type', path: ['parsers'] }, /`parsers` must be an array; got an object/],
-    ['systemPrompt inside a v2 json format', { formats: [{ type: 'json', prompt: 'x', systemPrompt: 'y' }] }, { code: 'unrecognized_keys', path: ['formats', 0, 'systemPrompt'] }, /`formats\[0\]\.systemPrompt` is not a known option/],
-  ])('a validation error (%s): 400, the specific message in error, details as Firecrawl\'s list of {code, message, path}', async (_name, options, issue, message) => {
-    const answer = await post('/v2/scrape', { url: `${site.url}/`, ...options });
-    expect(answer.status).toBe(400);
-    expect(String(answer.body.error)).toMatch(message);
-    expect(answer.body.details).toEqual([{ ...issue, message: expect.stringMatching(message) }]);
-  });
+    [
+      'systemPrompt inside a v2 json format',
+      { formats: [{ type: 'json', prompt: 'x', systemPrompt: 'y' }] },
+      { code: 'unrecognized_keys', path: ['formats', 0, 'systemPrompt'] },
+      /`formats\[0\]\.systemPrompt` is not a known option/,
+    ],
+  ])(
+    "a validation error (%s): 400, the specific message in error, details as Firecrawl's list of {code, message, path}",
+    async (_name, options, issue, message) => {
+      const answer = await post('/v2/scrape', { url: `${site.url}/`, ...options });
+      expect(answer.status).toBe(400);
+      expect(String(answer.body.error)).toMatch(message);
+      expect(answer.body.details).toEqual([{ ...issue, message: expect.stringMatching(message) }]);
+    },
+  );
 
   it('a crawl URL deeper than maxDepth: 400 with details [{path: ["url"]}]', async () => {
     const answer = await post('/v1/crawl', { url: `${site.url}/a/b/c`, maxDepth: 1 });
@@ -61,7 +69,11 @@ describe('Firecrawl end-to-end behaviours', () => {
 
   it('the official SDK shows the specific message (v2: error; v1: error and details) and hands over the details list', async () => {
     const firecrawl = new Firecrawl({ apiKey: '', apiUrl: quarry.url });
-    const v2 = (await firecrawl.scrape(`${site.url}/`, { waitFor: 20_000, timeout: 30_000 }).catch((error: unknown) => error)) as { message: string; status: number; details: unknown };
+    const v2 = (await firecrawl.scrape(`${site.url}/`, { waitFor: 20_000, timeout: 30_000 }).catch((error: unknown) => error)) as {
+      message: string;
+      status: number;
+      details: unknown;
+    };
     expect(v2).toMatchObject({ status: 400, message: expect.stringMatching(/`waitFor` must not exceed half of timeout/) });
     expect(v2.details).toEqual([expect.objectContaining({ path: ['waitFor'] })]);
     const v1 = (await firecrawl.v1.crawlUrl(`${site.url}/a/b/c`, { maxDepth: 1 }).catch((error: unknown) => error)) as { message: string };

@@ -86,23 +86,27 @@ describe('hostile pages', () => {
     ['a table of a million cells', 'table-cells', /more than 200000 table cells/],
     ['a 50 MB page on a single line', 'single-line', /markdown is longer than 20000000 characters/],
     ['two million elements', 'elements', /more than 500000 elements/],
-  ])('%s fails as too large (422) within seconds, /health answers within 1 s, memory stays bounded', async (_name, path, reason) => {
-    const started = performance.now();
-    const scraping = scrape(`${big.url}/${path}`);
-    const latencies: number[] = [];
-    let settled = false;
-    void scraping.finally(() => (settled = true));
-    while (!settled) {
-      latencies.push(await healthLatency());
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const { status, body } = await scraping;
-    expect(status).toBe(422);
-    expect(body).toMatchObject({ success: false, code: 'CONTENT_TOO_LARGE', error: expect.stringMatching(reason) });
-    expect(performance.now() - started).toBeLessThan(15_000);
-    expect(Math.max(...latencies, await healthLatency())).toBeLessThan(1_000);
-    expect(process.memoryUsage().rss).toBeLessThan(1_500 * 1024 * 1024);
-  }, 60_000);
+  ])(
+    '%s fails as too large (422) within seconds, /health answers within 1 s, memory stays bounded',
+    async (_name, path, reason) => {
+      const started = performance.now();
+      const scraping = scrape(`${big.url}/${path}`);
+      const latencies: number[] = [];
+      let settled = false;
+      void scraping.finally(() => (settled = true));
+      while (!settled) {
+        latencies.push(await healthLatency());
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const { status, body } = await scraping;
+      expect(status).toBe(422);
+      expect(body).toMatchObject({ success: false, code: 'CONTENT_TOO_LARGE', error: expect.stringMatching(reason) });
+      expect(performance.now() - started).toBeLessThan(15_000);
+      expect(Math.max(...latencies, await healthLatency())).toBeLessThan(1_000);
+      expect(process.memoryUsage().rss).toBeLessThan(1_500 * 1024 * 1024);
+    },
+    60_000,
+  );
 
   it('a normal page afterwards is converted as usual', async () => {
     const { status, body } = await scrape(`${site.url}/fine`);
@@ -164,14 +168,21 @@ describe('robots.txt that cannot be read', () => {
   });
 
   async function crawlEnd(id: string, timeoutMs = 20_000) {
-    return waitFor(async () => {
-      const answer = (await (await fetch(`${quarry.url}/v1/crawl/${id}`)).json()) as { status: string; error?: string };
-      return answer.status === 'scraping' ? undefined : answer;
-    }, { timeoutMs, message: 'crawl end' });
+    return waitFor(
+      async () => {
+        const answer = (await (await fetch(`${quarry.url}/v1/crawl/${id}`)).json()) as { status: string; error?: string };
+        return answer.status === 'scraping' ? undefined : answer;
+      },
+      { timeoutMs, message: 'crawl end' },
+    );
   }
 
   async function crawl(url: string) {
-    const response = await fetch(`${quarry.url}/v1/crawl`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url, limit: 5 }) });
+    const response = await fetch(`${quarry.url}/v1/crawl`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url, limit: 5 }),
+    });
     return ((await response.json()) as { id: string }).id;
   }
 
@@ -195,12 +206,19 @@ describe('robots.txt that cannot be read', () => {
   }, 90_000);
 
   it('a 503 robots.txt: the crawl fetches nothing else (no sitemap, no start page) and fails saying why', async () => {
-    const response = await fetch(`${quarry.url}/v1/crawl`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${failing.url}/docs/`, limit: 5 }) });
+    const response = await fetch(`${quarry.url}/v1/crawl`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${failing.url}/docs/`, limit: 5 }),
+    });
     const { id } = (await response.json()) as { id: string };
-    const status = await waitFor(async () => {
-      const answer = (await (await fetch(`${quarry.url}/v1/crawl/${id}`)).json()) as { status: string; error?: string };
-      return answer.status === 'scraping' ? undefined : answer;
-    }, { timeoutMs: 20_000, message: 'crawl end' });
+    const status = await waitFor(
+      async () => {
+        const answer = (await (await fetch(`${quarry.url}/v1/crawl/${id}`)).json()) as { status: string; error?: string };
+        return answer.status === 'scraping' ? undefined : answer;
+      },
+      { timeoutMs: 20_000, message: 'crawl end' },
+    );
     expect(status.status).toBe('failed');
     expect(status.error).toMatch(/robots\.txt of http:\/\/127\.0\.0\.1:\d+ could not be read/);
     expect(requested.filter((path) => path !== '/robots.txt')).toEqual([]);

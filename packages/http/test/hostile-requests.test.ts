@@ -76,7 +76,11 @@ describe('hostile requests', () => {
     const strict = await startQuarry({ QUARRY_ALLOW_PRIVATE_HOSTS: '' });
     try {
       for (const url of ['http://a.localhost/', 'http://127.0.0.1/']) {
-        const response = await fetch(`${strict.url}/v1/scrape`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url }) });
+        const response = await fetch(`${strict.url}/v1/scrape`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ url }),
+        });
         const body = (await response.json()) as { error: string };
         expect(response.status, url).toBe(403);
         expect(body.error).toMatch(/Refused to connect to (a\.localhost: it resolves to 127\.0\.0\.1,|127\.0\.0\.1: 127\.0\.0\.1 is) a loopback address/);
@@ -94,7 +98,11 @@ describe('hostile requests', () => {
   ])('%s /%s of a private address the operator did not allow is refused at submit (%s)', async (version, endpoint, url) => {
     const strict = await startQuarry({ QUARRY_ALLOW_PRIVATE_HOSTS: '' });
     try {
-      const response = await fetch(`${strict.url}/${version}/${endpoint}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url }) });
+      const response = await fetch(`${strict.url}/${version}/${endpoint}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url }),
+      });
       const body = (await response.json()) as { success: boolean; error: string; id?: string; links?: unknown };
       expect(response.status).toBe(403);
       expect(body).toMatchObject({ success: false, error: expect.stringMatching(/^Refused to connect to /) });

@@ -87,7 +87,10 @@ function route(request: IncomingMessage, response: ServerResponse, url: URL): vo
     return;
   }
   if (path === '/links-other-port') {
-    html(response, articlePage('Links to another port', ['A page linking to another server on this host.'], { links: [`${otherPort.url}/elsewhere`, `${base}/here`] }));
+    html(
+      response,
+      articlePage('Links to another port', ['A page linking to another server on this host.'], { links: [`${otherPort.url}/elsewhere`, `${base}/here`] }),
+    );
     return;
   }
   if (path === '/gzip-bomb') {
@@ -116,7 +119,9 @@ function route(request: IncomingMessage, response: ServerResponse, url: URL): vo
   // Sitemap bombs, each under its own folder (a crawl of /huge/ reads /huge/sitemap.xml via robots.txt).
   if (path === '/robots.txt') {
     response.writeHead(200, { 'content-type': 'text/plain' });
-    response.end(['Sitemap: /huge/sitemap.xml', 'Sitemap: /nested/sitemap.xml', 'Sitemap: /bomb/sitemap.xml.gz'].map((line) => line.replace('/', `${base}/`)).join('\n'));
+    response.end(
+      ['Sitemap: /huge/sitemap.xml', 'Sitemap: /nested/sitemap.xml', 'Sitemap: /bomb/sitemap.xml.gz'].map((line) => line.replace('/', `${base}/`)).join('\n'),
+    );
     return;
   }
   if (path === '/huge/sitemap.xml') {
@@ -127,7 +132,9 @@ function route(request: IncomingMessage, response: ServerResponse, url: URL): vo
   if (path.startsWith('/nested/sitemap')) {
     const children = Array.from({ length: 1_000 }, (_, index) => `<sitemap><loc>${base}/nested/sitemap-${index}-${path.length}.xml</loc></sitemap>`).join('');
     response.writeHead(200, { 'content-type': 'application/xml' });
-    response.end(`<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${base}/nested/sitemap.xml</loc></sitemap>${children}</sitemapindex>`);
+    response.end(
+      `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${base}/nested/sitemap.xml</loc></sitemap>${children}</sitemapindex>`,
+    );
     return;
   }
   if (path === '/bomb/sitemap.xml.gz') {
@@ -140,7 +147,11 @@ function route(request: IncomingMessage, response: ServerResponse, url: URL): vo
 
 beforeAll(async () => {
   gzipBomb = await gzipBombOf('<html><body>', 128 * 1024 * 1024, 0);
-  sitemapGzipBomb = await gzipBombOf('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>SITE/</loc></url>', 256 * 1024 * 1024, 0x20);
+  sitemapGzipBomb = await gzipBombOf(
+    '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>SITE/</loc></url>',
+    256 * 1024 * 1024,
+    0x20,
+  );
   site = await startTestServer(route);
   otherPort = await startTestServer((request, response, url) => {
     otherPortRequests.push({ path: url.pathname, headers: request.headers });
@@ -150,7 +161,9 @@ beforeAll(async () => {
     keySize: 2048,
     extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
   } as Parameters<typeof generate>[1]);
-  untrusted = createHttpsServer({ key: pems.private, cert: pems.cert }, (_request, response) => html(response, articlePage('Untrusted', ['Behind a self-signed certificate.'])));
+  untrusted = createHttpsServer({ key: pems.private, cert: pems.cert }, (_request, response) =>
+    html(response, articlePage('Untrusted', ['Behind a self-signed certificate.'])),
+  );
   await new Promise<void>((resolve) => untrusted.listen(0, '127.0.0.1', resolve));
   untrustedUrl = `https://127.0.0.1:${(untrusted.address() as { port: number }).port}`;
   quarry = await startQuarry({ QUARRY_TRANSFORM_DEADLINE_MS: '5000' });
@@ -166,7 +179,16 @@ afterAll(async () => {
 
 async function post(path: string, body: unknown) {
   const response = await fetch(`${quarry.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: response.status, body: (await response.json()) as { success: boolean; error?: string; code?: string; id?: string; data?: { markdown?: string; metadata?: { title?: string } } } };
+  return {
+    status: response.status,
+    body: (await response.json()) as {
+      success: boolean;
+      error?: string;
+      code?: string;
+      id?: string;
+      data?: { markdown?: string; metadata?: { title?: string } };
+    },
+  };
 }
 
 /** The server still answers /health within a second and this process stays within a memory bound. */
@@ -195,7 +217,7 @@ describe('hostile sites, single scrapes', () => {
     await expectHealthy();
   }, 20_000);
 
-  it('a connection reset mid-body is the target\'s error: 422 SCRAPE_SITE_ERROR naming the host', async () => {
+  it("a connection reset mid-body is the target's error: 422 SCRAPE_SITE_ERROR naming the host", async () => {
     // The browser engine tries too (some sites reset clients that are not browsers): time for a cold start.
     const { status, body } = await post('/v1/scrape', { url: `${site.url}/reset`, timeout: 30_000 });
     expect(status, JSON.stringify(body)).toBe(422);
@@ -205,48 +227,60 @@ describe('hostile sites, single scrapes', () => {
     await expectHealthy();
   }, 60_000);
 
-  it.skipIf(!hasBrowser)('a connection reset mid-body through the browser fails at once as the target\'s error, not a timeout', async () => {
-    // A long timeout: Chromium never finishes a document cut short, so waiting for it would be a 408.
-    const { status, body } = await post('/v1/scrape', { url: `${site.url}/reset`, waitFor: 50, timeout: 60_000 });
-    expect(status, JSON.stringify(body)).toBe(422);
-    expect(body).toMatchObject({ success: false, code: 'SCRAPE_SITE_ERROR' });
-    expect(body.error).toContain(new URL(site.url).host);
-    await expectHealthy();
-  }, 90_000);
+  it.skipIf(!hasBrowser)(
+    "a connection reset mid-body through the browser fails at once as the target's error, not a timeout",
+    async () => {
+      // A long timeout: Chromium never finishes a document cut short, so waiting for it would be a 408.
+      const { status, body } = await post('/v1/scrape', { url: `${site.url}/reset`, waitFor: 50, timeout: 60_000 });
+      expect(status, JSON.stringify(body)).toBe(422);
+      expect(body).toMatchObject({ success: false, code: 'SCRAPE_SITE_ERROR' });
+      expect(body.error).toContain(new URL(site.url).host);
+      await expectHealthy();
+    },
+    90_000,
+  );
 
   it.each([
     ['an untrusted (self-signed) certificate', () => `${untrustedUrl}/`, {}],
     ['a handshake with a server that does not speak TLS', () => `${site.url.replace('http:', 'https:')}/`, {}],
     ['an untrusted certificate, through the browser', () => `${untrustedUrl}/`, { waitFor: 50 }],
     ['a handshake with a server that does not speak TLS, through the browser', () => `${site.url.replace('http:', 'https:')}/`, { waitFor: 50 }],
-  ])('%s is the target\'s error: 422 SCRAPE_SSL_ERROR naming the host', async (name, url, options) => {
-    if (name.includes('browser') && !hasBrowser) return;
-    const { status, body } = await post('/v1/scrape', { url: url(), timeout: 30_000, ...options });
-    expect(status, JSON.stringify(body)).toBe(422);
-    expect(body).toMatchObject({ success: false, code: 'SCRAPE_SSL_ERROR' });
-    expect(body.error).toContain(new URL(url()).host);
-    await expectHealthy();
-  }, 60_000);
+  ])(
+    "%s is the target's error: 422 SCRAPE_SSL_ERROR naming the host",
+    async (name, url, options) => {
+      if (name.includes('browser') && !hasBrowser) return;
+      const { status, body } = await post('/v1/scrape', { url: url(), timeout: 30_000, ...options });
+      expect(status, JSON.stringify(body)).toBe(422);
+      expect(body).toMatchObject({ success: false, code: 'SCRAPE_SSL_ERROR' });
+      expect(body.error).toContain(new URL(url()).host);
+      await expectHealthy();
+    },
+    60_000,
+  );
 
   it.each([
     ['fetched plainly', 'plain', {}],
     ['through the browser', 'browser', { waitFor: 50 }],
-  ])('credentials given for a scrape never follow a redirect to another origin (another port), %s', async (name, tag, options) => {
-    if (name.includes('browser') && !hasBrowser) return;
-    const headers = { Authorization: 'Bearer secret-token', Cookie: 'session=secret-cookie', 'Proxy-Authorization': 'Basic c2VjcmV0' };
-    const { status, body } = await post('/v1/scrape', { url: `${site.url}/to-other-port?engine=${tag}`, headers, timeout: 30_000, ...options });
-    expect(status, JSON.stringify(body)).toBe(200);
-    expect(body.data?.markdown).toContain('The other server at /landing.');
-    const landing = otherPortRequests.filter((request) => request.path === '/landing');
-    expect(landing.length).toBeGreaterThan(0);
-    for (const request of landing) {
-      expect(request.headers.authorization).toBeUndefined();
-      expect(request.headers['proxy-authorization']).toBeUndefined();
-      expect(request.headers.cookie ?? '').not.toContain('secret-cookie');
-    }
-    otherPortRequests.length = 0;
-    await expectHealthy();
-  }, 60_000);
+  ])(
+    'credentials given for a scrape never follow a redirect to another origin (another port), %s',
+    async (name, tag, options) => {
+      if (name.includes('browser') && !hasBrowser) return;
+      const headers = { Authorization: 'Bearer secret-token', Cookie: 'session=secret-cookie', 'Proxy-Authorization': 'Basic c2VjcmV0' };
+      const { status, body } = await post('/v1/scrape', { url: `${site.url}/to-other-port?engine=${tag}`, headers, timeout: 30_000, ...options });
+      expect(status, JSON.stringify(body)).toBe(200);
+      expect(body.data?.markdown).toContain('The other server at /landing.');
+      const landing = otherPortRequests.filter((request) => request.path === '/landing');
+      expect(landing.length).toBeGreaterThan(0);
+      for (const request of landing) {
+        expect(request.headers.authorization).toBeUndefined();
+        expect(request.headers['proxy-authorization']).toBeUndefined();
+        expect(request.headers.cookie ?? '').not.toContain('secret-cookie');
+      }
+      otherPortRequests.length = 0;
+      await expectHealthy();
+    },
+    60_000,
+  );
 
   it('skipTlsVerification accepts the untrusted certificate (v2 by default)', async () => {
     const { status, body } = await post('/v2/scrape', { url: `${untrustedUrl}/` });
@@ -275,37 +309,57 @@ describe('hostile sites, single scrapes', () => {
   it.each([
     ['5,000 Set-Cookie headers', '/cookie-flood'],
     ['a 1 MB cookie', '/huge-cookie'],
-  ])('%s: answered (a document or a clear error), never a hang', async (_name, path) => {
-    const { status, body } = await post('/v1/scrape', { url: `${site.url}${path}`, timeout: 15_000 });
-    if (status === 200) expect(body.data?.markdown).toMatch(/cookie/i);
-    else expect(body.error).toContain(new URL(site.url).host);
-    expect(status).not.toBe(408);
-    await expectHealthy();
-  }, 30_000);
+  ])(
+    '%s: answered (a document or a clear error), never a hang',
+    async (_name, path) => {
+      const { status, body } = await post('/v1/scrape', { url: `${site.url}${path}`, timeout: 15_000 });
+      if (status === 200) expect(body.data?.markdown).toMatch(/cookie/i);
+      else expect(body.error).toContain(new URL(site.url).host);
+      expect(status).not.toBe(408);
+      await expectHealthy();
+    },
+    30_000,
+  );
 });
 
 describe('hostile sites in crawls and maps', () => {
   async function crawlEnd(id: string) {
-    return waitFor(async () => {
-      const answer = (await (await fetch(`${quarry.url}/v1/crawl/${id}`)).json()) as { status: string; data: Array<{ metadata: { sourceURL?: string; url?: string } }> };
-      return answer.status === 'scraping' ? undefined : answer;
-    }, { timeoutMs: 60_000, message: 'crawl end' });
+    return waitFor(
+      async () => {
+        const answer = (await (await fetch(`${quarry.url}/v1/crawl/${id}`)).json()) as {
+          status: string;
+          data: Array<{ metadata: { sourceURL?: string; url?: string } }>;
+        };
+        return answer.status === 'scraping' ? undefined : answer;
+      },
+      { timeoutMs: 60_000, message: 'crawl end' },
+    );
   }
 
   it.each([
     ['fetched plainly', {}],
     ['through the browser', { waitFor: 50 }],
-  ])('a linked page that resets mid-body is a per-page error of the crawl (%s)', async (name, scrapeOptions) => {
-    if (name.includes('browser') && !hasBrowser) return;
-    const { status, body } = await post('/v1/crawl', { url: `${site.url}/links-reset`, limit: 5, crawlEntireDomain: true, ignoreSitemap: true, scrapeOptions: { timeout: 60_000, ...scrapeOptions } });
-    expect(status, JSON.stringify(body)).toBe(200);
-    const end = await crawlEnd(body.id!);
-    expect(end.status).toBe('completed');
-    const errors = (await (await fetch(`${quarry.url}/v1/crawl/${body.id}/errors`)).json()) as { errors: Array<{ url: string; error: string }> };
-    expect(errors.errors).toContainEqual(expect.objectContaining({ url: `${site.url}/reset`, error: expect.stringMatching(/reset|closed the connection/) }));
-    expect(errors.errors.find((error) => error.url === `${site.url}/reset`)?.error).not.toMatch(/did not finish|timed out/i);
-    await expectHealthy();
-  }, 120_000);
+  ])(
+    'a linked page that resets mid-body is a per-page error of the crawl (%s)',
+    async (name, scrapeOptions) => {
+      if (name.includes('browser') && !hasBrowser) return;
+      const { status, body } = await post('/v1/crawl', {
+        url: `${site.url}/links-reset`,
+        limit: 5,
+        crawlEntireDomain: true,
+        ignoreSitemap: true,
+        scrapeOptions: { timeout: 60_000, ...scrapeOptions },
+      });
+      expect(status, JSON.stringify(body)).toBe(200);
+      const end = await crawlEnd(body.id!);
+      expect(end.status).toBe('completed');
+      const errors = (await (await fetch(`${quarry.url}/v1/crawl/${body.id}/errors`)).json()) as { errors: Array<{ url: string; error: string }> };
+      expect(errors.errors).toContainEqual(expect.objectContaining({ url: `${site.url}/reset`, error: expect.stringMatching(/reset|closed the connection/) }));
+      expect(errors.errors.find((error) => error.url === `${site.url}/reset`)?.error).not.toMatch(/did not finish|timed out/i);
+      await expectHealthy();
+    },
+    120_000,
+  );
 
   it('a crawl of a site with an untrusted certificate fails naming TLS (v1), and crawls with skipTlsVerification (v2 default)', async () => {
     const v1 = await post('/v1/crawl', { url: `${untrustedUrl}/`, limit: 2 });
@@ -316,17 +370,30 @@ describe('hostile sites in crawls and maps', () => {
     expect(failed.error).toMatch(/TLS/);
     const v2 = await post('/v2/crawl', { url: `${untrustedUrl}/`, limit: 2 });
     expect(v2.status, JSON.stringify(v2.body)).toBe(200);
-    const crawled = await waitFor(async () => {
-      const answer = (await (await fetch(`${quarry.url}/v2/crawl/${v2.body.id}`)).json()) as { status: string; error?: string; data: Array<{ markdown?: string }> };
-      return answer.status === 'scraping' ? undefined : answer;
-    }, { timeoutMs: 60_000, message: 'crawl end' });
+    const crawled = await waitFor(
+      async () => {
+        const answer = (await (await fetch(`${quarry.url}/v2/crawl/${v2.body.id}`)).json()) as {
+          status: string;
+          error?: string;
+          data: Array<{ markdown?: string }>;
+        };
+        return answer.status === 'scraping' ? undefined : answer;
+      },
+      { timeoutMs: 60_000, message: 'crawl end' },
+    );
     expect(crawled.status, JSON.stringify(crawled.error)).toBe('completed');
     expect(crawled.data[0]?.markdown).toMatch(/self-signed certificate/);
     await expectHealthy();
   }, 120_000);
 
   it('another port of the same host is another site: the map and the crawl keep to their own port', async () => {
-    const map = (await (await fetch(`${quarry.url}/v1/map`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${site.url}/links-other-port`, filterByPath: false, ignoreSitemap: true }) })).json()) as { success: boolean; links: string[] };
+    const map = (await (
+      await fetch(`${quarry.url}/v1/map`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `${site.url}/links-other-port`, filterByPath: false, ignoreSitemap: true }),
+      })
+    ).json()) as { success: boolean; links: string[] };
     expect(map.success).toBe(true);
     expect(map.links).toContain(`${site.url}/here`);
     expect(map.links.filter((link) => link.startsWith(otherPort.url))).toEqual([]);
@@ -343,18 +410,25 @@ describe('hostile sites in crawls and maps', () => {
     ['a sitemap of 200,000 URLs', '/huge/'],
     ['a sitemap index nested into itself, 1,000 children each', '/nested/'],
     ['a gzipped sitemap that expands to 256 MB', '/bomb/'],
-  ])('%s: the crawl ends within its limit and the map answers', async (_name, folder) => {
-    const { status, body } = await post('/v1/crawl', { url: `${site.url}${folder}`, limit: 5 });
-    expect(status).toBe(200);
-    const end = await waitFor(async () => {
-      const answer = (await (await fetch(`${quarry.url}/v1/crawl/${body.id}`)).json()) as { status: string; data: unknown[] };
-      return answer.status === 'scraping' ? undefined : answer;
-    }, { timeoutMs: 60_000, message: 'crawl end' });
-    expect(end.status).toBe('completed');
-    expect(end.data.length).toBeGreaterThan(0);
-    expect(end.data.length).toBeLessThanOrEqual(5);
-    const map = await post('/v1/map', { url: `${site.url}${folder}`, limit: 100, timeout: 20_000 });
-    expect(map.status).toBe(200);
-    await expectHealthy();
-  }, 120_000);
+  ])(
+    '%s: the crawl ends within its limit and the map answers',
+    async (_name, folder) => {
+      const { status, body } = await post('/v1/crawl', { url: `${site.url}${folder}`, limit: 5 });
+      expect(status).toBe(200);
+      const end = await waitFor(
+        async () => {
+          const answer = (await (await fetch(`${quarry.url}/v1/crawl/${body.id}`)).json()) as { status: string; data: unknown[] };
+          return answer.status === 'scraping' ? undefined : answer;
+        },
+        { timeoutMs: 60_000, message: 'crawl end' },
+      );
+      expect(end.status).toBe('completed');
+      expect(end.data.length).toBeGreaterThan(0);
+      expect(end.data.length).toBeLessThanOrEqual(5);
+      const map = await post('/v1/map', { url: `${site.url}${folder}`, limit: 100, timeout: 20_000 });
+      expect(map.status).toBe(200);
+      await expectHealthy();
+    },
+    120_000,
+  );
 });

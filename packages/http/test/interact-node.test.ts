@@ -50,7 +50,7 @@ describe.skipIf(skip)('interact with language "node"', () => {
     id = (await firecrawl.scrape(`${site.url}/counter`, { formats: ['markdown'] })).metadata!.scrapeId!;
   }, 60_000);
 
-  it('runs the SDK\'s default form with a page object: clicks, fills, evaluates, logs', async () => {
+  it("runs the SDK's default form with a page object: clicks, fills, evaluates, logs", async () => {
     const result = await firecrawl.interact(id, {
       code: `await page.click('#inc'); await page.fill('#name', 'Ada');
         console.log('title', await page.title());
@@ -58,17 +58,25 @@ describe.skipIf(skip)('interact with language "node"', () => {
     });
     expect(result).toMatchObject({ success: true, result: '1 Ada', stdout: 'title Counter page\n', exitCode: 0, killed: false });
     // An expression's value is the result; the page keeps its state.
-    expect(await firecrawl.interact(id, { code: "page.evaluate('document.getElementById(\"n\").textContent')" })).toMatchObject({ result: '1' });
+    expect(await firecrawl.interact(id, { code: 'page.evaluate(\'document.getElementById("n").textContent\')' })).toMatchObject({ result: '1' });
   }, 60_000);
 
   it.each([
     ['require', "return typeof require === 'function' ? require('node:fs').readFileSync('/etc/passwd', 'utf8') : 'none'", /none/],
     ['process', "return typeof process === 'undefined' ? 'none' : process.binding('fs')", /none/],
-    ['globals', "return [typeof fetch, typeof setTimeout, typeof globalThis.process, typeof Buffer, typeof WebAssembly].join(',')", /^undefined,undefined,undefined,undefined,/],
-  ])('offers no %s', async (_label, code, expected) => {
-    const result = await firecrawl.interact(id, { code });
-    expect(result.result ?? result.stderr).toMatch(expected);
-  }, 60_000);
+    [
+      'globals',
+      "return [typeof fetch, typeof setTimeout, typeof globalThis.process, typeof Buffer, typeof WebAssembly].join(',')",
+      /^undefined,undefined,undefined,undefined,/,
+    ],
+  ])(
+    'offers no %s',
+    async (_label, code, expected) => {
+      const result = await firecrawl.interact(id, { code });
+      expect(result.result ?? result.stderr).toMatch(expected);
+    },
+    60_000,
+  );
 
   it.each([
     ['Function from a page method', "return page.click.constructor('return process')()"],
@@ -76,17 +84,23 @@ describe.skipIf(skip)('interact with language "node"', () => {
     ['Function from console', "return console.log.constructor.constructor('return process')().mainModule"],
     ['eval', "return eval('process.pid')"],
     ['dynamic import', "const fs = await import('node:fs'); return fs.readFileSync('/etc/passwd', 'utf8')"],
-  ])('refuses an escape through %s', async (_label, code) => {
-    const result = await firecrawl.interact(id, { code });
-    expect(result).toMatchObject({ success: false, exitCode: 1 });
-    expect(result.result).toBeUndefined();
-    expect(result.stderr).not.toContain('root:');
-  }, 60_000);
+  ])(
+    'refuses an escape through %s',
+    async (_label, code) => {
+      const result = await firecrawl.interact(id, { code });
+      expect(result).toMatchObject({ success: false, exitCode: 1 });
+      expect(result.result).toBeUndefined();
+      expect(result.stderr).not.toContain('root:');
+    },
+    60_000,
+  );
 
   it('reaches private addresses neither directly nor through the page', async () => {
     const direct = await firecrawl.interact(id, { code: `return await fetch(${JSON.stringify(privateUrl)}).then((r) => r.text())` });
     expect(direct.exitCode).toBe(1);
-    const inPage = await firecrawl.interact(id, { code: `return await page.evaluate(${JSON.stringify(`fetch('${privateUrl}').then((r) => r.text()).catch(() => 'refused')`)})` });
+    const inPage = await firecrawl.interact(id, {
+      code: `return await page.evaluate(${JSON.stringify(`fetch('${privateUrl}').then((r) => r.text()).catch(() => 'refused')`)})`,
+    });
     expect(inPage.result).toBe('refused');
     const navigated = await firecrawl.interact(id, { code: `await page.goto(${JSON.stringify(privateUrl)}); return await page.content()` });
     expect(navigated.exitCode).toBe(1);

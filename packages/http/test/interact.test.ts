@@ -31,10 +31,15 @@ const page = `<!doctype html><html><head><title>Counter page</title></head><body
   <h1>Counter</h1><button id="inc" onclick="document.getElementById('n').textContent = String(Number(document.getElementById('n').textContent) + 1)">+1</button>
   <p id="n">0</p></body></html>`;
 
-const creditsOf = async (team: string) => (await quarry.services.ledger.listUsage(team, { kind: 'credits' })).filter((row) => row.reason === 'interact').reduce((sum, row) => sum + row.amount, 0);
+const creditsOf = async (team: string) =>
+  (await quarry.services.ledger.listUsage(team, { kind: 'credits' })).filter((row) => row.reason === 'interact').reduce((sum, row) => sum + row.amount, 0);
 
 async function post(id: string, body: unknown, key = keyA) {
-  const response = await fetch(`${quarry.url}/v2/scrape/${id}/interact`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+  const response = await fetch(`${quarry.url}/v2/scrape/${id}/interact`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -76,7 +81,10 @@ describe.skipIf(skip)('interact', () => {
     const title = await teamA.interact(id, { code: 'document.title', language: 'javascript' as never });
     expect(title).toMatchObject({ success: true, result: 'Counter page', exitCode: 0, killed: false });
 
-    const clicked = await teamA.interact(id, { code: "document.getElementById('inc').click(); console.log('clicked'); console.warn('careful'); return document.getElementById('n').textContent;", language: 'javascript' as never });
+    const clicked = await teamA.interact(id, {
+      code: "document.getElementById('inc').click(); console.log('clicked'); console.warn('careful'); return document.getElementById('n').textContent;",
+      language: 'javascript' as never,
+    });
     expect(clicked).toMatchObject({ success: true, result: '1', stdout: 'clicked\n', stderr: 'careful\n' });
     // The same page: the click of the previous call is still there.
     const again = await post(id, { code: "document.getElementById('n').textContent" });
@@ -92,8 +100,14 @@ describe.skipIf(skip)('interact', () => {
     await expect(teamA.stopInteraction(id)).rejects.toThrow(/No interact session/);
   }, 60_000);
 
-  it('keeps the page of a browser scrape: interact continues where the scrape\'s actions left it', async () => {
-    const scraped = await teamA.scrape(`${site.url}/counter`, { formats: ['markdown'], actions: [{ type: 'click', selector: '#inc' }, { type: 'click', selector: '#inc' }] });
+  it("keeps the page of a browser scrape: interact continues where the scrape's actions left it", async () => {
+    const scraped = await teamA.scrape(`${site.url}/counter`, {
+      formats: ['markdown'],
+      actions: [
+        { type: 'click', selector: '#inc' },
+        { type: 'click', selector: '#inc' },
+      ],
+    });
     expect(scraped.markdown).toContain('2');
     const id = scraped.metadata!.scrapeId!;
     expect(await teamA.interact(id, { code: "document.getElementById('n').textContent", language: 'javascript' as never })).toMatchObject({ result: '2' });
@@ -123,9 +137,13 @@ describe.skipIf(skip)('interact', () => {
 
   it('keeps the SSRF guard on the kept page: fetch and navigation to a private address never arrive', async () => {
     const id = (await teamA.scrape(`${site.url}/counter`, { formats: ['markdown'] })).metadata!.scrapeId!;
-    const probe = await post(id, { code: `try { const r = await fetch(${JSON.stringify(privateUrl)}); return 'reached ' + (await r.text()); } catch (e) { return 'refused'; }` });
+    const probe = await post(id, {
+      code: `try { const r = await fetch(${JSON.stringify(privateUrl)}); return 'reached ' + (await r.text()); } catch (e) { return 'refused'; }`,
+    });
     expect(probe.body.result).toBe('refused');
-    const image = await post(id, { code: `await new Promise((resolve) => { const img = new Image(); img.onload = img.onerror = resolve; img.src = ${JSON.stringify(privateUrl + 'pixel.png')}; }); return 'tried'` });
+    const image = await post(id, {
+      code: `await new Promise((resolve) => { const img = new Image(); img.onload = img.onerror = resolve; img.src = ${JSON.stringify(privateUrl + 'pixel.png')}; }); return 'tried'`,
+    });
     expect(image.body.result).toBe('tried');
     await post(id, { code: `location.href = ${JSON.stringify(privateUrl)}; return 'sent'` });
     const where = await post(id, { code: 'document.body ? document.body.innerText : ""' });
@@ -137,7 +155,15 @@ describe.skipIf(skip)('interact', () => {
   it('turns a prompt into actions with the configured model and runs them on the page', async () => {
     const firecrawl = new Firecrawl({ apiKey: '', apiUrl: withModel.url });
     const id = (await firecrawl.scrape(`${site.url}/counter`, { formats: ['markdown'] })).metadata!.scrapeId!;
-    openai.script({ object: { actions: [{ type: 'click', selector: '#inc' }, { type: 'click', selector: '#inc' }, { type: 'executeJavascript', script: "return document.getElementById('n').textContent" }] } });
+    openai.script({
+      object: {
+        actions: [
+          { type: 'click', selector: '#inc' },
+          { type: 'click', selector: '#inc' },
+          { type: 'executeJavascript', script: "return document.getElementById('n').textContent" },
+        ],
+      },
+    });
     const done = await firecrawl.interact(id, { prompt: 'Press the +1 button twice and read the counter', language: 'javascript' as never });
     expect(done).toMatchObject({ success: true, exitCode: 0 });
     expect(JSON.parse(done.result!).javascriptReturns).toEqual([{ type: 'string', value: '2' }]);
@@ -146,7 +172,11 @@ describe.skipIf(skip)('interact', () => {
     expect(prompt).toContain('id=\\"inc\\"');
     // Actions the model made up that do not fit the schema are refused, not run.
     openai.script({ object: { actions: [{ type: 'launchMissiles' }] } });
-    const refused = await fetch(`${withModel.url}/v2/scrape/${id}/interact`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'do something odd' }) });
+    const refused = await fetch(`${withModel.url}/v2/scrape/${id}/interact`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'do something odd' }),
+    });
     expect(refused.status).toBeGreaterThanOrEqual(500);
     expect(((await refused.json()) as { error: string }).error).toContain('actions schema');
     await firecrawl.stopInteraction(id);
@@ -232,7 +262,9 @@ describe.skipIf(skip)('interact', () => {
       const textOf = (result: unknown) => JSON.parse((result as { content: Array<{ text: string }> }).content.map((part) => part.text).join(''));
       const opened = textOf(await client.callTool({ name: 'firecrawl_interact', arguments: { url: `${site.url}/counter`, code: 'document.title' } }));
       expect(opened).toMatchObject({ success: true, result: 'Counter page' });
-      const again = textOf(await client.callTool({ name: 'firecrawl_interact', arguments: { scrapeId: opened.scrapeId, code: "document.querySelector('h1').textContent" } }));
+      const again = textOf(
+        await client.callTool({ name: 'firecrawl_interact', arguments: { scrapeId: opened.scrapeId, code: "document.querySelector('h1').textContent" } }),
+      );
       expect(again.result).toBe('Counter');
       const stopped = textOf(await client.callTool({ name: 'firecrawl_interact_stop', arguments: { scrapeId: opened.scrapeId } }));
       expect(stopped).toMatchObject({ success: true, status: 'stopped' });

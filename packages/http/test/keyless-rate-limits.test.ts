@@ -58,7 +58,17 @@ describe('the startup log', () => {
     const { startServer } = await import('../src/server/start-server.js');
     const dir = await mkdtemp(join(tmpdir(), 'quarry-log-'));
     const lines: string[] = [];
-    const stream = new Writable({ write: (chunk, _encoding, done) => (lines.push(...String(chunk).trim().split('\n').map((line) => JSON.parse(line).msg as string)), done()) });
+    const stream = new Writable({
+      write: (chunk, _encoding, done) => (
+        lines.push(
+          ...String(chunk)
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line).msg as string),
+        ),
+        done()
+      ),
+    });
     const config = loadConfig({ QUARRY_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', SEARXNG_ENDPOINT: 'http://127.0.0.1:9/' });
     const parts = await composeServer(config);
     const server = await startServer(parts.services, config, { close: parts.close, logger: { level: 'info', stream } });

@@ -34,15 +34,16 @@ describe('the library outside the repository', () => {
   it('installs from npm pack tarballs and runs the README example', async () => {
     await run(npm, ['pack', '-w', 'packages/core', '-w', 'packages/adapters', '--pack-destination', project, '--silent'], { cwd: root });
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
-    await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', './quarry-core-0.1.0.tgz', './quarry-adapters-0.1.0.tgz'], { cwd: project, timeout: 100_000 });
+    await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', './quarry-core-0.1.0.tgz', './quarry-adapters-0.1.0.tgz'], {
+      cwd: project,
+      timeout: 100_000,
+    });
 
     const readme = await readFile(join(root, 'README.md'), 'utf8');
     const example = tsBlocks(readme)[0]!.code;
     expect(example).toContain("from '@quarry/adapters'");
     // The same program, pointed at the local site (which the SSRF guard refuses unless allowed).
-    const local = example
-      .replaceAll('https://example.com', site.url)
-      .replace('new GotFetcher()', "new GotFetcher({ allowPrivateHosts: ['127.0.0.1'] })");
+    const local = example.replaceAll('https://example.com', site.url).replace('new GotFetcher()', "new GotFetcher({ allowPrivateHosts: ['127.0.0.1'] })");
     await writeFile(join(project, 'example.mjs'), local);
     // The file the example parses: a real DOCX (made with LibreOffice, see the office fixtures).
     await copyFile(join(root, 'packages/core/test/fixtures/office/memo.docx'), join(project, 'report.docx'));

@@ -14,7 +14,8 @@ const page = (title: string, facts: string[], extra = '') =>
     title === 'Shop' ? '<a href="/kettle">kettle</a> <a href="/toaster">toaster</a>' : ''
   }</main></body></html>`;
 
-const productLd = '<script type="application/ld+json">{"@type":"Product","name":"LD Kettle","offers":{"price":"19.99","priceCurrency":"EUR"}}</script><meta property="og:image" content="https://img.test/k.jpg">';
+const productLd =
+  '<script type="application/ld+json">{"@type":"Product","name":"LD Kettle","offers":{"price":"19.99","priceCurrency":"EUR"}}</script><meta property="og:image" content="https://img.test/k.jpg">';
 
 const routes = {
   '/': { body: page('Shop', ['Name: Shop front', 'Price: 0']) },
@@ -72,7 +73,11 @@ beforeEach(() => openai.reset());
 describe('json format with a model (OpenAI-compatible double)', () => {
   it('v2 format object: the answer under json, 5 credits, the tokens charged to the team', async () => {
     const [tokensBefore, creditsBefore] = [await tokensUsed(), await creditsCharged()];
-    const { status, body } = await post(quarry.url, '/v2/scrape', { url: `${site.url}/kettle`, formats: ['markdown', { type: 'json', schema, prompt: 'The product on the page' }], maxAge: 0 });
+    const { status, body } = await post(quarry.url, '/v2/scrape', {
+      url: `${site.url}/kettle`,
+      formats: ['markdown', { type: 'json', schema, prompt: 'The product on the page' }],
+      maxAge: 0,
+    });
     expect(status).toBe(200);
     expect(body.data.json).toEqual({ name: 'Acme Kettle', price: 39.5, inStock: true, colors: ['red', 'blue'] });
     expect(body.data.markdown).toContain('Acme Kettle');
@@ -88,7 +93,11 @@ describe('json format with a model (OpenAI-compatible double)', () => {
   });
 
   it('v1 jsonOptions (with systemPrompt) lands under json, and the extract format under extract', async () => {
-    const json = await post(quarry.url, '/v1/scrape', { url: `${site.url}/toaster`, formats: ['json'], jsonOptions: { schema, systemPrompt: 'Prices are in euros.' } });
+    const json = await post(quarry.url, '/v1/scrape', {
+      url: `${site.url}/toaster`,
+      formats: ['json'],
+      jsonOptions: { schema, systemPrompt: 'Prices are in euros.' },
+    });
     expect(json.status).toBe(200);
     expect(json.body.data.json).toEqual({ name: 'Acme Toaster', price: 25 });
     expect(JSON.stringify(openai.requests[0]!.body)).toContain('Instructions from the caller:\\nPrices are in euros.');
@@ -157,7 +166,12 @@ describe('json format with a model (OpenAI-compatible double)', () => {
 describe('json format in crawls and batches', () => {
   it('crawl (SDK v2): every page has its answer, 5 credits each, the tokens charged', async () => {
     const tokensBefore = await tokensUsed();
-    const job = await firecrawl.crawl(`${site.url}/`, { limit: 3, scrapeOptions: { formats: [{ type: 'json', schema }], maxAge: 0 }, pollInterval: 1, timeout: 60 });
+    const job = await firecrawl.crawl(`${site.url}/`, {
+      limit: 3,
+      scrapeOptions: { formats: [{ type: 'json', schema }], maxAge: 0 },
+      pollInterval: 1,
+      timeout: 60,
+    });
     expect(job.status).toBe('completed');
     const byPath = Object.fromEntries(job.data.map((document) => [new URL(document.metadata!.sourceURL!).pathname, document.json]));
     expect(byPath).toEqual({
@@ -172,7 +186,11 @@ describe('json format in crawls and batches', () => {
   });
 
   it('batch (SDK v2 and v1): answers under json', async () => {
-    const job = await firecrawl.batchScrape([`${site.url}/kettle`, `${site.url}/toaster`], { options: { formats: [{ type: 'json', schema }], maxAge: 0 }, pollInterval: 1, timeout: 60 });
+    const job = await firecrawl.batchScrape([`${site.url}/kettle`, `${site.url}/toaster`], {
+      options: { formats: [{ type: 'json', schema }], maxAge: 0 },
+      pollInterval: 1,
+      timeout: 60,
+    });
     expect(job.status).toBe('completed');
     expect(job.data.map((document) => (document.json as { name: string }).name).sort()).toEqual(['Acme Kettle', 'Acme Toaster']);
     expect(job.creditsUsed).toBe(10);
@@ -195,10 +213,17 @@ describe('json format in crawls and batches', () => {
 describe('bad input', () => {
   it('a malformed schema is a 400 naming the field, before any page is fetched', async () => {
     const fetched = site.requests.length;
-    const v2 = await post(quarry.url, '/v2/scrape', { url: `${site.url}/kettle`, formats: [{ type: 'json', schema: { type: 'object', properties: { a: { type: 'text' } } } }] });
+    const v2 = await post(quarry.url, '/v2/scrape', {
+      url: `${site.url}/kettle`,
+      formats: [{ type: 'json', schema: { type: 'object', properties: { a: { type: 'text' } } } }],
+    });
     expect(v2.status).toBe(400);
     expect(v2.body.error).toMatch(/^`formats\[0\]\.schema` is not a valid JSON Schema/);
-    const v1 = await post(quarry.url, '/v1/scrape', { url: `${site.url}/kettle`, formats: ['json'], jsonOptions: { schema: { type: 'object', required: 'name' } } });
+    const v1 = await post(quarry.url, '/v1/scrape', {
+      url: `${site.url}/kettle`,
+      formats: ['json'],
+      jsonOptions: { schema: { type: 'object', required: 'name' } },
+    });
     expect(v1.status).toBe(400);
     expect(v1.body.error).toMatch(/^`jsonOptions\.schema` is not a valid JSON Schema/);
     const crawl = await post(quarry.url, '/v2/crawl', { url: `${site.url}/`, scrapeOptions: { formats: [{ type: 'json', schema: { type: 'array' } }] } });
@@ -261,21 +286,43 @@ describe('json format without a model', () => {
   it("fills the schema from the page's structured data, with a warning naming what was not found", async () => {
     const { status, body } = await post(bare.url, '/v2/scrape', {
       url: `${site.url}/structured`,
-      formats: [{ type: 'json', schema: { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' }, currency: { type: 'string' }, image: { type: 'string' }, weight: { type: 'number' } } } }],
+      formats: [
+        {
+          type: 'json',
+          schema: {
+            type: 'object',
+            properties: {
+              name: { type: 'string' },
+              price: { type: 'number' },
+              currency: { type: 'string' },
+              image: { type: 'string' },
+              weight: { type: 'number' },
+            },
+          },
+        },
+      ],
     });
     expect(status).toBe(200);
     expect(body.data.json).toEqual({ name: 'LD Kettle', price: 19.99, currency: 'EUR', image: 'https://img.test/k.jpg' });
-    expect(body.data.warning).toMatch(/^No LLM provider is configured: the json format was filled from the page's structured data \(JSON-LD, OpenGraph\): found name, price, currency, image; not found: weight\. Configure one with OPENAI_BASE_URL/);
+    expect(body.data.warning).toMatch(
+      /^No LLM provider is configured: the json format was filled from the page's structured data \(JSON-LD, OpenGraph\): found name, price, currency, image; not found: weight\. Configure one with OPENAI_BASE_URL/,
+    );
     expect(body.data.metadata.tokensUsed).toBeUndefined();
   });
 
   it('a prompt alone, or a page with nothing to fill, is a 501 that says how to configure a provider', async () => {
     const promptOnly = await post(bare.url, '/v2/scrape', { url: `${site.url}/structured`, formats: [{ type: 'json', prompt: 'The price' }] });
     expect(promptOnly.status).toBe(501);
-    expect(promptOnly.body.error).toMatch(/^The json format with only a prompt needs an LLM provider, and none is configured\. Configure one with OPENAI_BASE_URL \/ OPENAI_API_KEY \/ MODEL_NAME .*OLLAMA_BASE_URL .*ANTHROPIC_API_KEY/);
-    const nothing = await post(bare.url, '/v1/scrape', { url: `${site.url}/plain`, formats: ['json'], jsonOptions: { schema: { type: 'object', properties: { price: { type: 'number' } } } } });
+    expect(promptOnly.body.error).toMatch(
+      /^The json format with only a prompt needs an LLM provider, and none is configured\. Configure one with OPENAI_BASE_URL \/ OPENAI_API_KEY \/ MODEL_NAME .*OLLAMA_BASE_URL .*ANTHROPIC_API_KEY/,
+    );
+    const nothing = await post(bare.url, '/v1/scrape', {
+      url: `${site.url}/plain`,
+      formats: ['json'],
+      jsonOptions: { schema: { type: 'object', properties: { price: { type: 'number' } } } },
+    });
     expect(nothing.status).toBe(501);
-    expect(nothing.body.error).toContain('has none of the schema\'s fields (price)');
+    expect(nothing.body.error).toContain("has none of the schema's fields (price)");
     const summary = await post(bare.url, '/v2/scrape', { url: `${site.url}/plain`, formats: ['summary'] });
     expect(summary.status).toBe(501);
     expect(summary.body.error).toContain('OPENAI_BASE_URL');

@@ -19,7 +19,9 @@ beforeAll(async () => {
     hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1);
     if (url.pathname === '/sitemap.xml') {
       response.writeHead(200, { 'content-type': 'application/xml' });
-      response.end(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${site.url}/</loc></url><url><loc>${site.url}/listed</loc></url></urlset>`);
+      response.end(
+        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${site.url}/</loc></url><url><loc>${site.url}/listed</loc></url></urlset>`,
+      );
       return;
     }
     if (url.pathname === '/robots.txt') {
@@ -57,7 +59,11 @@ describe('map sitemap modes', () => {
   });
 
   it('v1 sitemapOnly: the same', async () => {
-    const response = await fetch(`${quarry.url}/v1/map`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${site.url}/`, sitemapOnly: true }) });
+    const response = await fetch(`${quarry.url}/v1/map`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${site.url}/`, sitemapOnly: true }),
+    });
     const body = (await response.json()) as { links: string[] };
     expect(paths(body.links)).toEqual(['/', '/listed']);
   });

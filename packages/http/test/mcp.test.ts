@@ -53,7 +53,8 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   return { isError: result.isError === true, json, text };
 }
 
-const parsedHtml = '<html><head><title>Parsed page</title></head><body><h1>Quarterly</h1><p>parse-token-7731</p><a href="https://example.com/annex">annex</a></body></html>';
+const parsedHtml =
+  '<html><head><title>Parsed page</title></head><body><h1>Quarterly</h1><p>parse-token-7731</p><a href="https://example.com/annex">annex</a></body></html>';
 
 /** The checks every transport must pass (and, per transport, whether firecrawl_parse reads local files). */
 function describeTools(label: string, connect: () => Promise<Client>, transport: 'http' | 'stdio') {
@@ -66,28 +67,59 @@ function describeTools(label: string, connect: () => Promise<Client>, transport:
       await client?.close();
     });
 
-    it('lists firecrawl-mcp\'s tool names', async () => {
+    it("lists firecrawl-mcp's tool names", async () => {
       const names = (await client.listTools()).tools.map((tool) => tool.name);
-      for (const name of ['firecrawl_scrape', 'firecrawl_batch_scrape', 'firecrawl_check_batch_status', 'firecrawl_map', 'firecrawl_search', 'firecrawl_crawl', 'firecrawl_check_crawl_status', 'firecrawl_extract', 'firecrawl_agent', 'firecrawl_agent_status', 'firecrawl_interact', 'firecrawl_interact_stop', 'firecrawl_parse', 'firecrawl_deep_research', 'firecrawl_generate_llmstxt', 'firecrawl_monitor_create', 'firecrawl_monitor_list', 'firecrawl_monitor_get', 'firecrawl_monitor_update', 'firecrawl_monitor_delete', 'firecrawl_monitor_run', 'firecrawl_monitor_checks', 'firecrawl_monitor_check']) {
+      for (const name of [
+        'firecrawl_scrape',
+        'firecrawl_batch_scrape',
+        'firecrawl_check_batch_status',
+        'firecrawl_map',
+        'firecrawl_search',
+        'firecrawl_crawl',
+        'firecrawl_check_crawl_status',
+        'firecrawl_extract',
+        'firecrawl_agent',
+        'firecrawl_agent_status',
+        'firecrawl_interact',
+        'firecrawl_interact_stop',
+        'firecrawl_parse',
+        'firecrawl_deep_research',
+        'firecrawl_generate_llmstxt',
+        'firecrawl_monitor_create',
+        'firecrawl_monitor_list',
+        'firecrawl_monitor_get',
+        'firecrawl_monitor_update',
+        'firecrawl_monitor_delete',
+        'firecrawl_monitor_run',
+        'firecrawl_monitor_checks',
+        'firecrawl_monitor_check',
+      ]) {
         expect(names).toContain(name);
       }
     });
 
-    it('firecrawl_scrape: the page as a document (markdown), json/screenshot options in firecrawl-mcp\'s shape accepted', async () => {
+    it("firecrawl_scrape: the page as a document (markdown), json/screenshot options in firecrawl-mcp's shape accepted", async () => {
       const result = await call(client, 'firecrawl_scrape', { url: `${site.url}/about`, formats: ['markdown', 'links'], onlyMainContent: true, maxAge: 0 });
       expect(result.isError).toBe(false);
       expect(result.json.markdown).toContain(tokenOf('/about'));
       expect(result.json.links).toEqual(expect.arrayContaining([`${site.url}/docs/`]));
     });
 
-    it('firecrawl_map: the site\'s URLs', async () => {
+    it("firecrawl_map: the site's URLs", async () => {
       const result = await call(client, 'firecrawl_map', { url: `${site.url}/`, sitemap: 'only' });
       expect(result.isError).toBe(false);
-      expect(result.json.links.map((link: { url: string }) => link.url).sort()).toEqual([site.url, `${site.url}/blog/first-post`, `${site.url}/docs/`, `${site.url}/sitemap-only`].sort());
+      expect(result.json.links.map((link: { url: string }) => link.url).sort()).toEqual(
+        [site.url, `${site.url}/blog/first-post`, `${site.url}/docs/`, `${site.url}/sitemap-only`].sort(),
+      );
     });
 
     it('firecrawl_crawl waits for the crawl; firecrawl_check_crawl_status reads it again', async () => {
-      const crawl = await call(client, 'firecrawl_crawl', { url: `${site.url}/blog/`, limit: 5, includePaths: ['^/blog/'], scrapeOptions: { formats: ['markdown'], maxAge: 0 } });
+      const crawl = await call(client, 'firecrawl_crawl', {
+        url: `${site.url}/blog/`,
+        limit: 5,
+        includePaths: ['^/blog/'],
+        scrapeOptions: { formats: ['markdown'], maxAge: 0 },
+      });
       expect(crawl.isError).toBe(false);
       expect(crawl.json).toMatchObject({ id: expect.any(String), status: 'completed', completed: 3 });
       expect(crawl.json.data.map((document: { markdown: string }) => document.markdown).join('\n')).toContain(tokenOf('/blog/first-post'));
@@ -115,14 +147,20 @@ function describeTools(label: string, connect: () => Promise<Client>, transport:
       const checkId = run.json.data.id as string;
       expect((await call(client, 'firecrawl_monitor_checks', { id })).json.data.map((check: { id: string }) => check.id)).toContain(checkId);
       expect((await call(client, 'firecrawl_monitor_check', { id, checkId })).isError).toBe(false);
-      const refused = await client.callTool({ name: 'firecrawl_monitor_create', arguments: { queries: ['quarry'], goal: 'news' } }).catch((error: unknown) => error);
+      const refused = await client
+        .callTool({ name: 'firecrawl_monitor_create', arguments: { queries: ['quarry'], goal: 'news' } })
+        .catch((error: unknown) => error);
       expect((refused as McpError).message).toMatch(/queries/);
       expect((await call(client, 'firecrawl_monitor_delete', { id })).isError).toBe(false);
       expect((await call(client, 'firecrawl_monitor_get', { id })).isError).toBe(true);
     }, 60_000);
 
     it('firecrawl_parse: a file sent as base64 content, with the formats and type rules of POST /v2/parse', async () => {
-      const html = await call(client, 'firecrawl_parse', { content: Buffer.from(parsedHtml).toString('base64'), filename: 'report.html', formats: ['markdown', 'links'] });
+      const html = await call(client, 'firecrawl_parse', {
+        content: Buffer.from(parsedHtml).toString('base64'),
+        filename: 'report.html',
+        formats: ['markdown', 'links'],
+      });
       expect(html.isError).toBe(false);
       expect(html.json.markdown).toContain('parse-token-7731');
       expect(html.json.links).toEqual(['https://example.com/annex']);
@@ -152,7 +190,9 @@ function describeTools(label: string, connect: () => Promise<Client>, transport:
           const parsed = await call(client, 'firecrawl_parse', { filePath, formats: ['markdown'] });
           expect(parsed.isError).toBe(false);
           expect(parsed.json.markdown).toContain('parse-token-7731');
-          const missing = await client.callTool({ name: 'firecrawl_parse', arguments: { filePath: join(dir, 'missing.pdf') } }).catch((error: unknown) => error);
+          const missing = await client
+            .callTool({ name: 'firecrawl_parse', arguments: { filePath: join(dir, 'missing.pdf') } })
+            .catch((error: unknown) => error);
           expect((missing as McpError).message).toMatch(/filePath/);
         } else {
           const refused = await client.callTool({ name: 'firecrawl_parse', arguments: { filePath } }).catch((error: unknown) => error);
@@ -189,7 +229,7 @@ describe('MCP over Streamable HTTP: auth and teams', () => {
     await expect(httpClient('fc-wrong')).rejects.toThrow(/Unauthorized/);
   });
 
-  it('another team\'s crawl id: not found, like the REST route', async () => {
+  it("another team's crawl id: not found, like the REST route", async () => {
     const mine = await httpClient(key);
     const theirs = await httpClient(otherKey);
     const crawl = await call(mine, 'firecrawl_crawl', { url: `${site.url}/about`, limit: 1 });
@@ -199,13 +239,15 @@ describe('MCP over Streamable HTTP: auth and teams', () => {
     await theirs.close();
   }, 60_000);
 
-  it('each tool call counts against its endpoint kind\'s rate limit', async () => {
+  it("each tool call counts against its endpoint kind's rate limit", async () => {
     const limited = await startQuarry({ QUARRY_RATE_LIMITS: 'map=1' });
     try {
       await limited.services.ledger.ensureTeam('acme', 'acme');
       const limitedKey = (await limited.services.ledger.createKey('acme', 'mcp')).key;
       const client = new Client({ name: 'quarry-test', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${limited.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${limitedKey}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${limited.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${limitedKey}` } } }),
+      );
       expect((await call(client, 'firecrawl_map', { url: `${site.url}/` })).isError).toBe(false);
       const second = await call(client, 'firecrawl_map', { url: `${site.url}/` });
       expect(second).toMatchObject({ isError: true, text: expect.stringMatching(/^Rate limit exceeded/) });
@@ -227,7 +269,7 @@ describe('MCP over Streamable HTTP: auth and teams', () => {
     }
   });
 
-  it('tool calls are charged to the caller\'s team like the REST routes', async () => {
+  it("tool calls are charged to the caller's team like the REST routes", async () => {
     await quarry.services.ledger.ensureTeam('poor', 'poor');
     await quarry.services.ledger.setCredits('poor', 0);
     const poorKey = (await quarry.services.ledger.createKey('poor', 'mcp')).key;
@@ -240,27 +282,34 @@ describe('MCP over Streamable HTTP: auth and teams', () => {
 });
 
 let stdioData: string;
-describeTools('MCP over stdio (quarry mcp)', async () => {
-  stdioData = await mkdtemp(join(tmpdir(), 'quarry-mcp-'));
-  const client = new Client({ name: 'quarry-test', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [bin, 'mcp', '--allow-private-hosts', '127.0.0.1'],
-      env: { PATH: process.env.PATH ?? '', QUARRY_DATA_DIR: stdioData, LOG_LEVEL: 'silent' },
-      stderr: 'pipe',
-    }),
-  );
-  return client;
-}, 'stdio');
+describeTools(
+  'MCP over stdio (quarry mcp)',
+  async () => {
+    stdioData = await mkdtemp(join(tmpdir(), 'quarry-mcp-'));
+    const client = new Client({ name: 'quarry-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [bin, 'mcp', '--allow-private-hosts', '127.0.0.1'],
+        env: { PATH: process.env.PATH ?? '', QUARRY_DATA_DIR: stdioData, LOG_LEVEL: 'silent' },
+        stderr: 'pipe',
+      }),
+    );
+    return client;
+  },
+  'stdio',
+);
 
 describe('quarry mcp: the key', () => {
   it('a key the ledger does not know: exits with Unauthorized, nothing on stdout', async () => {
     const { execFile } = await import('node:child_process');
     const dataDir = await mkdtemp(join(tmpdir(), 'quarry-mcp-key-'));
     const outcome = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [bin, 'mcp', '--api-key', 'fc-not-a-key'], { env: { ...process.env, QUARRY_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, timeout: 60_000 }, (error, stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      execFile(
+        process.execPath,
+        [bin, 'mcp', '--api-key', 'fc-not-a-key'],
+        { env: { ...process.env, QUARRY_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, timeout: 60_000 },
+        (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       );
     });
     await rm(dataDir, { recursive: true, force: true });

@@ -23,7 +23,12 @@ let keyA: string;
 let keyB: string;
 let acme: Firecrawl;
 const hooks: Array<{ body: Record<string, any>; headers: Record<string, unknown> }> = [];
-const env = { QUARRY_RATE_LIMITS: 'crawl=1000', QUARRY_MONITOR_MIN_INTERVAL_SECONDS: '1', QUARRY_WEBHOOK_ALLOW_HTTP: 'true', QUARRY_WEBHOOK_SECRET: 'monitor-secret' };
+const env = {
+  QUARRY_RATE_LIMITS: 'crawl=1000',
+  QUARRY_MONITOR_MIN_INTERVAL_SECONDS: '1',
+  QUARRY_WEBHOOK_ALLOW_HTTP: 'true',
+  QUARRY_WEBHOOK_SECRET: 'monitor-secret',
+};
 
 beforeAll(async () => {
   site = await startMutableSite();
@@ -80,14 +85,23 @@ describe('monitors', () => {
     await waitFor(async () => (await completedChecks(monitor.id)).length >= 2, { timeoutMs: 20_000, message: 'two scheduled checks' });
     const checksSoFar = await completedChecks(monitor.id); // newest first
     const [first, second] = [checksSoFar.at(-1), checksSoFar.at(-2)];
-    expect(first).toMatchObject({ trigger: 'scheduled', monitorId: monitor.id, summary: { totalPages: 1, new: 1, same: 0 }, actualCredits: 1, billingStatus: 'confirmed' });
+    expect(first).toMatchObject({
+      trigger: 'scheduled',
+      monitorId: monitor.id,
+      summary: { totalPages: 1, new: 1, same: 0 },
+      actualCredits: 1,
+      billingStatus: 'confirmed',
+    });
     expect(second).toMatchObject({ summary: { totalPages: 1, new: 0, same: 1 } });
     // One check per tick: scheduled times are distinct and two seconds apart.
     expect(Date.parse(first!.scheduledFor!) % 2000).toBe(0);
     expect(Date.parse(second!.scheduledFor!)).toBeGreaterThan(Date.parse(first!.scheduledFor!));
 
     site.set('/prices', articlePage('Prices', ['The basic plan costs 12 euros.']));
-    const changed = await waitFor(async () => (await completedChecks(monitor.id)).find((check) => check.summary.changed === 1), { timeoutMs: 20_000, message: 'a changed check' });
+    const changed = await waitFor(async () => (await completedChecks(monitor.id)).find((check) => check.summary.changed === 1), {
+      timeoutMs: 20_000,
+      message: 'a changed check',
+    });
     const detail = await acme.getMonitorCheck(monitor.id, changed.id);
     expect(detail.pages).toHaveLength(1);
     expect(detail.pages[0]).toMatchObject({ url: `${site.url}/prices`, status: 'changed', targetId: monitor.targets[0]!.id, statusCode: 200 });
@@ -116,9 +130,15 @@ describe('monitors', () => {
   it('checks a crawl target: the mapped pages of a site, up to its limit', async () => {
     site.set('/shop/', articlePage('Shop', ['Welcome.'], { links: ['/shop/a', '/shop/b', '/shop/c'] }));
     for (const name of ['a', 'b', 'c']) site.set(`/shop/${name}`, articlePage(`Item ${name}`, [`Item ${name} costs 1 euro.`]));
-    const monitor = await acme.createMonitor({ name: 'shop', schedule: { text: 'hourly' }, targets: [{ type: 'crawl', url: `${site.url}/shop/`, crawlOptions: { limit: 3 } }] });
+    const monitor = await acme.createMonitor({
+      name: 'shop',
+      schedule: { text: 'hourly' },
+      targets: [{ type: 'crawl', url: `${site.url}/shop/`, crawlOptions: { limit: 3 } }],
+    });
     const run = await acme.runMonitor(monitor.id);
-    await waitFor(async () => (await acme.listMonitorChecks(monitor.id)).find((check) => check.id === run.id)?.status === 'completed', { message: 'crawl check' });
+    await waitFor(async () => (await acme.listMonitorChecks(monitor.id)).find((check) => check.id === run.id)?.status === 'completed', {
+      message: 'crawl check',
+    });
     const detail = await acme.getMonitorCheck(monitor.id, run.id);
     expect(detail.summary).toMatchObject({ totalPages: 3, new: 3 });
     expect(detail.pages.map((page) => page.url)).toContain(`${site.url}/shop/`);
@@ -130,9 +150,15 @@ describe('monitors', () => {
   it('records a page that cannot be fetched as an error, and charges nothing for it', async () => {
     site.set('/fine', articlePage('Fine', ['All good.']));
     const unreachable = 'http://127.0.0.1:1/down';
-    const monitor = await acme.createMonitor({ name: 'mixed', schedule: { text: 'daily' }, targets: [{ type: 'scrape', urls: [`${site.url}/fine`, unreachable] }] });
+    const monitor = await acme.createMonitor({
+      name: 'mixed',
+      schedule: { text: 'daily' },
+      targets: [{ type: 'scrape', urls: [`${site.url}/fine`, unreachable] }],
+    });
     const run = await acme.runMonitor(monitor.id);
-    await waitFor(async () => (await acme.listMonitorChecks(monitor.id)).find((check) => check.id === run.id)?.status === 'completed', { message: 'mixed check' });
+    await waitFor(async () => (await acme.listMonitorChecks(monitor.id)).find((check) => check.id === run.id)?.status === 'completed', {
+      message: 'mixed check',
+    });
     const detail = await acme.getMonitorCheck(monitor.id, run.id);
     expect(detail).toMatchObject({ summary: { totalPages: 2, new: 1, error: 1 }, actualCredits: 1 });
     expect(detail.pages.find((page) => page.url === unreachable)).toMatchObject({ status: 'error', error: expect.any(String) });
@@ -146,14 +172,20 @@ describe('monitors', () => {
 
   it('pauses, runs on demand, resumes, updates and deletes', async () => {
     site.set('/news', articlePage('News', ['Nothing yet.']));
-    const monitor = await acme.createMonitor({ name: 'news', schedule: { text: 'every 5 minutes' }, targets: [{ type: 'scrape', urls: [`${site.url}/news`] }] });
+    const monitor = await acme.createMonitor({
+      name: 'news',
+      schedule: { text: 'every 5 minutes' },
+      targets: [{ type: 'scrape', urls: [`${site.url}/news`] }],
+    });
     expect(monitor.schedule).toEqual({ cron: '*/5 * * * *', text: 'every 5 minutes', timezone: 'UTC' });
     const paused = await acme.updateMonitor(monitor.id, { status: 'paused' });
     expect(paused).toMatchObject({ status: 'paused', nextRunAt: null, currentCheckId: null });
 
     const run = await acme.runMonitor(monitor.id);
     expect(run).toMatchObject({ monitorId: monitor.id, trigger: 'manual' });
-    await waitFor(async () => (await acme.listMonitorChecks(monitor.id)).find((check) => check.id === run.id)?.status === 'completed', { message: 'manual check' });
+    await waitFor(async () => (await acme.listMonitorChecks(monitor.id)).find((check) => check.id === run.id)?.status === 'completed', {
+      message: 'manual check',
+    });
     const detail = await acme.getMonitorCheck(monitor.id, run.id);
     expect(detail.pages.map((page) => page.status)).toEqual(['new']);
 
@@ -219,7 +251,7 @@ describe('monitors', () => {
         body: JSON.stringify({ name: 'fast', schedule: { cron: '* * * * *' }, targets: [{ type: 'scrape', urls: [`${site.url}/x`] }] }),
       });
       expect(answer.status).toBe(400);
-      expect(((await answer.json()) as { error: string }).error).toContain('`schedule.cron` runs every 60 s; this server\'s minimum interval is 300 s');
+      expect(((await answer.json()) as { error: string }).error).toContain("`schedule.cron` runs every 60 s; this server's minimum interval is 300 s");
     } finally {
       await strict.close();
     }
@@ -245,12 +277,19 @@ describe('monitors', () => {
     const client = (url: string) => new Firecrawl({ apiKey: '', apiUrl: url });
     let second: TestQuarry | undefined;
     try {
-      const monitor = await client(first.url).createMonitor({ name: 'restart', schedule: { cron: '*/2 * * * * *' }, targets: [{ type: 'scrape', urls: [`${site.url}/restart`] }] });
+      const monitor = await client(first.url).createMonitor({
+        name: 'restart',
+        schedule: { cron: '*/2 * * * * *' },
+        targets: [{ type: 'scrape', urls: [`${site.url}/restart`] }],
+      });
       await first.close();
       const hitsAtStop = site.hits('/restart');
       second = await startQuarry({ ...env, QUARRY_AUTH: 'off' }, dataDir);
       const again = client(second.url);
-      await waitFor(async () => (await again.listMonitorChecks(monitor.id)).filter((check) => check.status === 'completed').length >= 2, { timeoutMs: 20_000, message: 'checks after restart' });
+      await waitFor(async () => (await again.listMonitorChecks(monitor.id)).filter((check) => check.status === 'completed').length >= 2, {
+        timeoutMs: 20_000,
+        message: 'checks after restart',
+      });
       expect(site.hits('/restart')).toBeGreaterThan(hitsAtStop);
       await again.deleteMonitor(monitor.id);
     } finally {

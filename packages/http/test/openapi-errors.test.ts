@@ -21,7 +21,12 @@ describe('OpenAPI error responses', () => {
   it.each(['v1', 'v2'] as const)('documents every one of them on each %s operation', (version) => {
     const document = openApiDocument(version) as { paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>> };
     const scrape = document.paths[`/${version}/scrape`]!.post!.responses;
-    expect(Object.keys(scrape).filter((status) => status !== '200').map(Number).sort()).toEqual([...answered].sort());
+    expect(
+      Object.keys(scrape)
+        .filter((status) => status !== '200')
+        .map(Number)
+        .sort(),
+    ).toEqual([...answered].sort());
     expect(scrape['415']!.description).toContain('content type');
     expect(scrape['501']!.description).toContain('not_configured');
     for (const [path, operations] of Object.entries(document.paths)) {

@@ -22,7 +22,12 @@ const kettleDocx = () =>
   docxFile({
     title: 'Kettle sheet',
     pages: 2,
-    blocks: [{ heading: 'Acme Kettle' }, { paragraph: 'Name: Acme Kettle' }, { paragraph: 'Price: 39.50' }, { link: { text: 'Shop', url: 'https://shop.example/kettle' } }],
+    blocks: [
+      { heading: 'Acme Kettle' },
+      { paragraph: 'Name: Acme Kettle' },
+      { paragraph: 'Price: 39.50' },
+      { link: { text: 'Shop', url: 'https://shop.example/kettle' } },
+    ],
   });
 
 const creditsCharged = async () => (await quarry.services.ledger.listUsage(localTeamId, { kind: 'credits' })).reduce((sum, row) => sum + row.amount, 0);
@@ -30,7 +35,12 @@ const creditsCharged = async () => (await quarry.services.ledger.listUsage(local
 async function upload(parts: { file?: { data: Uint8Array | string; name: string; type?: string }; options?: string }) {
   const form = new FormData();
   if (parts.options !== undefined) form.append('options', parts.options);
-  if (parts.file) form.append('file', new Blob([typeof parts.file.data === 'string' ? parts.file.data : new Uint8Array(parts.file.data)], parts.file.type ? { type: parts.file.type } : {}), parts.file.name);
+  if (parts.file)
+    form.append(
+      'file',
+      new Blob([typeof parts.file.data === 'string' ? parts.file.data : new Uint8Array(parts.file.data)], parts.file.type ? { type: parts.file.type } : {}),
+      parts.file.name,
+    );
   const response = await fetch(`${quarry.url}/v2/parse`, { method: 'POST', body: form });
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
@@ -61,10 +71,34 @@ describe('POST /v2/parse through the SDK', () => {
   });
 
   it('XLSX sheets and PPTX slides, with their counts', async () => {
-    const sheets = await firecrawl.parse({ data: xlsxFile({ sheets: [{ name: 'Prices', rows: [['Item', 'Price'], ['Kettle', 39.5]] }] }), filename: 'prices.xlsx' });
+    const sheets = await firecrawl.parse({
+      data: xlsxFile({
+        sheets: [
+          {
+            name: 'Prices',
+            rows: [
+              ['Item', 'Price'],
+              ['Kettle', 39.5],
+            ],
+          },
+        ],
+      }),
+      filename: 'prices.xlsx',
+    });
     expect(sheets.markdown).toMatch(/## Prices\n\n\| Item \| Price \|\n\| -+ \| -+ \|\n\| Kettle \| 39\.5 \|/);
     expect(sheets.metadata).toMatchObject({ numSheets: 1 });
-    const deck = await firecrawl.parse({ data: pptxFile({ slides: [{ title: 'Intro', paragraphs: ['Hello'] }, { title: 'Plan', paragraphs: ['Ship it'] }] }), filename: 'deck.pptx' }, { formats: ['markdown'] });
+    const deck = await firecrawl.parse(
+      {
+        data: pptxFile({
+          slides: [
+            { title: 'Intro', paragraphs: ['Hello'] },
+            { title: 'Plan', paragraphs: ['Ship it'] },
+          ],
+        }),
+        filename: 'deck.pptx',
+      },
+      { formats: ['markdown'] },
+    );
     expect(deck.markdown).toMatch(/## Intro\n\nHello\n\n## Plan\n\nShip it/);
     expect(deck.metadata).toMatchObject({ numSlides: 2 });
   });
@@ -113,10 +147,14 @@ describe('POST /v2/parse refusals (nothing charged)', () => {
 
   it('a type Quarry does not read answers 415, through the SDK too', async () => {
     const before = await creditsCharged();
-    const { status, body } = await upload({ file: { data: new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0, 0, 0, 0]), name: 'legacy.doc', type: 'application/msword' } });
+    const { status, body } = await upload({
+      file: { data: new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0, 0, 0, 0]), name: 'legacy.doc', type: 'application/msword' },
+    });
     expect(status).toBe(415);
     expect(body.error).toContain('legacy.doc');
-    await expect(firecrawl.parse({ data: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]), filename: 'image.png', contentType: 'image/png' })).rejects.toMatchObject({ status: 415 });
+    await expect(
+      firecrawl.parse({ data: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]), filename: 'image.png', contentType: 'image/png' }),
+    ).rejects.toMatchObject({ status: 415 });
     expect(await creditsCharged()).toBe(before);
   });
 

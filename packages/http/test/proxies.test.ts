@@ -50,8 +50,15 @@ afterAll(async () => {
 });
 
 async function scrape(server: TestQuarry, version: 'v1' | 'v2', body: Record<string, unknown>) {
-  const response = await fetch(`${server.url}/${version}/scrape`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: response.status, body: (await response.json()) as { success: boolean; error?: string; data?: { markdown?: string; metadata: Record<string, unknown> } } };
+  const response = await fetch(`${server.url}/${version}/scrape`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: response.status,
+    body: (await response.json()) as { success: boolean; error?: string; data?: { markdown?: string; metadata: Record<string, unknown> } },
+  };
 }
 
 describe('proxy pools', () => {
@@ -112,12 +119,16 @@ describe('proxy pools', () => {
     expect(auto.body.data!.metadata).toMatchObject({ statusCode: 403, proxyUsed: 'basic', creditsUsed: 1 });
   });
 
-  it.skipIf(!findChromium())('the browser engine goes through the pools too (the guarded proxy relays to them)', async () => {
-    const before = enhanced.carried.length;
-    const { body } = await scrape(quarry, 'v2', { url: `${site.url}/guarded`, proxy: 'auto', waitFor: 100, timeout: 60_000 });
-    expect(body.data!.metadata).toMatchObject({ statusCode: 200, proxyUsed: 'enhanced', engine: 'browser' });
-    expect(body.data!.markdown).toContain('Guarded content');
-    expect(enhanced.carried.length).toBeGreaterThan(before);
-    expect(basic.refusedAuth).toBe(0);
-  }, 90_000);
+  it.skipIf(!findChromium())(
+    'the browser engine goes through the pools too (the guarded proxy relays to them)',
+    async () => {
+      const before = enhanced.carried.length;
+      const { body } = await scrape(quarry, 'v2', { url: `${site.url}/guarded`, proxy: 'auto', waitFor: 100, timeout: 60_000 });
+      expect(body.data!.metadata).toMatchObject({ statusCode: 200, proxyUsed: 'enhanced', engine: 'browser' });
+      expect(body.data!.markdown).toContain('Guarded content');
+      expect(enhanced.carried.length).toBeGreaterThan(before);
+      expect(basic.refusedAuth).toBe(0);
+    },
+    90_000,
+  );
 });

@@ -17,7 +17,10 @@ afterAll(async () => {
 });
 
 const queueStatus = async (key: string) =>
-  (await (await fetch(`${quarry.url}/v2/team/queue-status`, { headers: { authorization: `Bearer ${key}` } })).json()) as { success: boolean; mostRecentSuccess: string | null };
+  (await (await fetch(`${quarry.url}/v2/team/queue-status`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
+    success: boolean;
+    mostRecentSuccess: string | null;
+  };
 
 describe('queue status', () => {
   it('mostRecentSuccess: null before any work, then when the last page of a completed crawl finished', async () => {
@@ -27,7 +30,11 @@ describe('queue status', () => {
     expect(await queueStatus(key)).toMatchObject({ success: true, mostRecentSuccess: null });
 
     const before = Date.now();
-    const started = await fetch(`${quarry.url}/v2/crawl`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${site.url}/docs/`, limit: 3 }) });
+    const started = await fetch(`${quarry.url}/v2/crawl`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${site.url}/docs/`, limit: 3 }),
+    });
     const { id } = (await started.json()) as { id: string };
     for (let attempt = 0; attempt < 300; attempt++) {
       const status = (await (await fetch(`${quarry.url}/v2/crawl/${id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as { status: string };

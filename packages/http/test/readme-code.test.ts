@@ -31,7 +31,9 @@ function typeErrors(blocks: Array<{ line: number; code: string }>): string[] {
       types: ['node'],
     });
     return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-      const where = diagnostic.file ? `${diagnostic.file.fileName.slice(folder.length)}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}` : '';
+      const where = diagnostic.file
+        ? `${diagnostic.file.fileName.slice(folder.length)}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}`
+        : '';
       return `${where} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
     });
   } finally {

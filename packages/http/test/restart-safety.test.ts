@@ -33,7 +33,15 @@ async function freePort(): Promise<number> {
 
 function startServer(port: number): ChildProcess {
   const process_ = spawn(process.execPath, [bin, 'serve'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', QUARRY_DATA_DIR: dataDir, QUARRY_ALLOW_PRIVATE_HOSTS: '127.0.0.1', LOG_LEVEL: 'warn', QUARRY_WORKER_CONCURRENCY: '2' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      QUARRY_DATA_DIR: dataDir,
+      QUARRY_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      QUARRY_WORKER_CONCURRENCY: '2',
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   process_.stderr?.on('data', () => undefined);
@@ -74,7 +82,14 @@ describe('restart safety', () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     child = startServer(port);
-    await waitFor(() => fetch(`${base}/health`).then((response) => response.ok, () => false), { timeoutMs: 20_000, message: 'server start' });
+    await waitFor(
+      () =>
+        fetch(`${base}/health`).then(
+          (response) => response.ok,
+          () => false,
+        ),
+      { timeoutMs: 20_000, message: 'server start' },
+    );
     const started = await json(`${base}/v2/crawl`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -86,7 +101,14 @@ describe('restart safety', () => {
     child.kill('SIGKILL');
     await new Promise((resolve) => child!.once('exit', resolve));
     child = startServer(port);
-    await waitFor(() => fetch(`${base}/health`).then((response) => response.ok, () => false), { timeoutMs: 20_000, message: 'server restart' });
+    await waitFor(
+      () =>
+        fetch(`${base}/health`).then(
+          (response) => response.ok,
+          () => false,
+        ),
+      { timeoutMs: 20_000, message: 'server restart' },
+    );
 
     const done = await waitFor(
       async () => {

@@ -40,21 +40,37 @@ function fetcherAnswering(answer: (path: string) => string) {
 
 describe('robots.txt fetching', () => {
   it('follows up to five redirects, and allows everything beyond', async () => {
-    const five = new RobotsCache(fetcherAnswering(() => '/hop/5/5'), systemClock, ['QuarryBot']);
+    const five = new RobotsCache(
+      fetcherAnswering(() => '/hop/5/5'),
+      systemClock,
+      ['QuarryBot'],
+    );
     expect((await five.rulesFor(new URL(`${site.url}/`))).isAllowed(`${site.url}/secret`)).toBe(false);
-    const six = new RobotsCache(fetcherAnswering(() => '/hop/6/6'), systemClock, ['QuarryBot']);
+    const six = new RobotsCache(
+      fetcherAnswering(() => '/hop/6/6'),
+      systemClock,
+      ['QuarryBot'],
+    );
     expect((await six.rulesFor(new URL(`${site.url}/`))).isAllowed(`${site.url}/secret`)).toBe(true);
   });
 
   it('honours a rule 100 KB into a 5 MB robots.txt (reads the first 500 KiB, not the whole file)', async () => {
-    const huge = new RobotsCache(fetcherAnswering(() => '/huge-robots'), systemClock, ['QuarryBot']);
+    const huge = new RobotsCache(
+      fetcherAnswering(() => '/huge-robots'),
+      systemClock,
+      ['QuarryBot'],
+    );
     const rules = await huge.rulesFor(new URL(`${site.url}/`));
     expect(rules.isAllowed(`${site.url}/secret`)).toBe(false);
     expect(rules.isAllowed(`${site.url}/open`)).toBe(true);
   });
 
   it('allows all on 4xx and disallows all on 5xx or an unreachable host', async () => {
-    const missing = new RobotsCache(fetcherAnswering(() => '/nothing-here'), systemClock, ['QuarryBot']);
+    const missing = new RobotsCache(
+      fetcherAnswering(() => '/nothing-here'),
+      systemClock,
+      ['QuarryBot'],
+    );
     expect((await missing.rulesFor(new URL(`${site.url}/`))).isAllowed(`${site.url}/secret`)).toBe(true);
     const unreachable = new RobotsCache(new GotFetcher({ allowPrivateHosts: ['127.0.0.1'] }), systemClock, ['QuarryBot']);
     expect((await unreachable.rulesFor(new URL('http://127.0.0.1:9/'))).isAllowed('http://127.0.0.1:9/page')).toBe(false);

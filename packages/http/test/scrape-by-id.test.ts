@@ -28,9 +28,13 @@ async function get(path: string, key: string) {
 }
 
 describe('scrape by id', () => {
-  it.each(['v1', 'v2'] as const)('%s: answers the stored document of the team\'s own scrape; another team\'s id is a 404', async (version) => {
+  it.each(['v1', 'v2'] as const)("%s: answers the stored document of the team's own scrape; another team's id is a 404", async (version) => {
     const firecrawl = new Firecrawl({ apiKey: keys.own, apiUrl: quarry.url });
-    const scraped = (version === 'v2' ? await firecrawl.scrape(`${site.url}/`, { formats: ['markdown', 'html'] }) : await firecrawl.v1.scrapeUrl(`${site.url}/`, { formats: ['markdown', 'html'] })) as { markdown?: string; html?: string; metadata?: { scrapeId?: string } };
+    const scraped = (
+      version === 'v2'
+        ? await firecrawl.scrape(`${site.url}/`, { formats: ['markdown', 'html'] })
+        : await firecrawl.v1.scrapeUrl(`${site.url}/`, { formats: ['markdown', 'html'] })
+    ) as { markdown?: string; html?: string; metadata?: { scrapeId?: string } };
     const scrapeId = String(scraped.metadata?.scrapeId);
     expect(scrapeId).not.toBe('undefined');
 

@@ -100,7 +100,10 @@ describe('v2 client', () => {
   });
 
   it('turns bad input into an SdkError with the field named', async () => {
-    await expect(firecrawl.scrape(`${site.url}/`, { timeout: 5 })).rejects.toMatchObject({ status: 400, message: expect.stringContaining('`timeout` must be >= 1000') });
+    await expect(firecrawl.scrape(`${site.url}/`, { timeout: 5 })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining('`timeout` must be >= 1000'),
+    });
   });
 });
 

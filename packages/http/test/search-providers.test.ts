@@ -46,9 +46,26 @@ describe('SearXNG', () => {
         page > 2
           ? []
           : category === 'images'
-            ? [{ url: 'https://photos.example/p/1', title: 'A photo', content: '', img_src: 'https://photos.example/1.jpg', resolution: '800 x 600', engine: 'bing images' }]
+            ? [
+                {
+                  url: 'https://photos.example/p/1',
+                  title: 'A photo',
+                  content: '',
+                  img_src: 'https://photos.example/1.jpg',
+                  resolution: '800 x 600',
+                  engine: 'bing images',
+                },
+              ]
             : category === 'news'
-              ? [{ url: 'https://news.example/a', title: 'News A', content: 'Something happened', publishedDate: yesterday, thumbnail: 'https://news.example/a.jpg' }]
+              ? [
+                  {
+                    url: 'https://news.example/a',
+                    title: 'News A',
+                    content: 'Something happened',
+                    publishedDate: yesterday,
+                    thumbnail: 'https://news.example/a.jpg',
+                  },
+                ]
               : Array.from({ length: 3 }, (_, index) => ({
                   url: page === 1 && index === 0 ? `${site.url}/result-one` : `https://example.org/${page}/${index}`,
                   title: `Result ${page}.${index}`,
@@ -57,7 +74,18 @@ describe('SearXNG', () => {
                   category: 'general',
                 })).concat(page === 1 ? [{ url: 'ftp://files.example/x', title: 'FTP', content: 'not http', engine: 'duckduckgo', category: 'general' }] : []);
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ query: q, number_of_results: results.length, results, answers: [], corrections: [], infoboxes: [], suggestions: [], unresponsive_engines: [] }));
+      response.end(
+        JSON.stringify({
+          query: q,
+          number_of_results: results.length,
+          results,
+          answers: [],
+          corrections: [],
+          infoboxes: [],
+          suggestions: [],
+          unresponsive_engines: [],
+        }),
+      );
     });
     quarry = await startQuarry({ SEARXNG_ENDPOINT: searxng.url, SEARXNG_ENGINES: 'duckduckgo,wikipedia', SEARXNG_CATEGORIES: 'general,it' });
   });
@@ -67,14 +95,39 @@ describe('SearXNG', () => {
   });
 
   it('answers web, images and news from its JSON API, with engines, categories, language and time range', async () => {
-    const answer = await post(quarry, '/v2/search', { query: 'rust async', limit: 5, sources: ['web', 'images', { type: 'news' }], tbs: 'qdr:w', lang: 'de', country: 'de', ignoreInvalidURLs: true });
-    expect(answer.data.web.map((result: { url: string }) => result.url)).toEqual([`${site.url}/result-one`, 'https://example.org/1/1', 'https://example.org/1/2', 'https://example.org/2/0', 'https://example.org/2/1']);
+    const answer = await post(quarry, '/v2/search', {
+      query: 'rust async',
+      limit: 5,
+      sources: ['web', 'images', { type: 'news' }],
+      tbs: 'qdr:w',
+      lang: 'de',
+      country: 'de',
+      ignoreInvalidURLs: true,
+    });
+    expect(answer.data.web.map((result: { url: string }) => result.url)).toEqual([
+      `${site.url}/result-one`,
+      'https://example.org/1/1',
+      'https://example.org/1/2',
+      'https://example.org/2/0',
+      'https://example.org/2/1',
+    ]);
     expect(answer.data.web[0]).toEqual({ url: `${site.url}/result-one`, title: 'Result 1.0', description: 'About rust async (1.0)', position: 1 });
-    expect(answer.data.images).toEqual([{ title: 'A photo', imageUrl: 'https://photos.example/1.jpg', imageWidth: 800, imageHeight: 600, url: 'https://photos.example/p/1', position: 1 }]);
-    expect(answer.data.news).toEqual([{ title: 'News A', url: 'https://news.example/a', snippet: 'Something happened', date: yesterday, imageUrl: 'https://news.example/a.jpg', position: 1 }]);
+    expect(answer.data.images).toEqual([
+      { title: 'A photo', imageUrl: 'https://photos.example/1.jpg', imageWidth: 800, imageHeight: 600, url: 'https://photos.example/p/1', position: 1 },
+    ]);
+    expect(answer.data.news).toEqual([
+      { title: 'News A', url: 'https://news.example/a', snippet: 'Something happened', date: yesterday, imageUrl: 'https://news.example/a.jpg', position: 1 },
+    ]);
     expect(answer.creditsUsed).toBe(7);
     const web = seen.find((params) => params.get('categories') === 'general,it')!;
-    expect(Object.fromEntries(web)).toMatchObject({ q: 'rust async', format: 'json', engines: 'duckduckgo,wikipedia', language: 'de-DE', time_range: 'week', pageno: '1' });
+    expect(Object.fromEntries(web)).toMatchObject({
+      q: 'rust async',
+      format: 'json',
+      engines: 'duckduckgo,wikipedia',
+      language: 'de-DE',
+      time_range: 'week',
+      pageno: '1',
+    });
     expect(seen.some((params) => params.get('categories') === 'images')).toBe(true);
   });
 
@@ -120,8 +173,35 @@ describe('Serper', () => {
           ],
           relatedSearches: [],
         },
-        '/images': { images: [{ title: 'Img', imageUrl: 'https://img.example/1.png', imageWidth: 640, imageHeight: 480, thumbnailUrl: 'https://t', source: 'x', domain: 'img.example', link: 'https://img.example/page', googleUrl: 'https://g', position: 1 }] },
-        '/news': { news: [{ title: 'Breaking', link: 'https://news.example/b', snippet: 'It broke', date: '2025-03-01T00:00:00Z', source: 'News', imageUrl: 'https://news.example/b.jpg', position: 1 }] },
+        '/images': {
+          images: [
+            {
+              title: 'Img',
+              imageUrl: 'https://img.example/1.png',
+              imageWidth: 640,
+              imageHeight: 480,
+              thumbnailUrl: 'https://t',
+              source: 'x',
+              domain: 'img.example',
+              link: 'https://img.example/page',
+              googleUrl: 'https://g',
+              position: 1,
+            },
+          ],
+        },
+        '/news': {
+          news: [
+            {
+              title: 'Breaking',
+              link: 'https://news.example/b',
+              snippet: 'It broke',
+              date: '2025-03-01T00:00:00Z',
+              source: 'News',
+              imageUrl: 'https://news.example/b.jpg',
+              position: 1,
+            },
+          ],
+        },
       };
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answers[url.pathname] ?? {}));
     });
@@ -133,14 +213,37 @@ describe('Serper', () => {
   });
 
   it('speaks the Serper API for web, images and news', async () => {
-    const answer = await post(quarry, '/v2/search', { query: 'quarry', limit: 2, sources: ['web', 'images', 'news'], tbs: 'qdr:d', country: 'DE', lang: 'de', location: 'Berlin' });
+    const answer = await post(quarry, '/v2/search', {
+      query: 'quarry',
+      limit: 2,
+      sources: ['web', 'images', 'news'],
+      tbs: 'qdr:d',
+      country: 'DE',
+      lang: 'de',
+      location: 'Berlin',
+    });
     expect(answer.data.web).toEqual([
       { url: `${site.url}/result-one`, title: 'Serper one', description: 'First organic result', position: 1 },
       { url: 'https://example.com/two', title: 'Serper two', description: 'Second organic result', position: 2 },
     ]);
-    expect(answer.data.images).toEqual([{ title: 'Img', imageUrl: 'https://img.example/1.png', imageWidth: 640, imageHeight: 480, url: 'https://img.example/page', position: 1 }]);
-    expect(answer.data.news).toEqual([{ title: 'Breaking', url: 'https://news.example/b', snippet: 'It broke', date: '2025-03-01T00:00:00.000Z', imageUrl: 'https://news.example/b.jpg', position: 1 }]);
-    expect(bodies.find((entry) => entry.path === '/search')).toEqual({ path: '/search', key: 'serper-test-key', body: { q: 'quarry', num: 2, gl: 'de', hl: 'de', location: 'Berlin', tbs: 'qdr:d' } });
+    expect(answer.data.images).toEqual([
+      { title: 'Img', imageUrl: 'https://img.example/1.png', imageWidth: 640, imageHeight: 480, url: 'https://img.example/page', position: 1 },
+    ]);
+    expect(answer.data.news).toEqual([
+      {
+        title: 'Breaking',
+        url: 'https://news.example/b',
+        snippet: 'It broke',
+        date: '2025-03-01T00:00:00.000Z',
+        imageUrl: 'https://news.example/b.jpg',
+        position: 1,
+      },
+    ]);
+    expect(bodies.find((entry) => entry.path === '/search')).toEqual({
+      path: '/search',
+      key: 'serper-test-key',
+      body: { q: 'quarry', num: 2, gl: 'de', hl: 'de', location: 'Berlin', tbs: 'qdr:d' },
+    });
     expect(bodies.map((entry) => entry.path).sort()).toEqual(['/images', '/news', '/search']);
     const v1 = await post(quarry, '/v1/search', { query: 'quarry', limit: 1, scrapeOptions: { formats: ['markdown'] } });
     expect(v1.data[0]).toMatchObject({ url: `${site.url}/result-one`, title: 'Serper one' });

@@ -33,7 +33,11 @@ afterAll(async () => {
 });
 
 async function post(version: 'v1' | 'v2', path: string, body: Record<string, unknown>, status = 200) {
-  const response = await fetch(`${quarry.url}/${version}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${quarry.url}/${version}/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const json = await response.json();
   expect(response.status, JSON.stringify(json)).toBe(status);
   return json;

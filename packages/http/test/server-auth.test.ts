@@ -12,7 +12,11 @@ let keyPoor: string;
 async function call(method: string, path: string, key: string | undefined, body?: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${quarry.url}${path}`, {
     method,
-    headers: { ...(key !== undefined ? { authorization: `Bearer ${key}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: {
+      ...(key !== undefined ? { authorization: `Bearer ${key}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> };

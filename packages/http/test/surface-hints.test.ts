@@ -29,7 +29,7 @@ describe('hints that apply', () => {
     const engine = createEngine({ fetcher: new GotFetcher() });
     try {
       const refused = await engine.scrape(`${site.url}/about`).catch((error: Error) => error);
-      expect((refused as Error).message).toContain("new GotFetcher({ allowPrivateHosts: [...] })");
+      expect((refused as Error).message).toContain('new GotFetcher({ allowPrivateHosts: [...] })');
       expect((refused as Error).message).not.toMatch(/QUARRY_|--allow/);
       const screenshot = await engine.scrape('https://example.com/', { formats: ['screenshot'] }).catch((error: Error) => error);
       expect((screenshot as Error).message).toContain('pass a browser fetcher to createEngine');
@@ -40,13 +40,19 @@ describe('hints that apply', () => {
   });
 
   it('through the CLI: the flag', async () => {
-    const failed = await run(process.execPath, [bin, 'scrape', `${site.url}/about`], { env: { ...process.env, QUARRY_ALLOW_PRIVATE_HOSTS: '' } }).catch((error: { stderr: string }) => error);
+    const failed = await run(process.execPath, [bin, 'scrape', `${site.url}/about`], { env: { ...process.env, QUARRY_ALLOW_PRIVATE_HOSTS: '' } }).catch(
+      (error: { stderr: string }) => error,
+    );
     expect('stderr' in failed && failed.stderr).toMatch(/allow it with --allow-private-hosts/);
     expect('stderr' in failed && failed.stderr).not.toMatch(/QUARRY_ALLOW_PRIVATE_HOSTS|GotFetcher/);
   });
 
   it('through the server: the environment variables', async () => {
-    const response = await fetch(`${quarry.url}/v1/scrape`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${site.url}/about` }) });
+    const response = await fetch(`${quarry.url}/v1/scrape`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${site.url}/about` }),
+    });
     const body = (await response.json()) as { error: string };
     expect(response.status).toBe(403);
     expect(body.error).toMatch(/QUARRY_ALLOW_PRIVATE_HOSTS/);

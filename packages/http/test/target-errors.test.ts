@@ -43,10 +43,13 @@ async function post(path: string, body: unknown) {
 }
 
 async function crawlEnd(id: string) {
-  return waitFor(async () => {
-    const answer = (await (await fetch(`${quarry.url}/v1/crawl/${id}`)).json()) as { status: string; error?: string; data: unknown[] };
-    return answer.status === 'scraping' ? undefined : answer;
-  }, { timeoutMs: 30_000, message: 'crawl end' });
+  return waitFor(
+    async () => {
+      const answer = (await (await fetch(`${quarry.url}/v1/crawl/${id}`)).json()) as { status: string; error?: string; data: unknown[] };
+      return answer.status === 'scraping' ? undefined : answer;
+    },
+    { timeoutMs: 30_000, message: 'crawl end' },
+  );
 }
 
 describe('a target that cannot be reached, single scrape', () => {
@@ -65,13 +68,17 @@ describe('a target that cannot be reached, single scrape', () => {
     expect(body.error).toMatch(/connection refused/);
   });
 
-  it.skipIf(!hasBrowser)('a closed port through the browser engine is the same refusal, not ERR_HTTP_RESPONSE_CODE_FAILURE', async () => {
-    const { status, body } = await post('/v1/scrape', { url: `http://127.0.0.1:${closedPort}/`, waitFor: 50 });
-    expect(status).toBe(422);
-    expect(body.error).toContain(`127.0.0.1:${closedPort}`);
-    expect(body.error).toMatch(/connection refused|refused the connection/);
-    expect(body.error).not.toMatch(/ERR_HTTP_RESPONSE_CODE_FAILURE/);
-  }, 30_000);
+  it.skipIf(!hasBrowser)(
+    'a closed port through the browser engine is the same refusal, not ERR_HTTP_RESPONSE_CODE_FAILURE',
+    async () => {
+      const { status, body } = await post('/v1/scrape', { url: `http://127.0.0.1:${closedPort}/`, waitFor: 50 });
+      expect(status).toBe(422);
+      expect(body.error).toContain(`127.0.0.1:${closedPort}`);
+      expect(body.error).toMatch(/connection refused|refused the connection/);
+      expect(body.error).not.toMatch(/ERR_HTTP_RESPONSE_CODE_FAILURE/);
+    },
+    30_000,
+  );
 });
 
 describe('a target that cannot be reached, in a crawl and a map', () => {
@@ -82,28 +89,38 @@ describe('a target that cannot be reached, in a crawl and a map', () => {
     expect(end.status).toBe('completed');
     expect(end.data).toHaveLength(1);
     const errors = (await (await fetch(`${quarry.url}/v1/crawl/${body.id}/errors`)).json()) as { errors: Array<{ url: string; error: string }> };
-    expect(errors.errors).toEqual([expect.objectContaining({ url: `http://127.0.0.1:${closedPort}/gone`, error: expect.stringMatching(/connection refused/) })]);
+    expect(errors.errors).toEqual([
+      expect.objectContaining({ url: `http://127.0.0.1:${closedPort}/gone`, error: expect.stringMatching(/connection refused/) }),
+    ]);
   }, 40_000);
 
   it.each([
     ['a closed port', () => `http://127.0.0.1:${closedPort}/`, /connection refused/],
     ['a redirect to a private address', () => `${site.url}/to-private`, /Refused to connect to 10\.255\.255\.1/],
-  ])('a crawl whose start URL is %s fails saying so', async (_name, url, reason) => {
-    const { status, body } = await post('/v1/crawl', { url: url(), limit: 5 });
-    expect(status).toBe(200);
-    const end = await crawlEnd(body.id!);
-    expect(end.status).toBe('failed');
-    expect(end.error).toContain(`The start URL ${url()}`);
-    expect(end.error).toMatch(reason);
-  }, 40_000);
+  ])(
+    'a crawl whose start URL is %s fails saying so',
+    async (_name, url, reason) => {
+      const { status, body } = await post('/v1/crawl', { url: url(), limit: 5 });
+      expect(status).toBe(200);
+      const end = await crawlEnd(body.id!);
+      expect(end.status).toBe('failed');
+      expect(end.error).toContain(`The start URL ${url()}`);
+      expect(end.error).toMatch(reason);
+    },
+    40_000,
+  );
 
   it.each([
     ['a closed port', () => `http://127.0.0.1:${closedPort}/`, 422, /connection refused/],
     ['a redirect to a private address', () => `${site.url}/to-private`, 403, /Refused to connect to 10\.255\.255\.1/],
-  ])('a map whose start URL is %s answers the refusal, not the start URL alone', async (_name, url, expected, reason) => {
-    const { status, body } = await post('/v1/map', { url: url() });
-    expect(status, JSON.stringify(body)).toBe(expected);
-    expect(body.success).toBe(false);
-    expect(body.error).toMatch(reason);
-  }, 40_000);
+  ])(
+    'a map whose start URL is %s answers the refusal, not the start URL alone',
+    async (_name, url, expected, reason) => {
+      const { status, body } = await post('/v1/map', { url: url() });
+      expect(status, JSON.stringify(body)).toBe(expected);
+      expect(body.success).toBe(false);
+      expect(body.error).toMatch(reason);
+    },
+    40_000,
+  );
 });

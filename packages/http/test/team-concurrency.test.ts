@@ -30,11 +30,18 @@ afterAll(async () => {
 describe('team concurrency', () => {
   it('peaks at exactly the team limit with a crawl and a batch at once', async () => {
     const post = (path: string, body: unknown) =>
-      fetch(`${quarry.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((response) => response.json() as Promise<{ id: string }>);
+      fetch(`${quarry.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
+        (response) => response.json() as Promise<{ id: string }>,
+      );
     const crawl = await post('/v2/crawl', { url: `${site.url}/p0`, crawlEntireDomain: true, sitemap: 'skip', maxConcurrency: 10, ignoreRobotsTxt: true });
     const batch = await post('/v2/batch/scrape', { urls: Array.from({ length: 6 }, (_, index) => `${site.url}/b${index}`), maxConcurrency: 10 });
-    for (const [route, id] of [['crawl', crawl.id], ['batch/scrape', batch.id]] as const) {
-      await waitFor(async () => ((await (await fetch(`${quarry.url}/v2/${route}/${id}`)).json()) as { status: string }).status === 'completed', { timeoutMs: 30_000 });
+    for (const [route, id] of [
+      ['crawl', crawl.id],
+      ['batch/scrape', batch.id],
+    ] as const) {
+      await waitFor(async () => ((await (await fetch(`${quarry.url}/v2/${route}/${id}`)).json()) as { status: string }).status === 'completed', {
+        timeoutMs: 30_000,
+      });
     }
     expect(peak).toBe(2);
   });

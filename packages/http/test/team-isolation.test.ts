@@ -53,7 +53,10 @@ async function startTeams(env: Record<string, string>): Promise<Teams> {
 /** Team A crawls the site and scrapes the unlinked page with change tracking. */
 async function teamACrawls({ call }: Teams) {
   const { id } = await call('a', 'POST', '/v2/crawl', { url: `${site.url}/`, limit: 5, sitemap: 'skip' });
-  await waitFor(async () => ((await call('a', 'GET', `/v2/crawl/${id}`)).status === 'completed' ? true : undefined), { timeoutMs: 30_000, message: 'crawl end' });
+  await waitFor(async () => ((await call('a', 'GET', `/v2/crawl/${id}`)).status === 'completed' ? true : undefined), {
+    timeoutMs: 30_000,
+    message: 'crawl end',
+  });
   await call('a', 'POST', '/v2/scrape', { url: `${site.url}/hidden`, formats: ['markdown', 'changeTracking'] });
 }
 
@@ -86,9 +89,13 @@ describe('per team by default', () => {
   });
 
   it('team B\u2019s map does not list the pages team A\u2019s index knows', async () => {
-    const links = (await teams.call('b', 'POST', '/v2/map', { url: `${site.url}/`, sitemap: 'skip' })).links.map((link: { url: string }) => new URL(link.url).pathname);
+    const links = (await teams.call('b', 'POST', '/v2/map', { url: `${site.url}/`, sitemap: 'skip' })).links.map(
+      (link: { url: string }) => new URL(link.url).pathname,
+    );
     expect(links).not.toContain('/hidden');
-    const own = (await teams.call('a', 'POST', '/v2/map', { url: `${site.url}/`, sitemap: 'skip' })).links.map((link: { url: string }) => new URL(link.url).pathname);
+    const own = (await teams.call('a', 'POST', '/v2/map', { url: `${site.url}/`, sitemap: 'skip' })).links.map(
+      (link: { url: string }) => new URL(link.url).pathname,
+    );
     expect(own).toContain('/hidden');
   });
 
@@ -116,7 +123,9 @@ describe('QUARRY_SHARED_INDEX=true', () => {
     const answer = await teams.call('b', 'POST', '/v2/scrape', { url: `${site.url}/payroll`, maxAge: 3_600_000 });
     expect(answer.data.metadata.cacheState).toBe('hit');
     expect(site.hits('/payroll')).toBe(before);
-    const links = (await teams.call('b', 'POST', '/v2/map', { url: `${site.url}/`, sitemap: 'skip' })).links.map((link: { url: string }) => new URL(link.url).pathname);
+    const links = (await teams.call('b', 'POST', '/v2/map', { url: `${site.url}/`, sitemap: 'skip' })).links.map(
+      (link: { url: string }) => new URL(link.url).pathname,
+    );
     expect(links).toContain('/hidden');
     const tracked = await teams.call('b', 'POST', '/v2/scrape', { url: `${site.url}/hidden`, formats: ['markdown', 'changeTracking'] });
     expect(tracked.data.changeTracking).toMatchObject({ changeStatus: 'same' });

@@ -24,7 +24,7 @@ afterAll(async () => {
 const schema = { type: 'object', properties: { plan: { type: 'string' }, price: { type: 'number' } } };
 
 describe('token usage', () => {
-  it('reports the team\'s token balance, drawn down by the json format and extract, apart from its credits (SDK v2 and v1)', async () => {
+  it("reports the team's token balance, drawn down by the json format and extract, apart from its credits (SDK v2 and v1)", async () => {
     const ledger = quarry.services.ledger;
     await ledger.ensureTeam('tokens', 'tokens');
     await ledger.setCredits('tokens', 1_000);

@@ -40,20 +40,27 @@ const month = () => {
 };
 
 describe('usage history', () => {
-  it('v2 getCreditUsageHistorical: this month, the team\'s own credits', async () => {
-    const result = (await new Firecrawl({ apiKey: keyA1, apiUrl: quarry.url }).getCreditUsageHistorical()) as unknown as { periods: Array<Record<string, unknown>> };
+  it("v2 getCreditUsageHistorical: this month, the team's own credits", async () => {
+    const result = (await new Firecrawl({ apiKey: keyA1, apiUrl: quarry.url }).getCreditUsageHistorical()) as unknown as {
+      periods: Array<Record<string, unknown>>;
+    };
     expect(result.periods).toEqual([{ startDate: month(), endDate: expect.stringMatching(/T23:59:59\.999Z$/), creditsUsed: 3 }]);
   });
 
-  it('v2 byApiKey: one period per key, never another team\'s', async () => {
-    const result = (await new Firecrawl({ apiKey: keyA2, apiUrl: quarry.url }).getCreditUsageHistorical(true)) as { periods: Array<{ apiKey: string | null; creditsUsed: number }> };
+  it("v2 byApiKey: one period per key, never another team's", async () => {
+    const result = (await new Firecrawl({ apiKey: keyA2, apiUrl: quarry.url }).getCreditUsageHistorical(true)) as {
+      periods: Array<{ apiKey: string | null; creditsUsed: number }>;
+    };
     const used = result.periods.map((period) => period.creditsUsed).sort();
     expect(used).toEqual([1, 2]);
     expect(result.periods.every((period) => typeof period.apiKey === 'string')).toBe(true);
   });
 
   it('v1 getCreditUsageHistorical and v2 getTokenUsageHistorical answer', async () => {
-    const v1 = (await new Firecrawl({ apiKey: keyB, apiUrl: quarry.url }).v1.getCreditUsageHistorical()) as { success: boolean; periods: Array<{ creditsUsed: number }> };
+    const v1 = (await new Firecrawl({ apiKey: keyB, apiUrl: quarry.url }).v1.getCreditUsageHistorical()) as {
+      success: boolean;
+      periods: Array<{ creditsUsed: number }>;
+    };
     expect(v1.success).toBe(true);
     expect(v1.periods.map((period) => period.creditsUsed)).toEqual([1]);
     const tokens = (await new Firecrawl({ apiKey: keyB, apiUrl: quarry.url }).getTokenUsageHistorical()) as { periods: Array<{ tokensUsed: number }> };

@@ -64,7 +64,10 @@ describe('webhooks', () => {
     const types = events.map((entry) => entry.body.type);
     expect(types[0]).toBe('crawl.started');
     expect(types.filter((type) => type === 'crawl.page')).toHaveLength(job.data.length);
-    const pageIds = events.filter((entry) => entry.body.type === 'crawl.page').map((entry) => entry.body.data[0].metadata.scrapeId).sort();
+    const pageIds = events
+      .filter((entry) => entry.body.type === 'crawl.page')
+      .map((entry) => entry.body.data[0].metadata.scrapeId)
+      .sort();
     expect(pageIds).toEqual(job.data.map((document) => document.metadata?.scrapeId).sort());
     for (const entry of events) {
       expect(entry.body).toMatchObject({ success: true, id: job.id, metadata: { run: 'ci' }, webhookId: expect.any(String) });

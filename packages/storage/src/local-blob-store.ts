@@ -37,7 +37,10 @@ export class LocalBlobStore implements BlobStore {
       throw error;
     }
     const newline = file.indexOf(0x0a);
-    return { contentType: file.subarray(0, newline).toString('utf8'), bytes: new Uint8Array(file.buffer, file.byteOffset + newline + 1, file.byteLength - newline - 1) };
+    return {
+      contentType: file.subarray(0, newline).toString('utf8'),
+      bytes: new Uint8Array(file.buffer, file.byteOffset + newline + 1, file.byteLength - newline - 1),
+    };
   }
 
   async delete(id: string): Promise<boolean> {

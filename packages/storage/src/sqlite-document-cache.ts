@@ -20,7 +20,14 @@ export class SqliteDocumentCache implements DocumentCache {
   }
 
   async put(entry: CachedDocumentEntry): Promise<void> {
-    this.statements.put.run(entry.key, entry.url, entry.teamId ?? null, JSON.stringify(entry.document), entry.storedAt, entry.links ? JSON.stringify(entry.links) : null);
+    this.statements.put.run(
+      entry.key,
+      entry.url,
+      entry.teamId ?? null,
+      JSON.stringify(entry.document),
+      entry.storedAt,
+      entry.links ? JSON.stringify(entry.links) : null,
+    );
   }
 
   async get(key: string, maxAgeMs: number, now: number): Promise<CachedDocument | undefined> {

@@ -93,14 +93,18 @@ export class SqliteJobStore implements JobStore {
         'INSERT INTO job_errors (job_id, key, url, code, message, at) VALUES (?, ?, ?, ?, ?, ?)',
       ),
       countDone: db.prepare<[number, string]>('UPDATE jobs SET pending = pending - 1, completed = completed + 1, credits_used = credits_used + ? WHERE id = ?'),
-      countFailed: db.prepare<[number, string]>('UPDATE jobs SET pending = pending - 1, live = live - 1, failed = failed + 1, credits_used = credits_used + ? WHERE id = ?'),
+      countFailed: db.prepare<[number, string]>(
+        'UPDATE jobs SET pending = pending - 1, live = live - 1, failed = failed + 1, credits_used = credits_used + ? WHERE id = ?',
+      ),
       cancelItems: db.prepare<[string]>("UPDATE job_items SET state = 'cancelled' WHERE job_id = ? AND state = 'queued'"),
       countCancelled: db.prepare<[number, string]>('UPDATE jobs SET pending = pending - ? WHERE id = ?'),
       pendingItems: db.prepare<[string], ItemRow>("SELECT key, url, discovery_depth, state FROM job_items WHERE job_id = ? AND state = 'queued' ORDER BY seq"),
       progress: db.prepare<[string], { live: number; completed: number; failed: number; pending: number; credits_used: number }>(
         'SELECT live, completed, failed, pending, credits_used FROM jobs WHERE id = ?',
       ),
-      documents: db.prepare<[string, number, number], { document: string }>('SELECT document FROM job_documents WHERE job_id = ? ORDER BY seq LIMIT ? OFFSET ?'),
+      documents: db.prepare<[string, number, number], { document: string }>(
+        'SELECT document FROM job_documents WHERE job_id = ? ORDER BY seq LIMIT ? OFFSET ?',
+      ),
       errors: db.prepare<[string], { seq: number; url: string; code: string | null; message: string; at: number }>(
         'SELECT seq, url, code, message, at FROM job_errors WHERE job_id = ? ORDER BY seq',
       ),
@@ -161,25 +165,27 @@ export class SqliteJobStore implements JobStore {
       return true;
     });
 
-    this.updateTransaction = db.transaction((id: string, patch: JobPatch, expectedStatus: JobStatus | undefined, outbox: OutboxEvent[] | undefined): boolean => {
-      const current = statements.jobStatus.get(id);
-      if (!current) return false;
-      if (expectedStatus !== undefined && current.status !== expectedStatus) return false;
-      if (patch.status !== undefined && patch.status !== current.status && terminalJobStatuses.has(current.status)) return false;
-      statements.updateJob.run({
-        id,
-        setStatus: patch.status !== undefined ? 1 : 0,
-        status: patch.status ?? null,
-        setKickoffDone: patch.kickoffDone !== undefined ? 1 : 0,
-        kickoffDone: patch.kickoffDone ? 1 : 0,
-        setError: 'error' in patch ? 1 : 0,
-        error: patch.error ?? null,
-        setExpiresAt: patch.expiresAt !== undefined ? 1 : 0,
-        expiresAt: patch.expiresAt ?? null,
-      });
-      this.writeOutbox(outbox);
-      return true;
-    });
+    this.updateTransaction = db.transaction(
+      (id: string, patch: JobPatch, expectedStatus: JobStatus | undefined, outbox: OutboxEvent[] | undefined): boolean => {
+        const current = statements.jobStatus.get(id);
+        if (!current) return false;
+        if (expectedStatus !== undefined && current.status !== expectedStatus) return false;
+        if (patch.status !== undefined && patch.status !== current.status && terminalJobStatuses.has(current.status)) return false;
+        statements.updateJob.run({
+          id,
+          setStatus: patch.status !== undefined ? 1 : 0,
+          status: patch.status ?? null,
+          setKickoffDone: patch.kickoffDone !== undefined ? 1 : 0,
+          kickoffDone: patch.kickoffDone ? 1 : 0,
+          setError: 'error' in patch ? 1 : 0,
+          error: patch.error ?? null,
+          setExpiresAt: patch.expiresAt !== undefined ? 1 : 0,
+          expiresAt: patch.expiresAt ?? null,
+        });
+        this.writeOutbox(outbox);
+        return true;
+      },
+    );
     this.createTransaction = db.transaction((job: JobRecord, outbox: OutboxEvent[] | undefined) => {
       statements.insertJob.run({
         id: job.id,
@@ -220,7 +226,16 @@ export class SqliteJobStore implements JobStore {
   /** Webhook deliveries of a change, inside the change's transaction (the outbox table shares this db). */
   private writeOutbox(outbox: OutboxEvent[] | undefined) {
     for (const event of outbox ?? []) {
-      this.statements.insertOutbox.run(event.id, event.jobId, event.teamId, event.url, JSON.stringify(event.headers), event.body, event.createdAt, event.createdAt);
+      this.statements.insertOutbox.run(
+        event.id,
+        event.jobId,
+        event.teamId,
+        event.url,
+        JSON.stringify(event.headers),
+        event.body,
+        event.createdAt,
+        event.createdAt,
+      );
     }
   }
 
@@ -283,9 +298,11 @@ export class SqliteJobStore implements JobStore {
 
   async addRobotsBlocked(jobId: string, urls: string[]): Promise<void> {
     if (urls.length === 0) return;
-    this.db.transaction(() => {
-      for (const url of urls) this.statements.insertRobotsBlocked.run(jobId, url);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        for (const url of urls) this.statements.insertRobotsBlocked.run(jobId, url);
+      })
+      .immediate();
   }
 
   async listRobotsBlocked(jobId: string): Promise<string[]> {

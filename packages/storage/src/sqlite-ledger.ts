@@ -200,5 +200,11 @@ function requireCount(field: string, value: number) {
 
 const unknownTeam = (teamId: string) => new NotFoundError(`Team ${teamId} not found`);
 
-const toTeam = (row: TeamRow): Team => ({ id: row.id, name: row.name, credits: row.credits, tokensUsed: row.tokens_used, tokens: row.tokens, createdAt: row.created_at });
-
+const toTeam = (row: TeamRow): Team => ({
+  id: row.id,
+  name: row.name,
+  credits: row.credits,
+  tokensUsed: row.tokens_used,
+  tokens: row.tokens,
+  createdAt: row.created_at,
+});

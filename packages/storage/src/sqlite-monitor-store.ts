@@ -21,7 +21,9 @@ export class SqliteMonitorStore implements MonitorStore {
       saveIf: db.prepare<[string, string | null, string, string, string | null]>(
         'UPDATE monitors SET status = ?, next_check_id = ?, body = ? WHERE id = ? AND next_check_id IS ?',
       ),
-      addCheck: db.prepare<[string, string, number]>('INSERT INTO monitor_checks (monitor_id, check_id, created_at) VALUES (?, ?, ?) ON CONFLICT (check_id) DO NOTHING'),
+      addCheck: db.prepare<[string, string, number]>(
+        'INSERT INTO monitor_checks (monitor_id, check_id, created_at) VALUES (?, ?, ?) ON CONFLICT (check_id) DO NOTHING',
+      ),
       listChecks: db.prepare<[string, number, number], { check_id: string }>(
         'SELECT check_id FROM monitor_checks WHERE monitor_id = ? ORDER BY created_at DESC, seq DESC LIMIT ? OFFSET ?',
       ),

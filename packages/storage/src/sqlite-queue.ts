@@ -72,7 +72,15 @@ export class SqliteQueue implements Queue {
     this.enqueueTransaction = db.transaction((messages: QueueMessage[], now: number) => {
       let added = 0;
       for (const message of messages) {
-        added += this.statements.insert.run(message.id, message.jobId, message.key, message.url, message.discoveryDepth, message.priority ?? null, Math.max(now, message.notBefore ?? now)).changes;
+        added += this.statements.insert.run(
+          message.id,
+          message.jobId,
+          message.key,
+          message.url,
+          message.discoveryDepth,
+          message.priority ?? null,
+          Math.max(now, message.notBefore ?? now),
+        ).changes;
       }
       return added;
     });
@@ -129,7 +137,6 @@ export class SqliteQueue implements Queue {
   async depth(): Promise<{ waiting: number; active: number }> {
     return this.statements.depth.get({ now: this.clock.now() })!;
   }
-
 }
 
 function toLeased(row: QueueRow): LeasedMessage {

@@ -79,4 +79,3 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
     return this.statements.prune.run(before).changes;
   }
 }
-

@@ -22,7 +22,13 @@ export class Wakeups {
       this.waiters.add(wake);
     });
     try {
-      return await Promise.race([woken, this.clock.sleep(ms, controller.signal).then(() => false, () => true)]);
+      return await Promise.race([
+        woken,
+        this.clock.sleep(ms, controller.signal).then(
+          () => false,
+          () => true,
+        ),
+      ]);
     } finally {
       this.waiters.delete(wake);
       controller.abort();

@@ -53,7 +53,13 @@ describe.runIf(available)('BullmqQueue across processes', () => {
     const queue = process();
     await queue.enqueue([queueMessage('a'), queueMessage('b')]);
     // A process that moved one message to BullMQ's active list and died before recording its lease.
-    const dying = new Worker(defaultBullmqQueueOptions.name, null, { connection: redis, prefix, autorun: false, skipStalledCheck: true, skipLockRenewal: true });
+    const dying = new Worker(defaultBullmqQueueOptions.name, null, {
+      connection: redis,
+      prefix,
+      autorun: false,
+      skipStalledCheck: true,
+      skipLockRenewal: true,
+    });
     expect(await dying.getNextJob('0', { block: false })).toBeDefined();
     await dying.close();
     const hour = 3_600_000;
@@ -69,7 +75,13 @@ describe.runIf(available)('BullmqQueue across processes', () => {
   it('gives an orphan back within two lease lengths when leases are shorter than the orphan check', async () => {
     const queue = process(); // orphanCheckMs 10 s, leases of 2 s
     await queue.enqueue([queueMessage('a'), queueMessage('b')]);
-    const dying = new Worker(defaultBullmqQueueOptions.name, null, { connection: redis, prefix, autorun: false, skipStalledCheck: true, skipLockRenewal: true });
+    const dying = new Worker(defaultBullmqQueueOptions.name, null, {
+      connection: redis,
+      prefix,
+      autorun: false,
+      skipStalledCheck: true,
+      skipLockRenewal: true,
+    });
     expect(await dying.getNextJob('0', { block: false })).toBeDefined();
     await dying.close();
     const [held] = await queue.lease(5, 2_000);

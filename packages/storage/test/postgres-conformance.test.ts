@@ -34,7 +34,10 @@ describe.runIf(available)('PostgreSQL storage', () => {
   describe('PostgresBlobStore bounds', () => {
     it('refuses a blob over its size bound, naming the field, and stores nothing', async () => {
       const store = new PostgresBlobStore(await fresh(), { maxBytes: 4 });
-      await expect(store.put(new Uint8Array(5), 'image/png')).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining('at most 4 bytes; got 5') });
+      await expect(store.put(new Uint8Array(5), 'image/png')).rejects.toMatchObject({
+        code: 'invalid_request',
+        message: expect.stringContaining('at most 4 bytes; got 5'),
+      });
       expect(await db.query('SELECT id FROM blobs')).toEqual([]);
       expect(await store.get(await store.put(new Uint8Array(4), 'image/png'))).toBeDefined();
     });

@@ -30,7 +30,17 @@ describe.runIf(available)('PostgreSQL shared by several processes', () => {
     await stores[0]!.createJob(jobRecord('job-x'));
     const keys = Array.from({ length: 40 }, (_, index) => `p${index}`);
     // Every process offers every link: dedup and the limit hold across them.
-    const added = (await Promise.all(stores.map((store) => store.addItems('job-x', keys.map((key) => frontierEntry(key)), 30)))).flat();
+    const added = (
+      await Promise.all(
+        stores.map((store) =>
+          store.addItems(
+            'job-x',
+            keys.map((key) => frontierEntry(key)),
+            30,
+          ),
+        ),
+      )
+    ).flat();
     expect(added).toHaveLength(30);
     const finished = await Promise.all(
       stores.flatMap((store) =>
@@ -46,12 +56,21 @@ describe.runIf(available)('PostgreSQL shared by several processes', () => {
   it('finishes pages and adds links of one job at once from every process without deadlocks', async () => {
     const stores = pools.map((pool) => new PostgresJobStore(pool));
     await stores[0]!.createJob(jobRecord('job-busy'));
-    await stores[0]!.addItems('job-busy', Array.from({ length: 60 }, (_, index) => frontierEntry(`seed${index}`)), 1_000);
+    await stores[0]!.addItems(
+      'job-busy',
+      Array.from({ length: 60 }, (_, index) => frontierEntry(`seed${index}`)),
+      1_000,
+    );
     // What a crawl does on many workers: each finished page adds its links, all on one job row.
     const work = Array.from({ length: 60 }, (_, index) => {
       const store = stores[index % stores.length]!;
       return Promise.all([
-        store.finishItem('job-busy', 'team-a', { key: frontierEntry(`seed${index}`).key, document: pageDocument(`seed${index}`), credits: 1, finishedAt: index }),
+        store.finishItem('job-busy', 'team-a', {
+          key: frontierEntry(`seed${index}`).key,
+          document: pageDocument(`seed${index}`),
+          credits: 1,
+          finishedAt: index,
+        }),
         store.addItems('job-busy', [frontierEntry(`link${index}`), frontierEntry(`link${index + 1}`)], 1_000),
       ]);
     });

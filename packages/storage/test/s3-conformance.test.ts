@@ -22,7 +22,10 @@ describe('S3BlobStore at its edges', () => {
   afterAll(() => serverless.close());
 
   it('refuses a blob over its size bound, naming the field', async () => {
-    await expect(store({ maxBytes: 4 }).put(new Uint8Array(5), 'image/png')).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining('at most 4 bytes; got 5') });
+    await expect(store({ maxBytes: 4 }).put(new Uint8Array(5), 'image/png')).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining('at most 4 bytes; got 5'),
+    });
   });
 
   it('shares blobs between two stores on the same bucket (two processes)', async () => {
@@ -33,7 +36,10 @@ describe('S3BlobStore at its edges', () => {
   });
 
   it('fails a put on an unknown access key or a missing bucket with an error naming the status, never silently', async () => {
-    await expect(store({ accessKeyId: 'NOBODY' }).put(new Uint8Array(1), 'image/png')).rejects.toMatchObject({ code: 'internal', message: expect.stringContaining('HTTP 403') });
+    await expect(store({ accessKeyId: 'NOBODY' }).put(new Uint8Array(1), 'image/png')).rejects.toMatchObject({
+      code: 'internal',
+      message: expect.stringContaining('HTTP 403'),
+    });
     const missing = new S3BlobStore({ endpoint: serverless.endpoint, bucket: 'absent', region: 'us-east-1', ...s3.credentials });
     await expect(missing.put(new Uint8Array(1), 'image/png')).rejects.toMatchObject({ code: 'internal', message: expect.stringContaining('HTTP 404') });
   });

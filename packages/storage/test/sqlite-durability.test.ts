@@ -159,7 +159,12 @@ describe('SQLite housekeeping', () => {
     await storage.jobs.createJob({ ...job('running'), expiresAt: 100 });
     await storage.jobs.createJob({ ...job('fresh'), expiresAt: 10_000 });
     await storage.jobs.addItems('old', [{ url: 'https://example.com/a', key: 'a', discoveryDepth: 0 }], 10);
-    await storage.jobs.finishItem('old', 'team-a', { key: 'a', error: { code: 'timeout', message: 'slow', url: 'https://example.com/a' }, credits: 0, finishedAt: 1 });
+    await storage.jobs.finishItem('old', 'team-a', {
+      key: 'a',
+      error: { code: 'timeout', message: 'slow', url: 'https://example.com/a' },
+      credits: 0,
+      finishedAt: 1,
+    });
     await storage.jobs.addRobotsBlocked('old', ['https://example.com/private']);
     await storage.jobs.updateJob('old', { status: 'completed' });
     await storage.jobs.updateJob('fresh', { status: 'completed' });
@@ -168,7 +173,9 @@ describe('SQLite housekeeping', () => {
     expect(await storage.jobs.getJob('running')).toBeDefined();
     expect(await storage.jobs.getJob('fresh')).toBeDefined();
     const leftovers = storage.db
-      .prepare("SELECT (SELECT count(*) FROM job_items WHERE job_id = 'old') + (SELECT count(*) FROM job_errors WHERE job_id = 'old') + (SELECT count(*) FROM job_robots_blocked WHERE job_id = 'old') AS n")
+      .prepare(
+        "SELECT (SELECT count(*) FROM job_items WHERE job_id = 'old') + (SELECT count(*) FROM job_errors WHERE job_id = 'old') + (SELECT count(*) FROM job_robots_blocked WHERE job_id = 'old') AS n",
+      )
       .get();
     expect(leftovers).toEqual({ n: 0 });
     storage.close();

@@ -14,16 +14,44 @@ afterEach(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-const delivery = (id: string): OutboxEvent => ({ id, jobId: 'job-1', teamId: 'team', url: 'https://hooks.test/x', headers: {}, body: `{"id":"${id}"}`, createdAt: 1 });
+const delivery = (id: string): OutboxEvent => ({
+  id,
+  jobId: 'job-1',
+  teamId: 'team',
+  url: 'https://hooks.test/x',
+  headers: {},
+  body: `{"id":"${id}"}`,
+  createdAt: 1,
+});
 
 describe('transactional outbox', () => {
   it('writes deliveries with createJob, finishItem and updateJob, once', async () => {
     dir = await mkdtemp(join(tmpdir(), 'quarry-outbox-'));
     storage = createSqliteStorage({ dataDir: dir });
-    const job: JobRecord = { id: 'job-1', kind: 'crawl', teamId: 'team', status: 'scraping', url: 'https://a.test/', request: { version: 'v2', options: parseCrawlRequest('v2', { url: 'https://a.test/' }).options }, createdAt: 1, expiresAt: 10, kickoffDone: true };
+    const job: JobRecord = {
+      id: 'job-1',
+      kind: 'crawl',
+      teamId: 'team',
+      status: 'scraping',
+      url: 'https://a.test/',
+      request: { version: 'v2', options: parseCrawlRequest('v2', { url: 'https://a.test/' }).options },
+      createdAt: 1,
+      expiresAt: 10,
+      kickoffDone: true,
+    };
     await storage.jobs.createJob(job, [delivery('started')]);
     await storage.jobs.addItems('job-1', [{ url: 'https://a.test/', key: 'a.test/', discoveryDepth: 0 }], 10);
-    const document = { metadata: { sourceURL: 'https://a.test/', url: 'https://a.test/', statusCode: 200, scrapeId: 's', creditsUsed: 1, proxyUsed: 'basic' as const, engine: 'http' } };
+    const document = {
+      metadata: {
+        sourceURL: 'https://a.test/',
+        url: 'https://a.test/',
+        statusCode: 200,
+        scrapeId: 's',
+        creditsUsed: 1,
+        proxyUsed: 'basic' as const,
+        engine: 'http',
+      },
+    };
     const outcome = { key: 'a.test/', document, credits: 1, finishedAt: 2, outbox: [delivery('page-1')] };
     expect(await storage.jobs.finishItem('job-1', 'team', outcome)).toBe(true);
     expect(await storage.jobs.finishItem('job-1', 'team', { ...outcome, outbox: [delivery('page-again')] })).toBe(false);

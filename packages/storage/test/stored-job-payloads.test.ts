@@ -20,8 +20,16 @@ const oldRows: RawJob[] = [
     request:
       '{"version":"v1","options":{"includePaths":[],"excludePaths":["^/private"],"maxDepth":10,"sitemap":"include","ignoreQueryParameters":false,"deduplicateSimilarURLs":true,"limit":25,"crawlEntireDomain":false,"allowExternalLinks":false,"allowSubdomains":false,"delaySeconds":0,"regexOnFullURL":false,"ignoreRobotsTxt":false,"scrapeOptions":{"formats":[{"type":"markdown"}],"onlyMainContent":true}}}',
   },
-  { id: 'old-extract', kind: 'extract', request: '{"version":"v1","options":{"urls":["https://example.com/"],"prompt":"the title","limit":10,"scrapeOptions":{"formats":[{"type":"markdown"}]}}}' },
-  { id: 'old-check', kind: 'monitor_check', request: '{"monitorId":"m-1","trigger":"scheduled","runAt":1700000000000,"targets":[{"id":"t-1","type":"scrape","urls":["https://example.com/"]}]}' },
+  {
+    id: 'old-extract',
+    kind: 'extract',
+    request: '{"version":"v1","options":{"urls":["https://example.com/"],"prompt":"the title","limit":10,"scrapeOptions":{"formats":[{"type":"markdown"}]}}}',
+  },
+  {
+    id: 'old-check',
+    kind: 'monitor_check',
+    request: '{"monitorId":"m-1","trigger":"scheduled","runAt":1700000000000,"targets":[{"id":"t-1","type":"scrape","urls":["https://example.com/"]}]}',
+  },
   { id: 'old-scrape', kind: 'scrape', request: '{}' },
 ];
 
@@ -49,7 +57,9 @@ function describeStoredPayloads(name: string, setup: () => Promise<{ jobs: JobSt
       const { jobs, insert } = await setup();
       await insert({ id: 'crawl-as-check', kind: 'monitor_check', request: '{"version":"v2","options":{"limit":10}}' });
       await insert({ id: 'odd-kind', kind: 'sitemap', request: '{}' });
-      await expect(jobs.getJob('crawl-as-check')).rejects.toThrow(/^Stored job crawl-as-check \(kind monitor_check\) is malformed: `request.monitorId` is required/);
+      await expect(jobs.getJob('crawl-as-check')).rejects.toThrow(
+        /^Stored job crawl-as-check \(kind monitor_check\) is malformed: `request.monitorId` is required/,
+      );
       await expect(jobs.getJob('odd-kind')).rejects.toThrow(/^Stored job odd-kind \(kind sitemap\) is malformed: `kind` must be one of crawl, /);
     });
   });

@@ -38,7 +38,13 @@ export async function captureScreenshot(page: Page, spec: ScreenshotSpec, timeou
   if (spec.viewport) await page.setViewportSize(spec.viewport);
   try {
     const type = spec.quality ? 'jpeg' : 'png';
-    const bytes = await page.screenshot({ fullPage: spec.fullPage, type, ...(spec.quality ? { quality: spec.quality } : {}), timeout: timeoutMs, animations: 'disabled' });
+    const bytes = await page.screenshot({
+      fullPage: spec.fullPage,
+      type,
+      ...(spec.quality ? { quality: spec.quality } : {}),
+      timeout: timeoutMs,
+      animations: 'disabled',
+    });
     return { bytes: new Uint8Array(bytes), contentType: `image/${type}` };
   } finally {
     if (spec.viewport && previous) await page.setViewportSize(previous);
@@ -52,7 +58,11 @@ function scriptSource(script: string): string {
 
 const handlers: { [T in ActionType]: Handler<T> } = {
   wait: async (scope, action) => {
-    if (action.selector) await scope.page.locator(action.selector).first().waitFor({ state: 'visible', timeout: elementWait(scope) });
+    if (action.selector)
+      await scope.page
+        .locator(action.selector)
+        .first()
+        .waitFor({ state: 'visible', timeout: elementWait(scope) });
     else await scope.page.waitForTimeout(action.milliseconds ?? 0);
   },
   click: async (scope, action) => {

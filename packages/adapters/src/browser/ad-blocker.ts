@@ -25,7 +25,10 @@ export class AdBlocker {
   static async create(lists: readonly string[] = []): Promise<AdBlocker> {
     const ghostery = await loadGhostery();
     const text = lists.length > 0 ? lists.join('\n') : defaultFilterList();
-    return new AdBlocker(ghostery, ghostery.PlaywrightBlocker.parse(text, { loadCosmeticFilters: true, loadNetworkFilters: true, enableMutationObserver: false }));
+    return new AdBlocker(
+      ghostery,
+      ghostery.PlaywrightBlocker.parse(text, { loadCosmeticFilters: true, loadNetworkFilters: true, enableMutationObserver: false }),
+    );
   }
 
   /** What to do with a request; the main document is never blocked. */
@@ -53,8 +56,6 @@ export class AdBlocker {
       for (const element of document.querySelectorAll(${JSON.stringify(cookieBannerSelectors.join(','))})) element.remove();
       for (const element of [document.documentElement, document.body]) if (element && getComputedStyle(element).overflow === 'hidden') element.style.overflow = 'auto';
     })()`;
-    await page
-      .evaluate(script)
-      .catch(() => undefined);
+    await page.evaluate(script).catch(() => undefined);
   }
 }

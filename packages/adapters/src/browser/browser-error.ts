@@ -26,16 +26,25 @@ export function toCoreError(error: unknown, context: { host: string; timeoutMs: 
   if (error instanceof QuarryError) return error;
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof Error && error.name === 'TimeoutError') {
-    return new TimeoutError(`The browser did not finish ${context.host} within ${context.timeoutMs} ms`, { cause: error, details: { host: context.host, timeoutMs: context.timeoutMs } });
+    return new TimeoutError(`The browser did not finish ${context.host} within ${context.timeoutMs} ms`, {
+      cause: error,
+      details: { host: context.host, timeoutMs: context.timeoutMs },
+    });
   }
   const net = /net::(ERR_[A-Z0-9_]+)/.exec(message)?.[1];
   if (net) {
     const row = netErrorKinds.find(([pattern]) => pattern.test(net));
     if (row) return new TargetError(row[1], `${context.host} ${row[2]} (${net})`, { cause: error, details: { host: context.host, netError: net } });
     if (net === 'ERR_ABORTED' && /download/i.test(message)) {
-      return new TargetError('unsupported-type', `${context.host} answered with a file download, not a page`, { cause: error, details: { host: context.host } });
+      return new TargetError('unsupported-type', `${context.host} answered with a file download, not a page`, {
+        cause: error,
+        details: { host: context.host },
+      });
     }
-    return new TargetError('connection', `The browser failed to load ${context.host} (${net})`, { cause: error, details: { host: context.host, netError: net } });
+    return new TargetError('connection', `The browser failed to load ${context.host} (${net})`, {
+      cause: error,
+      details: { host: context.host, netError: net },
+    });
   }
   if (/Download is starting/i.test(message)) {
     return new TargetError('unsupported-type', `${context.host} answered with a file download, not a page`, { cause: error, details: { host: context.host } });

@@ -229,7 +229,8 @@ function bridgeTo({ page }: OpenPage, timeoutMs: number): PageBridge {
     click: async ([selector]) => page.click(text(selector, 'click'), { timeout: timeoutMs }),
     fill: async ([selector, value]) => page.fill(text(selector, 'fill'), text(value, 'fill'), { timeout: timeoutMs }),
     type: async ([selector, value]) => page.locator(text(selector, 'type')).pressSequentially(text(value, 'type'), { timeout: timeoutMs }),
-    press: async ([selector, key]) => (key === undefined ? page.keyboard.press(text(selector, 'press')) : page.press(text(selector, 'press'), text(key, 'press'), { timeout: timeoutMs })),
+    press: async ([selector, key]) =>
+      key === undefined ? page.keyboard.press(text(selector, 'press')) : page.press(text(selector, 'press'), text(key, 'press'), { timeout: timeoutMs }),
     content: async () => page.content(),
     title: async () => page.title(),
     url: async () => page.url(),

@@ -23,7 +23,17 @@ import { TargetError } from '@quarry/core';
 import type { SsrfGuard } from '../ssrf-guard.js';
 import { toCoreError } from '../got-error.js';
 
-const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const hopByHop = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 const refusalMemory = 256;
 /** Failures the fetcher reports as the target's own (a proxy's other 502s stay Chromium's errors). */
 const rememberedKinds: ReadonlySet<string> = new Set(['ssrf', 'dns', 'connection-refused', 'connection-reset']);
@@ -126,20 +136,22 @@ export class GuardedProxy {
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(request.headers)) if (value !== undefined && !hopByHop.has(name)) headers[name] = value;
     const via = this.upstream
-      ? { host: this.upstream.hostname, port: this.upstream.port || 80, path: target.href, headers: { ...headers, ...(this.upstreamAuth ? { 'proxy-authorization': this.upstreamAuth } : {}) } }
+      ? {
+          host: this.upstream.hostname,
+          port: this.upstream.port || 80,
+          path: target.href,
+          headers: { ...headers, ...(this.upstreamAuth ? { 'proxy-authorization': this.upstreamAuth } : {}) },
+        }
       : { host: address, port: target.port || 80, path: target.pathname + target.search, headers };
-    const upstream = http.request(
-      { ...via, method: request.method, agent: this.agent },
-      (answer) => {
-        this.forget(target);
-        const answerHeaders: Record<string, string | string[]> = {};
-        for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !hopByHop.has(name)) answerHeaders[name] = value;
-        response.writeHead(answer.statusCode ?? 502, answer.statusMessage, answerHeaders);
-        // pipeline, not pipe: a target that resets mid-body must end Chromium's response too, or the
-        // browser waits for the rest until the scrape times out.
-        pipeline(answer, response, () => undefined);
-      },
-    );
+    const upstream = http.request({ ...via, method: request.method, agent: this.agent }, (answer) => {
+      this.forget(target);
+      const answerHeaders: Record<string, string | string[]> = {};
+      for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !hopByHop.has(name)) answerHeaders[name] = value;
+      response.writeHead(answer.statusCode ?? 502, answer.statusMessage, answerHeaders);
+      // pipeline, not pipe: a target that resets mid-body must end Chromium's response too, or the
+      // browser waits for the rest until the scrape times out.
+      pipeline(answer, response, () => undefined);
+    });
     upstream.on('error', (error) => {
       // Only a direct connection's failure is the target's; an upstream proxy's is the proxy's.
       if (!response.headersSent) response.writeHead(502, this.upstream ? {} : failureHeaders(this.remember(target, error))).end();
@@ -156,7 +168,9 @@ export class GuardedProxy {
       address = await this.allowedAddress(target);
     } catch (error) {
       const failure = this.remember(target, error);
-      const headerLines = Object.entries(failureHeaders(failure)).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+      const headerLines = Object.entries(failureHeaders(failure))
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('');
       client.end(`HTTP/1.1 ${failure?.kind === 'ssrf' ? '403 Forbidden' : '502 Bad Gateway'}\r\n${headerLines}\r\n`);
       return;
     }

@@ -119,7 +119,9 @@ export function runInNodeSandbox(code: string, bridge: PageBridge, limits: Sandb
       const outOfMemory = /heap out of memory|Allocation failed/i.test(childErr);
       settle({
         stdout: '',
-        stderr: outOfMemory ? `The code ran out of memory (${limits.heapMb} MB); it was stopped.\n` : `The sandbox ended (${signal ?? `exit ${codeNumber}`}) before the code finished.\n`,
+        stderr: outOfMemory
+          ? `The code ran out of memory (${limits.heapMb} MB); it was stopped.\n`
+          : `The sandbox ended (${signal ?? `exit ${codeNumber}`}) before the code finished.\n`,
         exitCode: outOfMemory ? 137 : 1,
         killed: true,
       });

@@ -162,8 +162,12 @@ export class PlaywrightFetcher implements Fetcher {
     try {
       const blocker = request.blockAds ? await this.blockerOf() : undefined;
       const upstream = request.proxyUrl ? await this.chainedProxyOf(request.proxyUrl) : undefined;
-      const contextOptions = { ...(await contextOptionsFor(request, this.options.userAgent)), ...(upstream ? { proxy: { server: upstream, bypass: '<-loopback>' } } : {}) };
-      const render = (context: BrowserContext) => this.withDeadline(context, request, remainingMs, () => this.render(context, request, remainingMs, refusals, started, blocker));
+      const contextOptions = {
+        ...(await contextOptionsFor(request, this.options.userAgent)),
+        ...(upstream ? { proxy: { server: upstream, bypass: '<-loopback>' } } : {}),
+      };
+      const render = (context: BrowserContext) =>
+        this.withDeadline(context, request, remainingMs, () => this.render(context, request, remainingMs, refusals, started, blocker));
       const keep = request.keepPage && this.keeper?.wants(request.keepPage) ? { key: request.keepPage, keeper: this.keeper } : undefined;
       if (!keep) return await pool.withContext(contextOptions, render, request.signal);
       // The page stays open for interact: handed to the keeper after a successful render.
@@ -202,7 +206,9 @@ export class PlaywrightFetcher implements Fetcher {
       const { context } = lease;
       context.setDefaultTimeout(timeoutMs);
       const acceptLanguage = acceptLanguageFor(request);
-      await context.route('**/*', (route) => this.route(route, request, { acceptLanguage, credentials: {}, landed: {} }, refusals, undefined).catch(() => undefined));
+      await context.route('**/*', (route) =>
+        this.route(route, request, { acceptLanguage, credentials: {}, landed: {} }, refusals, undefined).catch(() => undefined),
+      );
       const page = await context.newPage();
       await gotoDocument(page, url, timeoutMs);
       return { page, quiet: new NetworkQuiet(page), release: lease.release };
@@ -258,7 +264,11 @@ export class PlaywrightFetcher implements Fetcher {
     work.catch(() => undefined);
     const expiry = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        reject(new TimeoutError(`The browser did not finish ${request.url.host} within ${request.timeoutMs} ms`, { details: { host: request.url.host, timeoutMs: request.timeoutMs } }));
+        reject(
+          new TimeoutError(`The browser did not finish ${request.url.host} within ${request.timeoutMs} ms`, {
+            details: { host: request.url.host, timeoutMs: request.timeoutMs },
+          }),
+        );
         void context.close().catch(() => undefined);
       }, remainingMs());
       onAbort = () => {
@@ -353,7 +363,14 @@ export class PlaywrightFetcher implements Fetcher {
     return this.blocker;
   }
 
-  private async render(context: BrowserContext, request: FetchRequest, remainingMs: () => number, refusals: TargetError[], started: number, blocker: AdBlocker | undefined): Promise<FetchResponse> {
+  private async render(
+    context: BrowserContext,
+    request: FetchRequest,
+    remainingMs: () => number,
+    refusals: TargetError[],
+    started: number,
+    blocker: AdBlocker | undefined,
+  ): Promise<FetchResponse> {
     context.setDefaultTimeout(remainingMs());
     const acceptLanguage = acceptLanguageFor(request);
     const credentials = credentialHeadersOf(request);
@@ -373,8 +390,10 @@ export class PlaywrightFetcher implements Fetcher {
     }
     if (!response) throw new TargetError('connection', `The browser got no response from ${request.url.host}`, { details: { host: request.url.host } });
     const headers = headersOf(await response.allHeaders());
-    if (headers.get('x-quarry-failed')) throw this.refusalFor(new URL(response.url()).hostname) ?? new TargetError('connection', `The browser could not reach ${new URL(response.url()).host}`);
-    if (headers.get('x-quarry-refused')) throw this.refusalFor(new URL(response.url()).hostname) ?? new TargetError('ssrf', `Refused to connect to ${new URL(response.url()).host}`);
+    if (headers.get('x-quarry-failed'))
+      throw this.refusalFor(new URL(response.url()).hostname) ?? new TargetError('connection', `The browser could not reach ${new URL(response.url()).host}`);
+    if (headers.get('x-quarry-refused'))
+      throw this.refusalFor(new URL(response.url()).hostname) ?? new TargetError('ssrf', `Refused to connect to ${new URL(response.url()).host}`);
     const contentType = headers.get('content-type') ?? '';
     const isHtml = contentType === '' || /html|xml\+xhtml/i.test(contentType);
     if (!isHtml) return this.responseOf(request, response, headers, await response.body(), started, landed.url);
@@ -407,11 +426,15 @@ export class PlaywrightFetcher implements Fetcher {
   private async downloadedResponse(request: FetchRequest, download: Download, remainingMs: () => number, started: number): Promise<FetchResponse> {
     const path = await Promise.race([
       download.path(),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new TimeoutError(`The download from ${request.url.host} did not finish in time`)), remainingMs()).unref()),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new TimeoutError(`The download from ${request.url.host} did not finish in time`)), remainingMs()).unref(),
+      ),
     ]);
     const size = (await stat(path)).size;
     if (request.maxBytes !== undefined && size > request.maxBytes) {
-      throw new TargetError('too-large', `${request.url.host} sent a ${size}-byte file, over the ${request.maxBytes}-byte limit`, { details: { host: request.url.host } });
+      throw new TargetError('too-large', `${request.url.host} sent a ${size}-byte file, over the ${request.maxBytes}-byte limit`, {
+        details: { host: request.url.host },
+      });
     }
     const body = new Uint8Array(await readFile(path));
     return {
@@ -463,6 +486,14 @@ function downloadContentType(body: Uint8Array, filename: string): string {
   const head = new TextDecoder('latin1').decode(body.subarray(0, 8));
   if (head.startsWith('%PDF-')) return 'application/pdf';
   const extension = /\.([a-z0-9]+)$/i.exec(filename)?.[1]?.toLowerCase();
-  const byExtension: Record<string, string> = { pdf: 'application/pdf', json: 'application/json', txt: 'text/plain', csv: 'text/csv', xml: 'application/xml', html: 'text/html', htm: 'text/html' };
+  const byExtension: Record<string, string> = {
+    pdf: 'application/pdf',
+    json: 'application/json',
+    txt: 'text/plain',
+    csv: 'text/csv',
+    xml: 'application/xml',
+    html: 'text/html',
+    htm: 'text/html',
+  };
   return (extension && byExtension[extension]) ?? 'application/octet-stream';
 }

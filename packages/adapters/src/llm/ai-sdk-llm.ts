@@ -1,11 +1,5 @@
 import { generateText, jsonSchema, Output, tool, type LanguageModel } from 'ai';
-import {
-  ModelOutputError,
-  estimateTokens,
-  type LlmObjectRequest,
-  type LlmProvider,
-  type LlmTextRequest,
-} from '@quarry/core';
+import { ModelOutputError, estimateTokens, type LlmObjectRequest, type LlmProvider, type LlmTextRequest } from '@quarry/core';
 import { toQuarryLlmError, usageOf } from './llm-error.js';
 
 /**

@@ -25,10 +25,16 @@ export function toQuarryLlmError(error: unknown, model: string, timeoutMs: numbe
     const reason = providerMessage(last);
     if (status === undefined || status === 429 || status >= 500) {
       const what = status === undefined ? `could not be reached (${reason})` : `answered HTTP ${status}${reason ? `: ${reason}` : ''}`;
-      return new QuarryError('unavailable', `The LLM provider (${model}) ${what}${attempts}`, { cause: error, retryable: true, details: { provider: model, ...(status ? { status } : {}) } });
+      return new QuarryError('unavailable', `The LLM provider (${model}) ${what}${attempts}`, {
+        cause: error,
+        retryable: true,
+        details: { provider: model, ...(status ? { status } : {}) },
+      });
     }
     if (status === 401 || status === 403) {
-      return new QuarryError('not_configured', `The LLM provider (${model}) refused the API key (HTTP ${status}); check OPENAI_API_KEY or ANTHROPIC_API_KEY`, { cause: error });
+      return new QuarryError('not_configured', `The LLM provider (${model}) refused the API key (HTTP ${status}); check OPENAI_API_KEY or ANTHROPIC_API_KEY`, {
+        cause: error,
+      });
     }
     return new QuarryError('internal', `The LLM provider (${model}) refused the request (HTTP ${status})${reason ? `: ${reason}` : ''}`, { cause: error });
   }

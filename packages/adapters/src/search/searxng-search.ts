@@ -41,13 +41,18 @@ export class SearxngSearch implements SearchProvider {
     const hits: SearchHit[] = [];
     const seen = new Set<string>();
     for (let page = 1; page <= maxPages && hits.length < query.limit; page++) {
-      const body = await requestJson('SearXNG', this.urlOf(source, query, page), { method: 'GET', headers: { accept: 'application/json' }, signal: query.signal });
+      const body = await requestJson('SearXNG', this.urlOf(source, query, page), {
+        method: 'GET',
+        headers: { accept: 'application/json' },
+        signal: query.signal,
+      });
       const results = arrayOf((body as { results?: unknown }).results);
       if (results.length === 0) break;
       for (const result of results) {
         const hit = hitOf(source, result, hits.length + 1);
         if (!hit || seen.has(hit.url + (hit.imageUrl ?? ''))) continue;
-        if (hit.date !== undefined && ((range.since !== undefined && hit.date < range.since) || (range.until !== undefined && hit.date > range.until))) continue;
+        if (hit.date !== undefined && ((range.since !== undefined && hit.date < range.since) || (range.until !== undefined && hit.date > range.until)))
+          continue;
         seen.add(hit.url + (hit.imageUrl ?? ''));
         hits.push(hit);
         if (hits.length >= query.limit) break;
@@ -61,7 +66,7 @@ export class SearxngSearch implements SearchProvider {
     url.searchParams.set('q', query.query);
     url.searchParams.set('format', 'json');
     url.searchParams.set('pageno', String(page));
-    const categories = source === 'web' ? (query.categories?.join(',') || this.options.categories || 'general') : categoryOf[source];
+    const categories = source === 'web' ? query.categories?.join(',') || this.options.categories || 'general' : categoryOf[source];
     url.searchParams.set('categories', categories);
     if (this.options.engines) url.searchParams.set('engines', this.options.engines);
     if (query.lang) url.searchParams.set('language', query.country ? `${query.lang}-${query.country.toUpperCase()}` : query.lang);
@@ -84,5 +89,9 @@ function hitOf(source: SearchSource, result: Record<string, unknown>, position: 
   }
   const thumbnail = stringOf(result.thumbnail) || stringOf(result.img_src);
   const category = stringOf(result.category);
-  return { ...base, ...(source === 'news' && thumbnail ? { imageUrl: thumbnail } : {}), ...(source === 'web' && category && category !== 'general' ? { category } : {}) };
+  return {
+    ...base,
+    ...(source === 'news' && thumbnail ? { imageUrl: thumbnail } : {}),
+    ...(source === 'web' && category && category !== 'general' ? { category } : {}),
+  };
 }

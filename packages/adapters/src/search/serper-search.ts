@@ -49,7 +49,14 @@ export class SerperSearch implements SearchProvider {
       if (!url) return [];
       const position = typeof result.position === 'number' ? result.position : index + 1;
       const date = dateOf(result.date);
-      const hit: SearchHit = { source, url, title: stringOf(result.title), description: stringOf(result.snippet), position, ...(date !== undefined ? { date } : {}) };
+      const hit: SearchHit = {
+        source,
+        url,
+        title: stringOf(result.title),
+        description: stringOf(result.snippet),
+        position,
+        ...(date !== undefined ? { date } : {}),
+      };
       if (source === 'images') {
         const imageUrl = stringOf(result.imageUrl);
         if (!imageUrl) return [];

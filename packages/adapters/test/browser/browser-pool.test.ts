@@ -13,7 +13,9 @@ let site: TestServer;
 beforeAll(async () => {
   site = await startTestServer((_request, response, url) => {
     response.writeHead(200, { 'content-type': 'text/html' });
-    response.end(`<!doctype html><html><body><div id="root"></div><script>document.getElementById('root').textContent = 'page ${url.pathname}';</script></body></html>`);
+    response.end(
+      `<!doctype html><html><body><div id="root"></div><script>document.getElementById('root').textContent = 'page ${url.pathname}';</script></body></html>`,
+    );
   });
 });
 
@@ -25,7 +27,12 @@ const totalRssMb = () => chromiumProcesses().reduce((sum, entry) => sum + entry.
 
 describe.skipIf(skipWithoutChromium)('BrowserPool soak', () => {
   it(`runs ${scrapes} scrapes with no growth in Chromium processes and bounded RSS, and leaves none after close`, { timeout: 300_000 }, async () => {
-    const fetcher = new PlaywrightFetcher({ executablePath: chromiumPath ?? '/usr/bin/chromium', allowPrivateHosts: ['127.0.0.1'], maxOpenPages: 2, retireAfterPages: 40 });
+    const fetcher = new PlaywrightFetcher({
+      executablePath: chromiumPath ?? '/usr/bin/chromium',
+      allowPrivateHosts: ['127.0.0.1'],
+      maxOpenPages: 2,
+      retireAfterPages: 40,
+    });
     const counts: number[] = [];
     const rss: number[] = [];
     try {

@@ -18,22 +18,41 @@ beforeAll(async () => {
   });
   const adPort = new URL(adServer.url).port;
   site = await startTestServer({
-    '/spa': { body: page('<div id="root"></div><script>setTimeout(() => { document.getElementById("root").innerHTML = "<h1>Rendered by script</h1><p>Hello from the client</p>"; }, 50);</script>') },
+    '/spa': {
+      body: page(
+        '<div id="root"></div><script>setTimeout(() => { document.getElementById("root").innerHTML = "<h1>Rendered by script</h1><p>Hello from the client</p>"; }, 50);</script>',
+      ),
+    },
     '/fetches': {
-      body: page('<div id="app"></div><script>fetch("/data.json").then(r => r.json()).then(d => { document.getElementById("app").textContent = d.message; });</script>'),
+      body: page(
+        '<div id="app"></div><script>fetch("/data.json").then(r => r.json()).then(d => { document.getElementById("app").textContent = d.message; });</script>',
+      ),
     },
     '/data.json': { type: 'application/json', body: JSON.stringify({ message: 'loaded after fetch' }) },
     '/headers': async (request, response) => {
       response.writeHead(200, { 'content-type': 'text/html' });
-      response.end(page(`<pre id="h">${JSON.stringify({ lang: request.headers['accept-language'], cookie: request.headers.cookie ?? null, ua: request.headers['user-agent'], custom: request.headers['x-custom'] ?? null })}</pre>`));
+      response.end(
+        page(
+          `<pre id="h">${JSON.stringify({ lang: request.headers['accept-language'], cookie: request.headers.cookie ?? null, ua: request.headers['user-agent'], custom: request.headers['x-custom'] ?? null })}</pre>`,
+        ),
+      );
     },
-    '/clock': { body: page('<p id="tz"></p><p id="lang"></p><script>document.getElementById("tz").textContent = Intl.DateTimeFormat().resolvedOptions().timeZone; document.getElementById("lang").textContent = navigator.language;</script>') },
+    '/clock': {
+      body: page(
+        '<p id="tz"></p><p id="lang"></p><script>document.getElementById("tz").textContent = Intl.DateTimeFormat().resolvedOptions().timeZone; document.getElementById("lang").textContent = navigator.language;</script>',
+      ),
+    },
     '/mobile': {
-      body: page('<p class="desktop">Desktop only</p><p class="phone">Phone only</p>', '<meta name="viewport" content="width=device-width"><style>.phone{display:none} @media (max-width: 600px) {.phone{display:block}.desktop{display:none}}</style><script>document.addEventListener("DOMContentLoaded", () => { document.body.dataset.touch = String("ontouchstart" in window); document.body.dataset.width = String(innerWidth); });</script>'),
+      body: page(
+        '<p class="desktop">Desktop only</p><p class="phone">Phone only</p>',
+        '<meta name="viewport" content="width=device-width"><style>.phone{display:none} @media (max-width: 600px) {.phone{display:block}.desktop{display:none}}</style><script>document.addEventListener("DOMContentLoaded", () => { document.body.dataset.touch = String("ontouchstart" in window); document.body.dataset.width = String(innerWidth); });</script>',
+      ),
     },
     '/ads': { body: page(`<p>Article text</p><div id="slot">empty slot</div><script src="http://ads.localhost:${adPort}/ad.js"></script>`) },
     '/cookies': {
-      body: page('<main><h1>News</h1><p>The story.</p></main><div id="onetrust-banner-sdk"><p>We use cookies to improve your experience</p><button>Accept</button></div>'),
+      body: page(
+        '<main><h1>News</h1><p>The story.</p></main><div id="onetrust-banner-sdk"><p>We use cookies to improve your experience</p><button>Accept</button></div>',
+      ),
     },
     '/redirect-to-private': async (_request, response) => {
       response.writeHead(302, { location: `${site.url}/secret` });
@@ -171,7 +190,12 @@ describe.skipIf(skipWithoutChromium)('PlaywrightFetcher credentials', () => {
   let other: TestServer;
   const seen: Array<{ server: string; path: string; authorization: string | null; cookie?: string | null }> = [];
   const record = (server: string) => async (request: import('node:http').IncomingMessage, response: import('node:http').ServerResponse) => {
-    seen.push({ server, path: request.url ?? '', authorization: request.headers.authorization ?? null, ...(request.url === '/landing' || request.url === '/home' ? { cookie: request.headers.cookie ?? null } : {}) });
+    seen.push({
+      server,
+      path: request.url ?? '',
+      authorization: request.headers.authorization ?? null,
+      ...(request.url === '/landing' || request.url === '/home' ? { cookie: request.headers.cookie ?? null } : {}),
+    });
     response.writeHead(200, { 'content-type': request.url?.endsWith('.js') ? 'application/javascript' : 'text/html' });
     response.end(request.url?.endsWith('.js') ? '' : page('<p>ok</p>'));
   };
@@ -212,14 +236,22 @@ describe.skipIf(skipWithoutChromium)('PlaywrightFetcher credentials', () => {
 
   it('drops Authorization and Cookie on a redirect to another origin (another port of the same host)', async () => {
     seen.length = 0;
-    const response = await fetcher.fetch({ url: new URL('/away', target.url), timeoutMs: 15_000, headers: { authorization: 'Bearer secret', cookie: 'sid=1' } });
+    const response = await fetcher.fetch({
+      url: new URL('/away', target.url),
+      timeoutMs: 15_000,
+      headers: { authorization: 'Bearer secret', cookie: 'sid=1' },
+    });
     expect(response.url.href).toBe(`${other.url}/landing`);
     expect(seen).toEqual([{ server: 'other', path: '/landing', authorization: null, cookie: null }]);
   });
 
   it('keeps them on a redirect within the target origin and reports where the page landed', async () => {
     seen.length = 0;
-    const response = await fetcher.fetch({ url: new URL('/login', target.url), timeoutMs: 15_000, headers: { authorization: 'Bearer secret', cookie: 'sid=1' } });
+    const response = await fetcher.fetch({
+      url: new URL('/login', target.url),
+      timeoutMs: 15_000,
+      headers: { authorization: 'Bearer secret', cookie: 'sid=1' },
+    });
     expect(response.url.href).toBe(`${target.url}/home`);
     expect(seen).toEqual([{ server: 'target', path: '/home', authorization: 'Bearer secret', cookie: expect.stringContaining('sid=1') }]);
   });

@@ -54,7 +54,12 @@ async function setup(program?: AgentProgram<any>) {
     stepBudgetMs: 1_000,
   });
   const service = new JobService({ jobs, queue, clock, ids: randomIds, events: (event) => void events.push(event) });
-  const job = await service.startAgentJob({ kind: 'llmstxt', teamId: 'team', url: 'https://site.test/', request: { version: 'v1', options: parseLlmsTxtRequest({ url: 'https://site.test/' }) } });
+  const job = await service.startAgentJob({
+    kind: 'llmstxt',
+    teamId: 'team',
+    url: 'https://site.test/',
+    request: { version: 'v1', options: parseLlmsTxtRequest({ url: 'https://site.test/' }) },
+  });
   return { jobs, queue, worker, job, events, runs };
 }
 
@@ -99,7 +104,7 @@ describe('AgentWorker', () => {
   it.each([
     [undefined, 200],
     [50, 50],
-  ])('charges what the job used, never past the program\'s credit limit (%s)', async (limit, credits) => {
+  ])("charges what the job used, never past the program's credit limit (%s)", async (limit, credits) => {
     const { jobs, queue, worker, job } = await setup(spending(limit));
     const [message] = await queue.lease(1, 60_000);
     await worker.handle(job, message!, new AbortController().signal);

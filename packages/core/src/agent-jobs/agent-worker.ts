@@ -70,13 +70,18 @@ export class AgentWorker {
     next.charged = { credits: limit === undefined ? credits : Math.min(credits, limit), tokens: usage.tokens + pageTokens };
     const data = program.completedData ? program.completedData(job, result.state) : [];
     const event: JobEvent = { type: 'completed', job: { ...job, status: 'completed' }, ...(data && data.length > 0 ? { data } : {}) };
-    const finished = await this.deps.jobs.saveJobState(job.id, job.teamId, { step, value: next }, {
-      status: 'completed',
-      ...next.charged,
-      reason: job.kind,
-      finishedAt: this.deps.clock.now(),
-      ...(this.deps.outbox && data ? { outbox: this.deps.outbox(event) } : {}),
-    });
+    const finished = await this.deps.jobs.saveJobState(
+      job.id,
+      job.teamId,
+      { step, value: next },
+      {
+        status: 'completed',
+        ...next.charged,
+        reason: job.kind,
+        finishedAt: this.deps.clock.now(),
+        ...(this.deps.outbox && data ? { outbox: this.deps.outbox(event) } : {}),
+      },
+    );
     if (finished) await this.deps.events(event);
   }
 

@@ -39,7 +39,13 @@ function harness(body: Record<string, unknown>, options: { msPerSearch?: number 
     search: async () => {
       searches++;
       now += options.msPerSearch ?? 0;
-      return [1, 2].map((index) => ({ source: 'web' as const, url: `https://site.test/${searches}/${index}`, title: `Page ${searches}.${index}`, description: '', position: index }));
+      return [1, 2].map((index) => ({
+        source: 'web' as const,
+        url: `https://site.test/${searches}/${index}`,
+        title: `Page ${searches}.${index}`,
+        description: '',
+        position: index,
+      }));
     },
   };
   const page = (url: string): ScrapeDocument => ({
@@ -68,7 +74,8 @@ function harness(body: Record<string, unknown>, options: { msPerSearch?: number 
   };
 }
 
-const depths = (state: ResearchState) => state.activities.filter((activity) => activity.type === 'search' && activity.status === 'processing').map((activity) => activity.depth);
+const depths = (state: ResearchState) =>
+  state.activities.filter((activity) => activity.type === 'search' && activity.status === 'processing').map((activity) => activity.depth);
 
 describe('deep research limits', () => {
   it('stops at maxDepth', async () => {
@@ -89,7 +96,9 @@ describe('deep research limits', () => {
   it('stops at the time limit and writes the analysis from what it found', async () => {
     const state = await harness({ query: 'q', maxDepth: 12, maxUrls: 1000, timeLimit: 30 }, { msPerSearch: 11_000 }).run();
     expect(state.currentDepth).toBe(3);
-    expect(state.activities.find((activity) => activity.type === 'thought')?.message).toBe('Time limit of 30 s reached: writing the analysis from what was found.');
+    expect(state.activities.find((activity) => activity.type === 'thought')?.message).toBe(
+      'Time limit of 30 s reached: writing the analysis from what was found.',
+    );
     expect(state.phase).toBe('done');
     expect(state.finalAnalysis).toBe('Findings.');
   });

@@ -50,7 +50,9 @@ export const extractProgram: AgentProgram<ExtractState> = {
     const { options } = jobOfKind(context.job, 'extract').request;
     if (state.phase === 'urls') {
       if (!context.llm && !options.schema) {
-        throw new NotConfiguredError(`Extract with only a prompt needs an LLM provider, and none is configured. ${providerHelp} Without one, give a schema: its fields are filled from each page's structured data (JSON-LD, microdata, OpenGraph, meta tags, a table).`);
+        throw new NotConfiguredError(
+          `Extract with only a prompt needs an LLM provider, and none is configured. ${providerHelp} Without one, give a schema: its fields are filled from each page's structured data (JSON-LD, microdata, OpenGraph, meta tags, a table).`,
+        );
       }
       state.startedAt = context.now();
       state.urls = await choosePages(context, options, state.warnings);
@@ -104,10 +106,17 @@ async function choosePages(context: StepContext, options: ExtractOptions, warnin
   const wantsSearch = options.enableWebSearch || options.urls.length === 0;
   if (wantsSearch && options.prompt) {
     if (context.search) {
-      const hits = await context.search.search({ query: options.prompt, limit: Math.min(webSearchPages, options.limit), teamId: context.job.teamId, signal: context.signal });
+      const hits = await context.search.search({
+        query: options.prompt,
+        limit: Math.min(webSearchPages, options.limit),
+        teamId: context.job.teamId,
+        signal: context.signal,
+      });
       urls.push(...hits.filter((hit) => hit.source === 'web').map((hit) => hit.url));
     } else if (options.urls.length === 0) {
-      throw new NotConfiguredError('Extract without `urls` finds its pages by web search, and no search provider is configured: give `urls`, or configure a search provider.');
+      throw new NotConfiguredError(
+        'Extract without `urls` finds its pages by web search, and no search provider is configured: give `urls`, or configure a search provider.',
+      );
     } else {
       warnings.push('enableWebSearch was asked for, but no search provider is configured: only the given URLs were read.');
     }
@@ -131,7 +140,7 @@ async function merge(context: StepContext, options: ExtractOptions, state: Extra
   const answers = documents.filter((document) => document.json !== undefined && document.json !== null);
   if (answers.length === 0) {
     const errors = await context.jobs.listErrors(context.job.id);
-    const reason = errors[0] ? `${errors[0].url}: ${errors[0].error}` : documents[0]?.warning ?? 'the pages stated none of the fields asked for';
+    const reason = errors[0] ? `${errors[0].url}: ${errors[0].error}` : (documents[0]?.warning ?? 'the pages stated none of the fields asked for');
     throw new Error(`No data could be extracted from ${state.urls.length === 1 ? 'the page' : `any of the ${state.urls.length} pages`} (${reason})`);
   }
   const merged = mergePages(answers.map((document) => ({ url: document.metadata.sourceURL || document.metadata.url, value: document.json })));

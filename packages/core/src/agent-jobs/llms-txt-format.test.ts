@@ -42,7 +42,24 @@ describe('formatLlmsTxt', () => {
   it('writes llms-full.txt with every page in full under its title', () => {
     const full = formatLlmsFullTxt({ ...site, pages: site.pages.slice(0, 2) });
     expect(full).toBe(
-      ['# Docs Site', '', '> The documentation of Docs Site.', '', '## Home', '', 'Source: https://site.test/', '', '# Home\n\nWelcome.', '', '## Install', '', 'Source: https://site.test/docs/install', '', '# Install\n\nRun it.', ''].join('\n'),
+      [
+        '# Docs Site',
+        '',
+        '> The documentation of Docs Site.',
+        '',
+        '## Home',
+        '',
+        'Source: https://site.test/',
+        '',
+        '# Home\n\nWelcome.',
+        '',
+        '## Install',
+        '',
+        'Source: https://site.test/docs/install',
+        '',
+        '# Install\n\nRun it.',
+        '',
+      ].join('\n'),
     );
   });
 });

@@ -47,7 +47,9 @@ export function formatLlmsTxt(site: LlmsTxtSite): string {
 export function formatLlmsFullTxt(site: LlmsTxtSite): string {
   const head = [`# ${oneLine(site.title)}`, ''];
   if (site.summary) head.push(`> ${oneLine(site.summary)}`, '');
-  const pages = site.pages.map((page) => [`## ${oneLine(page.title) || page.url}`, '', `Source: ${page.url}`, '', (page.markdown ?? '').trim()].join('\n').trimEnd());
+  const pages = site.pages.map((page) =>
+    [`## ${oneLine(page.title) || page.url}`, '', `Source: ${page.url}`, '', (page.markdown ?? '').trim()].join('\n').trimEnd(),
+  );
   return `${[head.join('\n').trimEnd(), ...pages].join('\n\n')}\n`;
 }
 
@@ -81,7 +83,10 @@ function sectionOf(url: string): string {
 
 /** `api-reference` -> "Api reference", `getting_started` -> "Getting started". */
 export function humanize(segment: string): string {
-  const words = segment.replace(/\.[a-z0-9]+$/i, '').replace(/[-_]+/g, ' ').trim();
+  const words = segment
+    .replace(/\.[a-z0-9]+$/i, '')
+    .replace(/[-_]+/g, ' ')
+    .trim();
   return words ? words[0]!.toUpperCase() + words.slice(1) : segment;
 }
 

@@ -54,7 +54,9 @@ export const llmsTxtProgram: AgentProgram<LlmsTxtState> = {
         const document = documents.get(key);
         if (!document || state.described[key]) continue;
         if (isPastDeadline(context)) return more(state);
-        state.described[key] = context.llm ? await describeWithModel(context.llm, document, context.signal) : { title: document.metadata.title ?? '', description: describePage(document) };
+        state.described[key] = context.llm
+          ? await describeWithModel(context.llm, document, context.signal)
+          : { title: document.metadata.title ?? '', description: describePage(document) };
       }
       const site = await siteOf(context, state, documents);
       state.llmstxt = formatLlmsTxt(site);

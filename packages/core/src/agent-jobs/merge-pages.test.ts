@@ -26,9 +26,24 @@ describe('mergePages', () => {
   it('dedupes objects in arrays whatever their key order, and lets the first page win a tie', () => {
     const merged = mergePages([
       { url: 'a', value: { items: [{ id: 1, title: 'One' }], status: 'open' } },
-      { url: 'b', value: { items: [{ title: 'one', id: 1 }, { id: 2, title: 'Two' }], status: 'closed' } },
+      {
+        url: 'b',
+        value: {
+          items: [
+            { title: 'one', id: 1 },
+            { id: 2, title: 'Two' },
+          ],
+          status: 'closed',
+        },
+      },
     ]);
-    expect(merged.value).toEqual({ items: [{ id: 1, title: 'One' }, { id: 2, title: 'Two' }], status: 'open' });
+    expect(merged.value).toEqual({
+      items: [
+        { id: 1, title: 'One' },
+        { id: 2, title: 'Two' },
+      ],
+      status: 'open',
+    });
     expect(merged.sources.status).toEqual(['a']);
   });
 

@@ -27,7 +27,11 @@ export async function addPages(context: StepContext, urls: string[], limit: numb
  * Scrapes queued pages until none is left or the deadline passes; answers whether none is left.
  * `options` may differ per page (a monitor's targets each have their own).
  */
-export async function scrapeQueuedPages(context: StepContext, options: ScrapeOptions | ((entry: { key: string; url: string }) => ScrapeOptions), concurrency = 4): Promise<boolean> {
+export async function scrapeQueuedPages(
+  context: StepContext,
+  options: ScrapeOptions | ((entry: { key: string; url: string }) => ScrapeOptions),
+  concurrency = 4,
+): Promise<boolean> {
   const { job, jobs } = context;
   const pending = await jobs.pendingItems(job.id);
   let next = 0;

@@ -18,9 +18,7 @@ export function creditsForDocument(input: {
   proxyUsed?: 'basic' | 'enhanced';
 }): number {
   if (input.failed) return 0;
-  const usesJson = input.options.formats.some(
-    (format) => format.type === 'json' || (format.type === 'changeTracking' && format.modes.includes('json')),
-  );
+  const usesJson = input.options.formats.some((format) => format.type === 'json' || (format.type === 'changeTracking' && format.modes.includes('json')));
   let credits = usesJson ? creditPrices.json : creditPrices.page;
   if (input.parsedPdfPages !== undefined) credits += Math.max(0, input.parsedPdfPages - 1) * creditPrices.page;
   if (input.proxyUsed === 'enhanced') credits += creditPrices.enhancedProxySurcharge;

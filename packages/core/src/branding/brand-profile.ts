@@ -13,7 +13,9 @@ import { hexOf, luminance, parseCssColor, saturation } from './css-color.js';
  */
 export interface Branding {
   colorScheme?: 'light' | 'dark';
-  colors?: Partial<Record<'primary' | 'secondary' | 'accent' | 'background' | 'textPrimary' | 'textSecondary' | 'link' | 'success' | 'warning' | 'error', string>>;
+  colors?: Partial<
+    Record<'primary' | 'secondary' | 'accent' | 'background' | 'textPrimary' | 'textSecondary' | 'link' | 'success' | 'warning' | 'error', string>
+  >;
   fonts?: Array<{ family: string; role: 'heading' | 'body' | 'monospace' | 'display' | 'unknown' }>;
   typography?: {
     fontFamilies: Partial<Record<'primary' | 'heading' | 'code', string>>;
@@ -39,7 +41,21 @@ export interface ComponentStyle {
   shadow?: string;
 }
 
-const genericFamilies = new Set(['serif', 'sans-serif', 'monospace', 'cursive', 'fantasy', 'system-ui', 'ui-sans-serif', 'ui-serif', 'ui-monospace', '-apple-system', 'blinkmacsystemfont', 'emoji', 'math']);
+const genericFamilies = new Set([
+  'serif',
+  'sans-serif',
+  'monospace',
+  'cursive',
+  'fantasy',
+  'system-ui',
+  'ui-sans-serif',
+  'ui-serif',
+  'ui-monospace',
+  '-apple-system',
+  'blinkmacsystemfont',
+  'emoji',
+  'math',
+]);
 
 export function fontStack(value: string | undefined): string[] {
   return (value ?? '')
@@ -91,8 +107,13 @@ function colorsOf(probe: BrandingProbe, background: string): { colors: NonNullab
   const paragraph = hexOf(probe.paragraph?.color);
   const small = hexOf(probe.small?.color);
   const textSecondary = [paragraph, small].find((color) => color && color !== textPrimary);
-  const candidates = [...buttonColors.slice(1), variable(/secondary/), ...variables.map(([, value]) => hexOf(value)), link, ...probe.backgrounds.map((entry) => hexOf(entry.color))]
-    .filter((color): color is string => Boolean(color) && color !== primary && color !== background && color !== textPrimary);
+  const candidates = [
+    ...buttonColors.slice(1),
+    variable(/secondary/),
+    ...variables.map(([, value]) => hexOf(value)),
+    link,
+    ...probe.backgrounds.map((entry) => hexOf(entry.color)),
+  ].filter((color): color is string => Boolean(color) && color !== primary && color !== background && color !== textPrimary);
   const secondary = buttonColors[1] ?? variable(/secondary/);
   const accent =
     variable(/accent/) ?? candidates.filter((color) => color !== secondary && vividness(color) > 0.35).sort((a, b) => vividness(b) - vividness(a))[0];
@@ -105,7 +126,11 @@ function colorsOf(probe: BrandingProbe, background: string): { colors: NonNullab
     ...(textSecondary ? { textSecondary } : {}),
     ...(link ? { link } : {}),
   };
-  for (const [key, pattern] of [['success', /success/], ['warning', /warning/], ['error', /error|danger/]] as const) {
+  for (const [key, pattern] of [
+    ['success', /success/],
+    ['warning', /warning/],
+    ['error', /error|danger/],
+  ] as const) {
     const value = variable(pattern);
     if (value) colors[key] = value;
   }
@@ -157,14 +182,17 @@ function frameworkOf(probe: BrandingProbe): NonNullable<Branding['designSystem']
 export function brandingFromProbe(probe: BrandingProbe): Branding {
   const background = hexOf(probe.pageBackground) ?? '#FFFFFF';
   const declared = probe.declaredColorScheme?.trim().split(/\s+/);
-  const isDark = declared?.length === 1 && (declared[0] === 'dark' || declared[0] === 'light') ? declared[0] === 'dark' : luminance(parseCssColor(background)!) < 0.4;
+  const isDark =
+    declared?.length === 1 && (declared[0] === 'dark' || declared[0] === 'light') ? declared[0] === 'dark' : luminance(parseCssColor(background)!) < 0.4;
   const { colors, confidence: colorConfidence } = colorsOf(probe, background);
   const primaryButton = [...probe.buttons].filter((button) => button.isFilled).sort((a, b) => b.area - a.area)[0] ?? probe.buttons[0];
   const secondaryButton = probe.buttons.find((button) => button !== primaryButton && hexOf(button.backgroundColor) !== hexOf(primaryButton?.backgroundColor));
   const input = component(probe.inputs[0]);
   const buttonConfidence = probe.buttons.length > 0 ? 0.8 : 0;
   const images = {
-    ...(probe.logo ? { logo: probe.logo.src, ...(probe.logo.href ? { logoHref: probe.logo.href } : {}), ...(probe.logo.alt ? { logoAlt: probe.logo.alt } : {}) } : {}),
+    ...(probe.logo
+      ? { logo: probe.logo.src, ...(probe.logo.href ? { logoHref: probe.logo.href } : {}), ...(probe.logo.alt ? { logoAlt: probe.logo.alt } : {}) }
+      : {}),
     ...(probe.favicon ? { favicon: probe.favicon } : {}),
     ...(probe.ogImage ? { ogImage: probe.ogImage } : {}),
   };

@@ -32,7 +32,10 @@ function alphaOf(text: string | undefined): number {
 }
 
 export function toHex(color: Rgba): string {
-  const channel = (value: number) => Math.round(Math.min(255, Math.max(0, value))).toString(16).padStart(2, '0');
+  const channel = (value: number) =>
+    Math.round(Math.min(255, Math.max(0, value)))
+      .toString(16)
+      .padStart(2, '0');
   return `#${channel(color.r)}${channel(color.g)}${channel(color.b)}`.toUpperCase();
 }
 

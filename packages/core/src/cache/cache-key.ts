@@ -43,7 +43,10 @@ export function siteOf(input: string): string {
 export function cacheKeyOf(url: string, options: ScrapeOptions): string {
   const shape = {
     url: cacheUrlKey(url),
-    formats: options.formats.filter((format) => format.type !== 'changeTracking').map(formatShape).sort(),
+    formats: options.formats
+      .filter((format) => format.type !== 'changeTracking')
+      .map(formatShape)
+      .sort(),
     onlyMainContent: options.onlyMainContent,
     includeTags: [...options.includeTags].sort(),
     excludeTags: [...options.excludeTags].sort(),

@@ -16,12 +16,7 @@ import type { ScrapeOptions } from '../options/scrape-options.js';
  * | the page answered an error status (>= 400)                    | -    | no    |
  */
 export function canReadCache(options: ScrapeOptions): boolean {
-  return (
-    options.maxAge > 0 &&
-    isShareable(options) &&
-    options.proxy !== 'enhanced' &&
-    !options.formats.some((format) => format.type === 'changeTracking')
-  );
+  return options.maxAge > 0 && isShareable(options) && options.proxy !== 'enhanced' && !options.formats.some((format) => format.type === 'changeTracking');
 }
 
 export function canStore(options: ScrapeOptions): boolean {

@@ -45,7 +45,17 @@ function setup(status = 200) {
     const document: ScrapeDocument = {
       ...(wants.has('markdown') ? { markdown: `# Page ${fetches}` } : {}),
       ...(wants.has('html') ? { html: `<h1>Page ${fetches}</h1>` } : {}),
-      metadata: { sourceURL: url, url, statusCode: status, scrapeId: `s${fetches}`, creditsUsed: 1, proxyUsed: 'basic', engine: 'http', title: 'Page', ...(status >= 400 ? { error: 'HTTP error' } : {}) },
+      metadata: {
+        sourceURL: url,
+        url,
+        statusCode: status,
+        scrapeId: `s${fetches}`,
+        creditsUsed: 1,
+        proxyUsed: 'basic',
+        engine: 'http',
+        title: 'Page',
+        ...(status >= 400 ? { error: 'HTTP error' } : {}),
+      },
     };
     return { document, links: ['https://example.com/next'] };
   };
@@ -65,7 +75,12 @@ describe('withDocumentCache', () => {
     const second = await scrape('https://www.example.com/a/', options(), { scrapeId: 'req-2' }, false);
     expect(fetches()).toBe(1);
     expect(second.document.markdown).toBe('# Page 1');
-    expect(second.document.metadata).toMatchObject({ cacheState: 'hit', cachedAt: new Date(1_700_000_000_000).toISOString(), sourceURL: 'https://www.example.com/a/', scrapeId: 'req-2' });
+    expect(second.document.metadata).toMatchObject({
+      cacheState: 'hit',
+      cachedAt: new Date(1_700_000_000_000).toISOString(),
+      sourceURL: 'https://www.example.com/a/',
+      scrapeId: 'req-2',
+    });
     clock.advance(172_800_000);
     expect((await scrape('https://example.com/a', options(), {}, false)).document.metadata.cacheState).toBe('miss');
     expect(fetches()).toBe(2);

@@ -7,22 +7,44 @@ import { changeTrackingStage, compare } from './change-tracking-stage.js';
 import { gitDiff } from './git-diff.js';
 
 function documentOf(statusCode = 200): ScrapeDocument {
-  return { metadata: { sourceURL: 'https://example.com/a', url: 'https://example.com/a', statusCode, scrapeId: 's', creditsUsed: 1, proxyUsed: 'basic', engine: 'http' } };
+  return {
+    metadata: {
+      sourceURL: 'https://example.com/a',
+      url: 'https://example.com/a',
+      statusCode,
+      scrapeId: 's',
+      creditsUsed: 1,
+      proxyUsed: 'basic',
+      engine: 'http',
+    },
+  };
 }
 
 describe('compare', () => {
   const previous = { scrapedAt: 0, markdown: '# A\n\nOne line.', statusCode: 200 };
   it('says new, same (whitespace aside), changed and removed', () => {
-    expect(compare({ modes: [] }, undefined, { markdown: 'x', statusCode: 200, fields: undefined })).toEqual({ previousScrapeAt: null, changeStatus: 'new', visibility: 'visible' });
+    expect(compare({ modes: [] }, undefined, { markdown: 'x', statusCode: 200, fields: undefined })).toEqual({
+      previousScrapeAt: null,
+      changeStatus: 'new',
+      visibility: 'visible',
+    });
     expect(compare({ modes: ['git-diff'] }, previous, { markdown: '# A\n\n  One   line.\n', statusCode: 200, fields: undefined }).changeStatus).toBe('same');
     const changed = compare({ modes: ['git-diff'] }, previous, { markdown: '# A\n\nTwo lines.', statusCode: 200, fields: undefined });
-    expect(changed).toMatchObject({ previousScrapeAt: '1970-01-01T00:00:00.000Z', changeStatus: 'changed', diff: gitDiff(previous.markdown, '# A\n\nTwo lines.') });
+    expect(changed).toMatchObject({
+      previousScrapeAt: '1970-01-01T00:00:00.000Z',
+      changeStatus: 'changed',
+      diff: gitDiff(previous.markdown, '# A\n\nTwo lines.'),
+    });
     expect(compare({ modes: [] }, previous, { markdown: '', statusCode: 404, fields: undefined }).changeStatus).toBe('removed');
     expect(compare({ modes: [] }, previous, { markdown: '', statusCode: 410, fields: undefined }).changeStatus).toBe('removed');
   });
 
   it('compares fields in json mode, a field change alone is a change', () => {
-    const result = compare({ modes: ['json'] }, { ...previous, fields: { price: 1, name: 'A' } }, { markdown: previous.markdown, statusCode: 200, fields: { price: 2, name: 'A' } });
+    const result = compare(
+      { modes: ['json'] },
+      { ...previous, fields: { price: 1, name: 'A' } },
+      { markdown: previous.markdown, statusCode: 200, fields: { price: 2, name: 'A' } },
+    );
     expect(result).toMatchObject({ changeStatus: 'changed', json: { price: { previous: 1, current: 2 } } });
     expect(result.diff).toBeUndefined();
   });

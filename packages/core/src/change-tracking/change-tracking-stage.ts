@@ -125,14 +125,20 @@ interface FilledFields {
  * (JSON-LD, microdata, RDFa, OpenGraph, meta tags: core/src/llm/fill-from-structured-data.ts).
  */
 async function fillFields(format: FormatOf<'changeTracking'>, input: DocumentStageInput, provider: LlmProvider | undefined): Promise<FilledFields> {
-  if (provider && (format.schema || format.prompt)) return { fields: await extractFields(format, input, provider, input.markdown ?? ''), missing: [], byModel: true };
+  if (provider && (format.schema || format.prompt))
+    return { fields: await extractFields(format, input, provider, input.markdown ?? ''), missing: [], byModel: true };
   if (!format.schema) return { fields: {}, missing: [] };
   const fill = fillSchemaFromStructuredData(format.schema, readStructuredData(input.rawHtml ?? '', input.document.metadata.url));
   return { fields: fill.value, missing: fill.missing };
 }
 
 /** The model's extraction of `content` (the page now, or its previous markdown), its tokens added to the document. */
-async function extractFields(format: FormatOf<'changeTracking'>, input: DocumentStageInput, provider: LlmProvider, content: string): Promise<Record<string, unknown>> {
+async function extractFields(
+  format: FormatOf<'changeTracking'>,
+  input: DocumentStageInput,
+  provider: LlmProvider,
+  content: string,
+): Promise<Record<string, unknown>> {
   const result = await extractJson(provider, {
     ...(format.schema ? { schema: format.schema } : {}),
     ...(format.prompt ? { prompt: format.prompt } : {}),

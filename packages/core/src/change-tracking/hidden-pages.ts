@@ -23,12 +23,7 @@ export function changeTrackingOf(options: ScrapeOptions): FormatOf<'changeTracki
 }
 
 /** The frontier entries of the hidden pages (the job store drops keys the crawl already has). */
-export async function hiddenPageEntries(
-  history: ChangeHistory,
-  job: JobRecord,
-  rules: CrawlRules,
-  scrapeOptions: ScrapeOptions,
-): Promise<FrontierEntry[]> {
+export async function hiddenPageEntries(history: ChangeHistory, job: JobRecord, rules: CrawlRules, scrapeOptions: ScrapeOptions): Promise<FrontierEntry[]> {
   const tracking = changeTrackingOf(scrapeOptions);
   if (!tracking) return [];
   const urls = await history.previousJobUrls(job.teamId, tracking.tag || null, siteOf(job.url), job.id);

@@ -85,9 +85,7 @@ export function registrableDomain(hostname: string): string | null {
 export function compileCrawlRules(input: CrawlRulesInput): CrawlRules {
   const startUrl = normalizeUrl(input.startUrl);
   if (startUrl === null) {
-    throw new ValidationError([
-      { field: 'url', message: `\`url\` must be an http or https URL; got ${JSON.stringify(input.startUrl)}` },
-    ]);
+    throw new ValidationError([{ field: 'url', message: `\`url\` must be an http or https URL; got ${JSON.stringify(input.startUrl)}` }]);
   }
   checkCombinedPatternSize(input.includePaths, input.excludePaths);
   const includes = compilePathPatterns('includePaths', input.includePaths);

@@ -1,13 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { compileCrawlRules, type CrawlRules, type CrawlRulesInput } from './crawl-rules.js';
-import {
-  decideLink,
-  decideRedirect,
-  denialMessages,
-  type DenialReason,
-  type LinkContext,
-  type LinkDecision,
-} from './frontier-filter.js';
+import { decideLink, decideRedirect, denialMessages, type DenialReason, type LinkContext, type LinkDecision } from './frontier-filter.js';
 
 const defaults: CrawlRulesInput = {
   startUrl: 'https://example.com/',
@@ -107,7 +100,9 @@ describe('decideLink: internal links', () => {
     expect(decide(rules, 'https://example.com:443/a')).toBe('enqueue');
     expect(decide(rules, 'https://example.com:8443/a')).toBe('external');
     // A redirect to another port leaves the crawl too.
-    expect(outcome(decideRedirect(local, new URL('http://127.0.0.1:4000/x'), { sourceUrl: new URL('http://127.0.0.1:3000/a'), discoveryDepth: 1 }))).toBe('external');
+    expect(outcome(decideRedirect(local, new URL('http://127.0.0.1:4000/x'), { sourceUrl: new URL('http://127.0.0.1:3000/a'), discoveryDepth: 1 }))).toBe(
+      'external',
+    );
   });
 
   it('allowSubdomains admits sibling hosts on the start port only', () => {
@@ -218,10 +213,7 @@ describe('decideLink: check order (first failing check names the reason)', () =>
     decideLink(rules, '/page#x', context);
     decideLink(rules, 'https://OTHER.com:443/a?q=1#x', context);
     decideLink(rules, '/ok?q=1', context);
-    expect(isAllowedByRobots.mock.calls.map(([url]) => url.href)).toEqual([
-      'https://other.com/a?q=1',
-      'https://example.com/ok?q=1',
-    ]);
+    expect(isAllowedByRobots.mock.calls.map(([url]) => url.href)).toEqual(['https://other.com/a?q=1', 'https://example.com/ok?q=1']);
   });
 });
 
@@ -450,9 +442,7 @@ describe('decideRedirect', () => {
     expect(enqueued(decideRedirect(rules, new URL('https://example.com/docs/page#'), from('https://example.com/docs'))).url).toBe(
       'https://example.com/docs/page',
     );
-    expect(enqueued(decideRedirect(rules, new URL('https://example.com/#/app'), from('https://example.com/docs'))).url).toBe(
-      'https://example.com/#/app',
-    );
+    expect(enqueued(decideRedirect(rules, new URL('https://example.com/#/app'), from('https://example.com/docs'))).url).toBe('https://example.com/#/app');
     expect(redirect(rules, 'https://example.com/docs/image.png')).toBe('enqueue');
   });
 

@@ -17,17 +17,7 @@ import { registrableDomain, type CrawlRules } from './crawl-rules.js';
 import { canEnqueueFrom, pathDepth } from './url-depth.js';
 import { dedupKey, isSpaRoute, scopeSiteOf, scopePortOf } from './url-normalize.js';
 
-export type DenialReason =
-  | 'depth'
-  | 'excluded'
-  | 'not-included'
-  | 'robots'
-  | 'file-type'
-  | 'unparseable'
-  | 'backward'
-  | 'social'
-  | 'external'
-  | 'anchor';
+export type DenialReason = 'depth' | 'excluded' | 'not-included' | 'robots' | 'file-type' | 'unparseable' | 'backward' | 'social' | 'external' | 'anchor';
 
 /** Firecrawl's denial strings, used as the per-page error of a refused start page or redirect. */
 export const denialMessages: Record<DenialReason, string> = {
@@ -62,8 +52,30 @@ export const socialAndEmailMarkers: readonly string[] = [
 
 /** Path endings (case-insensitive) never crawled. `.pdf`, `.docx` and `.xml` ARE crawled. */
 export const skippedFileExtensions: ReadonlySet<string> = new Set([
-  '.png', '.jpg', '.jpeg', '.gif', '.css', '.js', '.ico', '.svg', '.tiff', '.zip', '.exe', '.dmg',
-  '.mp4', '.mp3', '.wav', '.pptx', '.xlsx', '.avi', '.flv', '.woff', '.ttf', '.woff2', '.webp', '.inc',
+  '.png',
+  '.jpg',
+  '.jpeg',
+  '.gif',
+  '.css',
+  '.js',
+  '.ico',
+  '.svg',
+  '.tiff',
+  '.zip',
+  '.exe',
+  '.dmg',
+  '.mp4',
+  '.mp3',
+  '.wav',
+  '.pptx',
+  '.xlsx',
+  '.avi',
+  '.flv',
+  '.woff',
+  '.ttf',
+  '.woff2',
+  '.webp',
+  '.inc',
 ]);
 
 /** Where a link was found. */
@@ -88,9 +100,7 @@ export interface RedirectContext {
   isAllowedByRobots?: (url: URL) => boolean;
 }
 
-export type LinkDecision =
-  | { enqueue: true; url: URL; key: string; discoveryDepth: number }
-  | { enqueue: false; reason: DenialReason; url?: URL };
+export type LinkDecision = { enqueue: true; url: URL; key: string; discoveryDepth: number } | { enqueue: false; reason: DenialReason; url?: URL };
 
 const webProtocols = new Set(['http:', 'https:']);
 
@@ -215,12 +225,7 @@ function sameDomain(a: string | null, b: string | null): boolean {
  * Firecrawl's external branch of `filterURL`. `isSourceInCrawl` says whether the page the link came
  * from may hand out external links (always true for links, since out-of-crawl pages are refused earlier).
  */
-function checkOtherHost(
-  rules: CrawlRules,
-  url: URL,
-  href: string,
-  isSourceInCrawl: () => boolean,
-): DenialReason | undefined {
+function checkOtherHost(rules: CrawlRules, url: URL, href: string, isSourceInCrawl: () => boolean): DenialReason | undefined {
   if (socialAndEmailMarkers.some((marker) => href.includes(marker))) return 'social';
   if (isExcludedDomain(rules, url)) return 'excluded';
   if (rules.allowExternalLinks && !isBareHomepage(url) && isSourceInCrawl()) return undefined;
@@ -231,8 +236,7 @@ function checkOtherHost(
 function isExcludedDomain(rules: CrawlRules, url: URL): boolean {
   const { hostname, pathname } = url;
   return rules.excludedDomains.some(
-    (domain) =>
-      (hostname === domain.hostname || hostname.endsWith(`.${domain.hostname}`)) && pathname.startsWith(domain.pathPrefix),
+    (domain) => (hostname === domain.hostname || hostname.endsWith(`.${domain.hostname}`)) && pathname.startsWith(domain.pathPrefix),
   );
 }
 

@@ -44,9 +44,7 @@ describe('extractLinks', () => {
   });
 
   it('decodes entities in hrefs (done by the parser)', () => {
-    expect(
-      links('<a href="/search?q=a&amp;page=2">1</a><a href="/caf&eacute;">2</a><a href="/x?a=1&lt;2">3</a><a href="/&#x41;">4</a>'),
-    ).toEqual([
+    expect(links('<a href="/search?q=a&amp;page=2">1</a><a href="/caf&eacute;">2</a><a href="/x?a=1&lt;2">3</a><a href="/&#x41;">4</a>')).toEqual([
       'https://example.com/search?q=a&page=2',
       'https://example.com/caf%C3%A9',
       'https://example.com/x?a=1%3C2',

@@ -33,7 +33,7 @@ function score(link: MapLink, terms: string[]): number {
   for (const term of terms) {
     for (const [fieldWords, weight] of fields) {
       if (fieldWords.includes(term)) total += weight;
-      else if (term.length >= 3 && fieldWords.some((word) => word.startsWith(term) || term.startsWith(word) && word.length >= 4)) total += weight / 2;
+      else if (term.length >= 3 && fieldWords.some((word) => word.startsWith(term) || (term.startsWith(word) && word.length >= 4))) total += weight / 2;
     }
   }
   return total;

@@ -48,7 +48,13 @@ export async function mapSite(deps: MapDeps, url: string, options: MapOptions, c
   const controller = new AbortController();
   const onAbort = () => controller.abort(context.signal?.reason);
   context.signal?.addEventListener('abort', onAbort, { once: true });
-  const guard = options.timeoutMs !== undefined ? deps.clock.sleep(options.timeoutMs, controller.signal).then(() => 'timeout' as const, () => 'aborted' as const) : undefined;
+  const guard =
+    options.timeoutMs !== undefined
+      ? deps.clock.sleep(options.timeoutMs, controller.signal).then(
+          () => 'timeout' as const,
+          () => 'aborted' as const,
+        )
+      : undefined;
 
   const inScope = scopeFilter(start, options);
   const links = new Map<string, MapLink>();
@@ -110,7 +116,13 @@ export async function mapSite(deps: MapDeps, url: string, options: MapOptions, c
       if (isSitemapOnly && !links.has(normalized)) continue;
       first.set(normalized, { ...links.get(normalized), ...link, url: normalized });
     }
-    result = [...first.values(), ...rankBySearch(result.filter((link) => !first.has(link.url)), options.search)];
+    result = [
+      ...first.values(),
+      ...rankBySearch(
+        result.filter((link) => !first.has(link.url)),
+        options.search,
+      ),
+    ];
   }
   return result.slice(0, options.limit);
 }

@@ -106,11 +106,17 @@ describe('compilePathPatterns errors', () => {
   });
 
   it('refuses more than 1000 patterns', () => {
-    const error = compileError('excludePaths', Array.from({ length: pathPatternLimits.maxPatterns + 1 }, (_, i) => `^/p${i}`));
-    expect(error.issues).toEqual([
-      { field: 'excludePaths', message: '`excludePaths` may hold at most 1000 patterns; got 1001' },
-    ]);
-    expect(() => compilePathPatterns('excludePaths', Array.from({ length: 1000 }, (_, i) => `^/p${i}`))).not.toThrow();
+    const error = compileError(
+      'excludePaths',
+      Array.from({ length: pathPatternLimits.maxPatterns + 1 }, (_, i) => `^/p${i}`),
+    );
+    expect(error.issues).toEqual([{ field: 'excludePaths', message: '`excludePaths` may hold at most 1000 patterns; got 1001' }]);
+    expect(() =>
+      compilePathPatterns(
+        'excludePaths',
+        Array.from({ length: 1000 }, (_, i) => `^/p${i}`),
+      ),
+    ).not.toThrow();
   });
 
   it('refuses a pattern over 2000 characters, naming it (shortened)', () => {
@@ -118,17 +124,13 @@ describe('compilePathPatterns errors', () => {
     const error = compileError('includePaths', ['^/ok', long]);
     expect(error.issues).toHaveLength(1);
     expect(error.issues[0]!.field).toBe('includePaths[1]');
-    expect(error.issues[0]!.message).toBe(
-      `\`includePaths[1]\` may be at most 2000 characters; got 2002 (${JSON.stringify(`^/${'a'.repeat(78)}…`)})`,
-    );
+    expect(error.issues[0]!.message).toBe(`\`includePaths[1]\` may be at most 2000 characters; got 2002 (${JSON.stringify(`^/${'a'.repeat(78)}…`)})`);
     expect(() => compilePathPatterns('includePaths', ['a'.repeat(2000)])).not.toThrow();
   });
 
   it('refuses patterns totalling more than 100 000 characters', () => {
     const patterns = Array.from({ length: 51 }, () => 'b'.repeat(1999));
     const error = compileError('includePaths', patterns);
-    expect(error.issues).toEqual([
-      { field: 'includePaths', message: '`includePaths` patterns may total at most 100000 characters; got 101949' },
-    ]);
+    expect(error.issues).toEqual([{ field: 'includePaths', message: '`includePaths` patterns may total at most 100000 characters; got 101949' }]);
   });
 });

@@ -92,9 +92,7 @@ function compileOne(path: string, pattern: string): { regex: RE2JS } | { issue: 
     return { regex: RE2JS.compile(pattern) };
   } catch (error) {
     const unsupported = unsupportedSyntax.find((entry) => entry.test.test(pattern));
-    const why = unsupported
-      ? `${unsupported.reason} (patterns use RE2 syntax, matched in linear time)`
-      : describeSyntaxError(error);
+    const why = unsupported ? `${unsupported.reason} (patterns use RE2 syntax, matched in linear time)` : describeSyntaxError(error);
     return { issue: { field: path, message: `\`${path}\` is not a valid regular expression: ${why}; got ${shown}` } };
   }
 }

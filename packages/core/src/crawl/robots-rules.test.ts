@@ -111,13 +111,9 @@ describe('parseRobotsTxt: RFC 9309 examples', () => {
   });
 
   it('compares percent-encoding in normal form (§2.2.2 table)', () => {
-    const text = [
-      'User-agent: *',
-      'Disallow: /foo/bar?baz=quz',
-      'Disallow: /foo/bar/ツ',
-      'Disallow: /foo/bar/%e3%83%85',
-      'Disallow: /foo/bar/%62%61%7A',
-    ].join('\n');
+    const text = ['User-agent: *', 'Disallow: /foo/bar?baz=quz', 'Disallow: /foo/bar/ツ', 'Disallow: /foo/bar/%e3%83%85', 'Disallow: /foo/bar/%62%61%7A'].join(
+      '\n',
+    );
     expect(
       allowedPaths(text, 'bot', ['/foo/bar?baz=quz', '/foo/bar/ツ', '/foo/bar/%E3%83%84', '/foo/bar/%E3%83%85', '/foo/bar/baz', '/foo/bar?baz=other']),
     ).toEqual({
@@ -176,7 +172,9 @@ describe('parseRobotsTxt: groups and tokens', () => {
     expect(parseRobotsTxt(text, 'other').crawlDelaySeconds).toBe(10);
     // A group names quarrybot, so `*` (which FirecrawlAgent would fall into) does not apply.
     expect(parseRobotsTxt(text, ['QuarryBot', 'FirecrawlAgent']).crawlDelaySeconds).toBe(0.5);
-    expect(parseRobotsTxt('User-agent: *\nCrawl-delay: 10\n\nUser-agent: FirecrawlAgent\nCrawl-delay: 2\n', ['QuarryBot', 'FirecrawlAgent']).crawlDelaySeconds).toBe(2);
+    expect(
+      parseRobotsTxt('User-agent: *\nCrawl-delay: 10\n\nUser-agent: FirecrawlAgent\nCrawl-delay: 2\n', ['QuarryBot', 'FirecrawlAgent']).crawlDelaySeconds,
+    ).toBe(2);
     expect(parseRobotsTxt('User-agent: *\nCrawl-delay: soon\n', 'bot').crawlDelaySeconds).toBeUndefined();
   });
 
@@ -197,7 +195,9 @@ describe('parseRobotsTxt: tolerance', () => {
   it('survives a BOM, CRLF, comments, garbage, missing spaces, misspellings and bad bytes', () => {
     const bytes = new Uint8Array([
       ...new TextEncoder().encode('\ufeffUser-Agent:*\r\n# comment\r\nthis is garbage\r\n:::\r\nDisallow:/a # trailing\r\n'),
-      0xff, 0xfe, 0x0a,
+      0xff,
+      0xfe,
+      0x0a,
       ...new TextEncoder().encode('dissallow /b\r\nuseragent: nobody\r\nSITEMAP:https://example.com/s.xml\r\nSitemap: /relative.xml\r\n'),
     ]);
     const rules = parseRobotsTxt(bytes, 'bot');
@@ -214,7 +214,8 @@ describe('parseRobotsTxt: tolerance', () => {
   });
 
   it('collects sitemap lines from anywhere, deduplicated', () => {
-    const text = 'Sitemap: https://a.com/1.xml\nUser-agent: *\nSitemap: https://a.com/2.xml\nDisallow: /\nSitemap: https://a.com/1.xml\nSitemap: ftp://a.com/x\n';
+    const text =
+      'Sitemap: https://a.com/1.xml\nUser-agent: *\nSitemap: https://a.com/2.xml\nDisallow: /\nSitemap: https://a.com/1.xml\nSitemap: ftp://a.com/x\n';
     expect(parseRobotsTxt(text, 'bot').sitemaps).toEqual(['https://a.com/1.xml', 'https://a.com/2.xml']);
   });
 

@@ -26,11 +26,7 @@ describe('parseSitemap: XML', () => {
       </urlset>`;
     expect(parseSitemap(encode(xml))).toEqual({
       kind: 'urlset',
-      urls: [
-        { url: 'https://example.com/a', lastmod: '2024-01-02' },
-        { url: 'https://example.com/b?x=1&y=2' },
-        { url: 'https://example.com/c?x=1&y=2' },
-      ],
+      urls: [{ url: 'https://example.com/a', lastmod: '2024-01-02' }, { url: 'https://example.com/b?x=1&y=2' }, { url: 'https://example.com/c?x=1&y=2' }],
       sitemaps: ['https://example.com/nested.xml', 'https://example.com/nested-2.XML.gz'],
     });
   });

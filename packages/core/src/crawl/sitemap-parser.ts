@@ -99,8 +99,7 @@ function parseXml(text: string): ParsedSitemap {
           // An entry left unclosed before the next one opens still counts.
           if (entry) flush(format, entry);
           entry = {};
-        }
-        else if (entry && parent === format.entry && (name === format.link || name === format.date) && !field) {
+        } else if (entry && parent === format.entry && (name === format.link || name === format.date) && !field) {
           const href = attributes.href;
           const rel = attributes.rel;
           if (name === format.link && href !== undefined) {

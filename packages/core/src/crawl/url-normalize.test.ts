@@ -27,12 +27,9 @@ describe('normalizeUrl', () => {
     expect(normalizeUrl(input)?.href).toBe(expected);
   });
 
-  it.each(['ftp://example.com/x', 'mailto:me@example.com', 'javascript:alert(1)', 'http://', 'https://exa mple.com/', ''])(
-    'refuses %j',
-    (input) => {
-      expect(normalizeUrl(input)).toBeNull();
-    },
-  );
+  it.each(['ftp://example.com/x', 'mailto:me@example.com', 'javascript:alert(1)', 'http://', 'https://exa mple.com/', ''])('refuses %j', (input) => {
+    expect(normalizeUrl(input)).toBeNull();
+  });
 
   it('resolves against a base and then applies the same rules', () => {
     const base = 'https://example.com/docs/intro';
@@ -111,9 +108,7 @@ describe('dedupKey without deduplicateSimilarURLs', () => {
 
   it('is the normalized href, minus the query when ignored', () => {
     expect(key('https://Example.com:443/a?q=1#x', exact)).toBe('https://example.com/a?q=1');
-    expect(key('https://example.com/a?q=1', { ignoreQueryParameters: true, deduplicateSimilarURLs: false })).toBe(
-      'https://example.com/a',
-    );
+    expect(key('https://example.com/a?q=1', { ignoreQueryParameters: true, deduplicateSimilarURLs: false })).toBe('https://example.com/a');
   });
 });
 

@@ -16,9 +16,15 @@ export interface Sheet {
 export const maxCells = 1_000_000;
 
 export function xlsxSheets(bytes: Uint8Array): Sheet[] {
-  const entries = zipEntries(bytes, (name) => name === 'xl/workbook.xml' || name === 'xl/_rels/workbook.xml.rels' || name === 'xl/sharedStrings.xml' || /^xl\/worksheets\/[^/]+\.xml$/.test(name));
+  const entries = zipEntries(
+    bytes,
+    (name) =>
+      name === 'xl/workbook.xml' || name === 'xl/_rels/workbook.xml.rels' || name === 'xl/sharedStrings.xml' || /^xl\/worksheets\/[^/]+\.xml$/.test(name),
+  );
   const shared = descendants(parseXml(utf8(entries.get('xl/sharedStrings.xml'))), 'si').map((item) => textOf(item, ['t']));
-  const targets = new Map(descendants(parseXml(utf8(entries.get('xl/_rels/workbook.xml.rels'))), 'Relationship').map((rel) => [rel.attribs.Id ?? '', rel.attribs.Target ?? '']));
+  const targets = new Map(
+    descendants(parseXml(utf8(entries.get('xl/_rels/workbook.xml.rels'))), 'Relationship').map((rel) => [rel.attribs.Id ?? '', rel.attribs.Target ?? '']),
+  );
   return descendants(parseXml(utf8(entries.get('xl/workbook.xml'))), 'sheet').map((sheet) => {
     const target = targets.get(sheet.attribs['r:id'] ?? '') ?? '';
     const path = target.startsWith('/') ? target.slice(1) : `xl/${target.replace(/^\.\//, '')}`;
@@ -67,8 +73,12 @@ export function odsSheets(bytes: Uint8Array): Sheet[] {
     let cells = 0;
     for (const row of descendants([table], 'table:table-row')) {
       const values: string[] = [];
-      for (const cell of row.children.filter((child): child is Element => 'name' in child && (child.name === 'table:table-cell' || child.name === 'table:covered-table-cell'))) {
-        const text = children(cell, 'text:p').map((paragraph) => textOf(paragraph, ['text:p', 'text:span', 'text:a', 'text:s'])).join('\n');
+      for (const cell of row.children.filter(
+        (child): child is Element => 'name' in child && (child.name === 'table:table-cell' || child.name === 'table:covered-table-cell'),
+      )) {
+        const text = children(cell, 'text:p')
+          .map((paragraph) => textOf(paragraph, ['text:p', 'text:span', 'text:a', 'text:s']))
+          .join('\n');
         // Empty cells and rows repeat to the sheet's edge (a million rows): only repeat what has text.
         const repeat = text === '' ? 1 : Math.min(Number(cell.attribs['table:number-columns-repeated'] ?? 1), 1_000);
         for (let copy = 0; copy < repeat && cells < maxCells; copy++, cells++) values.push(text);
@@ -122,9 +132,12 @@ function trimGrid(rows: string[][]): string[][] {
 export function sheetsToHtml(sheets: Sheet[], title?: string): string {
   const parts = sheets.map((sheet) => {
     const width = Math.max(0, ...sheet.rows.map((row) => row.length));
-    const cells = (row: string[], tag: 'th' | 'td') => Array.from({ length: width }, (_, index) => `<${tag}>${escapeHtml(row[index] ?? '').replace(/\n/g, '<br>')}</${tag}>`).join('');
+    const cells = (row: string[], tag: 'th' | 'td') =>
+      Array.from({ length: width }, (_, index) => `<${tag}>${escapeHtml(row[index] ?? '').replace(/\n/g, '<br>')}</${tag}>`).join('');
     const [head, ...body] = sheet.rows;
-    const table = head ? `<table><thead><tr>${cells(head, 'th')}</tr></thead><tbody>${body.map((row) => `<tr>${cells(row, 'td')}</tr>`).join('')}</tbody></table>` : '';
+    const table = head
+      ? `<table><thead><tr>${cells(head, 'th')}</tr></thead><tbody>${body.map((row) => `<tr>${cells(row, 'td')}</tr>`).join('')}</tbody></table>`
+      : '';
     return `<section><h2>${escapeHtml(sheet.name)}</h2>${table}</section>`;
   });
   return htmlPage(parts.join('\n'), title);

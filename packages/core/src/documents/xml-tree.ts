@@ -30,7 +30,8 @@ export function textOf(node: Element, textNames: readonly string[]): string {
   let text = '';
   const walk = (list: Node[]) => {
     for (const child of list) {
-      if (child.type === 'text' && isTag(child.parent as Node) && textNames.includes((child.parent as Element).name)) text += (child as unknown as { data: string }).data;
+      if (child.type === 'text' && isTag(child.parent as Node) && textNames.includes((child.parent as Element).name))
+        text += (child as unknown as { data: string }).data;
       else if (isTag(child)) walk(child.children);
     }
   };

@@ -11,15 +11,14 @@ const page = (before: string, after: string): string => `<!doctype html>
 <html><head><title>The ferry returns | Courier</title><meta property="og:title" content="The ferry returns"></head>
 <body>${before}<div class="w"><h1>The ferry returns</h1>${paragraph('first')}<h2>Costs</h2>${paragraph('second')}${paragraph('third')}${after}</div></body></html>`;
 
-const textOf = (html: string): string =>
-  textContent(extractMainContent(parseDocument(html)).document.children).replace(/\s+/g, ' ');
+const textOf = (html: string): string => textContent(extractMainContent(parseDocument(html)).document.children).replace(/\s+/g, ' ');
 
 describe('trimming the edges of an article', () => {
   it('drops a tracking tag printed as text above the title, and the category links before it', () => {
-    const html = page(
-      '&lt;img height="1" width="1" style="display:none" src="https://t.example/px?id=1"/&gt;',
-      '',
-    ).replace('<h1>', '<ul class="c"><li><a href="/c/news">News</a></li><li><a href="/c/local">Local</a></li></ul><h1>');
+    const html = page('&lt;img height="1" width="1" style="display:none" src="https://t.example/px?id=1"/&gt;', '').replace(
+      '<h1>',
+      '<ul class="c"><li><a href="/c/news">News</a></li><li><a href="/c/local">Local</a></li></ul><h1>',
+    );
     const text = textOf(html);
     expect(text).toContain('The ferry returns');
     expect(text).not.toContain('display:none');

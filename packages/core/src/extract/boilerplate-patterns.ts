@@ -10,10 +10,39 @@
 
 /** Elements that never carry main-content text: removed before anything is measured. */
 export const nonContentTags: ReadonlySet<string> = new Set([
-  'script', 'style', 'noscript', 'template', 'link', 'meta', 'head', 'base', 'svg', 'canvas', 'iframe',
-  'frame', 'frameset', 'object', 'embed', 'applet', 'param', 'input', 'select', 'textarea', 'button',
-  'option', 'optgroup', 'datalist', 'dialog', 'map', 'area', 'audio', 'video', 'source', 'track',
-  'rt', 'rp', // ruby readings: the base text is the text
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'link',
+  'meta',
+  'head',
+  'base',
+  'svg',
+  'canvas',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'param',
+  'input',
+  'select',
+  'textarea',
+  'button',
+  'option',
+  'optgroup',
+  'datalist',
+  'dialog',
+  'map',
+  'area',
+  'audio',
+  'video',
+  'source',
+  'track',
+  'rt',
+  'rp', // ruby readings: the base text is the text
 ]);
 
 /** Whole-word helper: `word` between start/end or `-`, `_`, space. */
@@ -26,37 +55,157 @@ const word = (term: string): string => `(?:^|[\\s_-])(?:${term})(?:$|[\\s_-])`;
 export const chromeHintPattern = new RegExp(
   [
     // consent and cookie banners
-    'cookie', 'consent', 'gdpr', 'gprd', 'onetrust', 'cc-window', 'cc-banner', 'cc_banner', 'truste', 'qc-cmp', 'cmp-container',
-    'usercentrics', 'didomi', 'borlabs',
+    'cookie',
+    'consent',
+    'gdpr',
+    'gprd',
+    'onetrust',
+    'cc-window',
+    'cc-banner',
+    'cc_banner',
+    'truste',
+    'qc-cmp',
+    'cmp-container',
+    'usercentrics',
+    'didomi',
+    'borlabs',
     // share, social, follow
-    'share', 'sharing', 'social', 'addthis', 'addtoany', 'a2a_', 'sociable', 'shariff', 'follow-us', 'followus',
+    'share',
+    'sharing',
+    'social',
+    'addthis',
+    'addtoany',
+    'a2a_',
+    'sociable',
+    'shariff',
+    'follow-us',
+    'followus',
     // related and recommended lists, third-party recirculation
-    'related', 'recommend', 'more-stories', 'more-articles', 'also-like', 'also-read', 'read-next', 'readnext',
-    'outbrain', 'taboola', 'zergnet', 'popular-posts', 'trending', 'most-read', 'mostread', 'most-popular',
+    'related',
+    'recommend',
+    'more-stories',
+    'more-articles',
+    'also-like',
+    'also-read',
+    'read-next',
+    'readnext',
+    'outbrain',
+    'taboola',
+    'zergnet',
+    'popular-posts',
+    'trending',
+    'most-read',
+    'mostread',
+    'most-popular',
     // comments
-    'comment', 'disqus', 'respond', 'replies', 'reply-form', 'discourse',
+    'comment',
+    'disqus',
+    'respond',
+    'replies',
+    'reply-form',
+    'discourse',
     // newsletter, subscribe
-    'newsletter', 'subscribe', 'subscription', 'signup', 'sign-up', 'mailchimp', 'mc4wp', 'optin', 'opt-in',
+    'newsletter',
+    'subscribe',
+    'subscription',
+    'signup',
+    'sign-up',
+    'mailchimp',
+    'mc4wp',
+    'optin',
+    'opt-in',
     // navigation aids
-    'breadcrumb', 'pagination', 'pager', 'pagenav', 'page-nav', 'post-nav', 'nav-links', 'prev-next',
-    'next-prev', 'skip-link', 'skiplink', 'skip-to', 'jump-link', 'table-of-contents', 'tableofcontents',
-    'on-this-page', 'onthispage', 'doc-toc', 'edit-this-page', 'editthispage', 'edit-page', 'last-updated',
-    'lastupdated', 'doc-footer', 'docs-footer',
+    'breadcrumb',
+    'pagination',
+    'pager',
+    'pagenav',
+    'page-nav',
+    'post-nav',
+    'nav-links',
+    'prev-next',
+    'next-prev',
+    'skip-link',
+    'skiplink',
+    'skip-to',
+    'jump-link',
+    'table-of-contents',
+    'tableofcontents',
+    'on-this-page',
+    'onthispage',
+    'doc-toc',
+    'edit-this-page',
+    'editthispage',
+    'edit-page',
+    'last-updated',
+    'lastupdated',
+    'doc-footer',
+    'docs-footer',
     // ads and sponsors (the bare words `ad`, `ads` are layout names, below)
-    'advert', 'adsbygoogle', 'ad-slot', 'adslot', 'ad-container', 'ad-wrapper', 'adwrapper', 'ad-unit', 'adunit',
-    'ad-banner', 'dfp-', 'google-ad', 'sponsor', 'promo', 'affiliate', 'commercial', 'banner-ad',
+    'advert',
+    'adsbygoogle',
+    'ad-slot',
+    'adslot',
+    'ad-container',
+    'ad-wrapper',
+    'adwrapper',
+    'ad-unit',
+    'adunit',
+    'ad-banner',
+    'dfp-',
+    'google-ad',
+    'sponsor',
+    'promo',
+    'affiliate',
+    'commercial',
+    'banner-ad',
     // overlays
-    'popup', 'modal',
+    'popup',
+    'modal',
     // article meta that is not article text
-    'author-bio', 'authorbio', 'about-author', 'about-the-author', 'author-box', 'authorbox', 'author-info',
-    'post-author', 'entry-author', 'author-content', 'author-description', 'author-details', 'author-card',
-    'post-meta', 'postmeta', 'entry-meta', 'entry-footer', 'article-meta', 'meta-info', 'byline', 'dateline',
-    'post-tags', 'tag-list', 'taglist', 'tagcloud', 'tag-cloud', 'categories', 'cat-links', 'tags-links',
-    'print-link', 'printfriendly', 'screen-reader', 'sr-only', 'visually-hidden', 'visuallyhidden',
+    'author-bio',
+    'authorbio',
+    'about-author',
+    'about-the-author',
+    'author-box',
+    'authorbox',
+    'author-info',
+    'post-author',
+    'entry-author',
+    'author-content',
+    'author-description',
+    'author-details',
+    'author-card',
+    'post-meta',
+    'postmeta',
+    'entry-meta',
+    'entry-footer',
+    'article-meta',
+    'meta-info',
+    'byline',
+    'dateline',
+    'post-tags',
+    'tag-list',
+    'taglist',
+    'tagcloud',
+    'tag-cloud',
+    'categories',
+    'cat-links',
+    'tags-links',
+    'print-link',
+    'printfriendly',
+    'screen-reader',
+    'sr-only',
+    'visually-hidden',
+    'visuallyhidden',
     // words that must stand alone
     word('advertising|toc|share|print|rating|ratings|login|signin|search|sr'),
     // photo credits (the caption itself stays)
-    'photo-credit', 'image-credit', 'photocredit', 'imagecredit', 'photographer', word('credit|credits'),
+    'photo-credit',
+    'image-credit',
+    'photocredit',
+    'imagecredit',
+    'photographer',
+    word('credit|credits'),
   ].join('|'),
 );
 
@@ -67,10 +216,22 @@ export const chromeHintPattern = new RegExp(
  */
 export const layoutChromeHintPattern = new RegExp(
   [
-    'sidebar', 'side-bar', 'sidenav', 'side-nav', 'widget', 'lightbox', 'overlay', 'backdrop', 'paywall',
+    'sidebar',
+    'side-bar',
+    'sidenav',
+    'side-nav',
+    'widget',
+    'lightbox',
+    'overlay',
+    'backdrop',
+    'paywall',
     'regwall',
     // slideshows and carousels: their captions repeat and duplicate (a single figure stays)
-    'gallery', 'slideshow', 'carousel', 'slider', 'swiper',
+    'gallery',
+    'slideshow',
+    'carousel',
+    'slider',
+    'swiper',
     // `ad` as a whole word is also a word of other languages' class names (`cuerpo-ad`, "body of
     // the ad..." or a site's own abbreviation): an ad slot holds no article prose, so it is a
     // layout name that spares a block reading like an article
@@ -84,9 +245,33 @@ export const layoutChromeHintPattern = new RegExp(
  */
 export const weakChromeHintPattern = new RegExp(
   [
-    'header', 'footer', 'masthead', 'navbar', 'navigation', 'menu', 'banner', 'extra', 'rss', 'shoutbox',
-    'skyscraper', 'combx', 'community', 'supplemental', 'agegate', 'legends', 'copyright', 'site-info',
-    'siteinfo', 'topbar', 'top-bar', 'toolbar', 'tools', 'utility', 'partner', 'teaser', 'feedback',
+    'header',
+    'footer',
+    'masthead',
+    'navbar',
+    'navigation',
+    'menu',
+    'banner',
+    'extra',
+    'rss',
+    'shoutbox',
+    'skyscraper',
+    'combx',
+    'community',
+    'supplemental',
+    'agegate',
+    'legends',
+    'copyright',
+    'site-info',
+    'siteinfo',
+    'topbar',
+    'top-bar',
+    'toolbar',
+    'tools',
+    'utility',
+    'partner',
+    'teaser',
+    'feedback',
     word('nav|meta|links|aside|foot|head|tabs|crumbs|tags|tag'),
     // `top` and `bottom` only at the start of a class name (`top-bar`, `bottom-links`): after another
     // word they are a side of a box (`padding-bottom-2`, `margin-top`, `border-top`), not a place
@@ -95,8 +280,7 @@ export const weakChromeHintPattern = new RegExp(
 );
 
 /** Names that mark content: they veto weak chrome and add to a candidate's score. */
-export const contentHintPattern =
-  /article|body|content|entry|hentry|h-entry|main|post|text|blog|story|prose|markdown|column|page|single|document/;
+export const contentHintPattern = /article|body|content|entry|hentry|h-entry|main|post|text|blog|story|prose|markdown|column|page|single|document/;
 
 /** Names that mark the article body itself: ancestors of such an element are never chrome. */
 export const articleBodyHintPattern =
@@ -107,16 +291,25 @@ export const negativeScoreHintPattern =
   /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|nav|menu|header|teaser|card|list|login|subscribe|newsletter|cookie|social|breadcrumb|pagination|pager|popular|trending|recommend/;
 
 /** Class/id hints that raise a candidate's score. */
-export const positiveScoreHintPattern =
-  /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|markdown|documentation/;
+export const positiveScoreHintPattern = /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|markdown|documentation/;
 
 /** Tags that are chrome by definition (`header` and `footer` have guards, see main-content.ts). */
 export const chromeTags: ReadonlySet<string> = new Set(['nav', 'aside', 'footer', 'header', 'menu']);
 
 /** ARIA roles that are chrome by definition. */
 export const chromeRoles: ReadonlySet<string> = new Set([
-  'navigation', 'banner', 'contentinfo', 'complementary', 'search', 'menu', 'menubar', 'dialog', 'alertdialog',
-  'toolbar', 'tablist', 'alert',
+  'navigation',
+  'banner',
+  'contentinfo',
+  'complementary',
+  'search',
+  'menu',
+  'menubar',
+  'dialog',
+  'alertdialog',
+  'toolbar',
+  'tablist',
+  'alert',
 ]);
 
 /** Roles and itemprops that mark the content region. */
@@ -125,9 +318,28 @@ export const contentItemprops: ReadonlySet<string> = new Set(['articlebody', 'te
 
 /** Base scores by tag for a content candidate (readability's table). */
 export const tagBaseScores: Record<string, number> = {
-  div: 5, article: 10, main: 10, section: 2, pre: 3, td: 3, blockquote: 3,
-  address: -3, ol: -3, ul: -3, dl: -3, dd: -3, dt: -3, li: -3, form: -3,
-  h1: -5, h2: -5, h3: -5, h4: -5, h5: -5, h6: -5, th: -5,
+  div: 5,
+  article: 10,
+  main: 10,
+  section: 2,
+  pre: 3,
+  td: 3,
+  blockquote: 3,
+  address: -3,
+  ol: -3,
+  ul: -3,
+  dl: -3,
+  dd: -3,
+  dt: -3,
+  li: -3,
+  form: -3,
+  h1: -5,
+  h2: -5,
+  h3: -5,
+  h4: -5,
+  h5: -5,
+  h6: -5,
+  th: -5,
 };
 
 /**

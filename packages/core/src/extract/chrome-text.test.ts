@@ -10,17 +10,28 @@ describe('isDateLine', () => {
     'Veröffentlicht am 3. März 2021 um 10:15 Uhr',
   ])('knows %s is only a date', (text) => expect(isDateLine(text)).toBe(true));
 
-  it.each(['On November 19, 2019 the senate met.', 'Chapter 3', 'March'])('knows %s is more than a date', (text) =>
-    expect(isDateLine(text)).toBe(false),
-  );
+  it.each(['On November 19, 2019 the senate met.', 'Chapter 3', 'March'])('knows %s is more than a date', (text) => expect(isDateLine(text)).toBe(false));
 });
 
 describe('isChromeText', () => {
   it.each([
-    'Edit this page', 'Last updated on Jan 5, 2024 by Ada', 'Share', 'Advertisement', 'On this page',
-    'Next Post »', '« Previous', 'Tags: rust, memory', 'Read also: Why ownership matters',
-    '[Related: Salesforce keynote recap]', 'Foto: Max Muster', '© 2024 Example Corp', 'Related articles',
-    'Leave a reply', '3 comments', 'Reading time: 4 min', '5 min read',
+    'Edit this page',
+    'Last updated on Jan 5, 2024 by Ada',
+    'Share',
+    'Advertisement',
+    'On this page',
+    'Next Post »',
+    '« Previous',
+    'Tags: rust, memory',
+    'Read also: Why ownership matters',
+    '[Related: Salesforce keynote recap]',
+    'Foto: Max Muster',
+    '© 2024 Example Corp',
+    'Related articles',
+    'Leave a reply',
+    '3 comments',
+    'Reading time: 4 min',
+    '5 min read',
   ])('flags %s', (text) => expect(isChromeText(text)).toBe(true));
 
   it.each([

@@ -20,7 +20,19 @@ const chromeTextMaximum = 200;
 
 /** Containers judged by the link-density and size rules. */
 const conditionalTags: ReadonlySet<string> = new Set([
-  'div', 'section', 'article', 'aside', 'header', 'footer', 'form', 'fieldset', 'ul', 'ol', 'dl', 'table', 'nav',
+  'div',
+  'section',
+  'article',
+  'aside',
+  'header',
+  'footer',
+  'form',
+  'fieldset',
+  'ul',
+  'ol',
+  'dl',
+  'table',
+  'nav',
 ]);
 const listTags: ReadonlySet<string> = new Set(['ul', 'ol', 'dl']);
 /** Data, never judged as chrome text: tables, code, formulas. */
@@ -42,10 +54,7 @@ const documentSectionPeers = 3;
 
 /** True when `heading` opens `section`: the first element with text in it. */
 function opensSection(section: Element, heading: Element): boolean {
-  return (
-    section.name === 'section' &&
-    section.children.find((child) => isTag(child) && collapsedText(child) !== '') === heading
-  );
+  return section.name === 'section' && section.children.find((child) => isTag(child) && collapsedText(child) !== '') === heading;
 }
 
 /**
@@ -146,9 +155,7 @@ function removeChromeSections(container: Element): void {
     const level = headingLevel(heading);
     let start: Element = heading;
     while (start.parent && isTag(start.parent) && start.parent !== container) {
-      const visible = start.parent.children.filter((child) =>
-        isTag(child) ? hasVisibleContent(child, stats) : isText(child) && child.data.trim() !== '',
-      );
+      const visible = start.parent.children.filter((child) => (isTag(child) ? hasVisibleContent(child, stats) : isText(child) && child.data.trim() !== ''));
       if (visible.length !== 1) break;
       start = start.parent;
     }
@@ -167,7 +174,9 @@ function removeChromeSections(container: Element): void {
 function topHeadingLevel(element: Element): number {
   const own = headingLevel(element);
   if (own > 0) return own;
-  const levels = descendantElements(element).map(headingLevel).filter((value) => value > 0);
+  const levels = descendantElements(element)
+    .map(headingLevel)
+    .filter((value) => value > 0);
   return levels.length > 0 ? Math.min(...levels) : 0;
 }
 
@@ -178,9 +187,7 @@ function isInPageLink(element: Element): boolean {
 
 /** A wrapper of one heading and its permalink widget (Starlight's `sl-heading-wrapper`). */
 function isHeadingWrapper(element: Element): boolean {
-  const blocks = element.children.filter(
-    (child) => (isTag(child) && !isInPageLink(child)) || (isText(child) && child.data.trim() !== ''),
-  );
+  const blocks = element.children.filter((child) => (isTag(child) && !isInPageLink(child)) || (isText(child) && child.data.trim() !== ''));
   return blocks.length === 1 && isTag(blocks[0]!) && headingTags.has(blocks[0].name);
 }
 
@@ -276,8 +283,7 @@ function removeLinkRuns(container: Element): void {
     return elementStats.text <= linkOnlyMaximum && linkDensity(elementStats) >= linkOnlyDensity;
   };
   // In-page links (a heading's permalink `#id` widget) do not make a heading a list of links.
-  const linkCount = (element: Element): number =>
-    descendantElements(element).filter((child) => child.name === 'a' && !isInPageLink(child)).length;
+  const linkCount = (element: Element): number => descendantElements(element).filter((child) => child.name === 'a' && !isInPageLink(child)).length;
   for (const parent of [container, ...descendantElements(container)]) {
     let run: Element[] = [];
     const flush = (): void => {

@@ -100,7 +100,10 @@ function chooseRoot(scores: Map<Element, number>): Element | undefined {
   if (!first) return undefined;
   let [root, rootScore] = first;
   // An ancestor shared by at least three strong candidates unites them.
-  const strong = ranked.slice(1).filter(([, score]) => score / rootScore >= 0.75).map(([element]) => ancestorsOf(element));
+  const strong = ranked
+    .slice(1)
+    .filter(([, score]) => score / rootScore >= 0.75)
+    .map(([element]) => ancestorsOf(element));
   if (strong.length >= 3) {
     for (const ancestor of ancestorsOf(root)) {
       if (isTop(ancestor)) break;

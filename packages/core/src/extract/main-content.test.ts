@@ -81,8 +81,18 @@ describe('extractMainContent on a news article', () => {
 
   it('drops navigation, banners, share widget, related list, comments, newsletter, sidebar and footer', () => {
     for (const chrome of [
-      'We use cookies', 'privacy choices', 'World', 'Home', 'Tweet', 'Go generics', 'Great article',
-      'Get our newsletter', 'Most read', 'All rights reserved', 'tracking', 'color:red',
+      'We use cookies',
+      'privacy choices',
+      'World',
+      'Home',
+      'Tweet',
+      'Go generics',
+      'Great article',
+      'Get our newsletter',
+      'Most read',
+      'All rights reserved',
+      'tracking',
+      'color:red',
     ]) {
       expect(text).not.toContain(chrome);
     }
@@ -171,8 +181,17 @@ describe('extractMainContent on a docs page (Docusaurus-like)', () => {
 
   it('drops the sidebar, breadcrumbs, table of contents, edit link, last-updated line and pager', () => {
     for (const chrome of [
-      'Skip to main content', 'Configuration', 'Introduction', 'Home', 'Verify the install', 'Edit this page',
-      'Last updated', 'Previous', 'Next', 'Copyright', 'Blog',
+      'Skip to main content',
+      'Configuration',
+      'Introduction',
+      'Home',
+      'Verify the install',
+      'Edit this page',
+      'Last updated',
+      'Previous',
+      'Next',
+      'Copyright',
+      'Blog',
     ]) {
       expect(text).not.toContain(chrome);
     }

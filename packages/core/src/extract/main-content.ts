@@ -19,16 +19,7 @@ import { articleBodyHintPattern, contentItemprops } from './boilerplate-patterns
 import { removeChrome } from './chrome-removal.js';
 import { cleanContent } from './content-cleanup.js';
 import { scoreContent } from './content-scoring.js';
-import {
-  cloneTree,
-  collapsedText,
-  descendantElements,
-  documentOf,
-  elementOf,
-  firstElement,
-  hintText,
-  isWithin,
-} from './dom-tools.js';
+import { cloneTree, collapsedText, descendantElements, documentOf, elementOf, firstElement, hintText, isWithin } from './dom-tools.js';
 import { stripNonContent } from './page-preparation.js';
 import { declaredTitles, findTitleHeading } from './page-title.js';
 import { includeSiblings } from './sibling-inclusion.js';
@@ -148,9 +139,7 @@ function extractOnce(source: Document, titles: string[], useClassHints: boolean)
 /** True when the content is too small to stand for the page (see the thresholds above). */
 function isTooLittle(extraction: Extraction): boolean {
   if (!extraction.content || extraction.text < fallbackBelow) return true;
-  return (
-    extraction.text < smallContent && extraction.contentProse < smallContentProseShare * extraction.pageProse
-  );
+  return extraction.text < smallContent && extraction.contentProse < smallContentProseShare * extraction.pageProse;
 }
 
 /** Returns a new Document with the page's main content; see the module comment for the steps. */

@@ -9,8 +9,17 @@ import { detach } from './dom-tools.js';
 
 const hiddenStylePattern = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 const hiddenClassTokens: ReadonlySet<string> = new Set([
-  'sr-only', 'screen-reader-text', 'screen-reader-only', 'visually-hidden', 'visuallyhidden', 'element-invisible',
-  'offscreen', 'a11y-hidden', 'u-visually-hidden', 'show-for-sr', 'assistive-text',
+  'sr-only',
+  'screen-reader-text',
+  'screen-reader-only',
+  'visually-hidden',
+  'visuallyhidden',
+  'element-invisible',
+  'offscreen',
+  'a11y-hidden',
+  'u-visually-hidden',
+  'show-for-sr',
+  'assistive-text',
 ]);
 
 export function isHidden(element: Element): boolean {

@@ -41,9 +41,9 @@ function matchedWords(heading: string[], title: Set<string>): number {
  * fewer words than the article's own).
  */
 export function findTitleHeading(root: ParentNode, titles: string[]): Element | undefined {
-  const headings = descendantElements(root).filter((element) => element.name === 'h1').filter(
-    (heading) => collapsedText(heading) !== '',
-  );
+  const headings = descendantElements(root)
+    .filter((element) => element.name === 'h1')
+    .filter((heading) => collapsedText(heading) !== '');
   const titleTokens = new Set(titles.flatMap(tokens));
   let best: Element | undefined;
   let bestMatched = 0;

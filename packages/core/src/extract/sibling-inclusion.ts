@@ -10,9 +10,7 @@ import { isTeaserList } from './root-expansion.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
 /** Siblings joined when they carry structure and lie between joined parts. */
-const structuralTags: ReadonlySet<string> = new Set([
-  ...headingTags, 'figure', 'table', 'pre', 'ul', 'ol', 'dl', 'blockquote', 'img', 'picture', 'p', 'hr',
-]);
+const structuralTags: ReadonlySet<string> = new Set([...headingTags, 'figure', 'table', 'pre', 'ul', 'ol', 'dl', 'blockquote', 'img', 'picture', 'p', 'hr']);
 
 const sentenceEndPattern = /[.!?。！？]["'”’)]?(?:\s|$)/;
 
@@ -49,12 +47,7 @@ function isSectionedFlow(siblings: Element[]): boolean {
  * The nodes to keep, in document order: `root` alone or with joined siblings.
  * `textOf` gives an element's collapsed text (only called for short paragraphs).
  */
-export function includeSiblings(
-  root: Element,
-  scores: Map<Element, number>,
-  stats: Map<Element, TextStats>,
-  textOf: (element: Element) => string,
-): Element[] {
+export function includeSiblings(root: Element, scores: Map<Element, number>, stats: Map<Element, TextStats>, textOf: (element: Element) => string): Element[] {
   const parent = root.parent;
   if (!parent || !isTag(parent) || parent.name === 'html') return [root];
   const rootScore = scores.get(root) ?? 0;

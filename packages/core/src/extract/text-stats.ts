@@ -33,8 +33,15 @@ function isComma(code: number): boolean {
   if (code === 0x2c) return true;
   if (code < 0x60c) return false;
   return (
-    code === 0x60c || code === 0x3001 || code === 0xff0c || code === 0xfe50 || code === 0xfe10 ||
-    code === 0xfe11 || code === 0x2e41 || code === 0x2e34 || code === 0x2e32
+    code === 0x60c ||
+    code === 0x3001 ||
+    code === 0xff0c ||
+    code === 0xfe50 ||
+    code === 0xfe10 ||
+    code === 0xfe11 ||
+    code === 0x2e41 ||
+    code === 0x2e34 ||
+    code === 0x2e32
   );
 }
 
@@ -222,9 +229,7 @@ export function ownText(element: Element, stats: Map<Element, TextStats>): OwnTe
 /** A block's own text counts as prose from this many weighted characters... */
 const minimumProseLength = 25;
 /** ...or however short in these (headings, cells, items, code). */
-const shortProseTags: ReadonlySet<string> = new Set([
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'td', 'th', 'li', 'dd', 'dt', 'pre', 'figcaption', 'caption',
-]);
+const shortProseTags: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'td', 'th', 'li', 'dd', 'dt', 'pre', 'figcaption', 'caption']);
 
 /**
  * Weighted characters of prose under each element: the own text of blocks that is mostly not

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { charsetFromMetaContent, decodeBody } from './decode-body.js';
 
 const ascii = (text: string): number[] => [...text].map((char) => char.charCodeAt(0));
-const bytesOf = (...parts: (string | number[])[]): Uint8Array =>
-  Uint8Array.from(parts.flatMap((part) => (typeof part === 'string' ? ascii(part) : part)));
+const bytesOf = (...parts: (string | number[])[]): Uint8Array => Uint8Array.from(parts.flatMap((part) => (typeof part === 'string' ? ascii(part) : part)));
 
 /** 日本語 and こんにちは in Shift_JIS. */
 const nihongoSjis = [0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea];
@@ -14,7 +13,13 @@ const cafeText = 'café – “quotes”';
 
 describe('decodeBody', () => {
   it('decodes a Shift-JIS page that declares <meta charset>', () => {
-    const page = bytesOf('<!doctype html><html><head><meta charset="Shift_JIS"><title>', nihongoSjis, '</title></head><body>', konnichiwaSjis, '</body></html>');
+    const page = bytesOf(
+      '<!doctype html><html><head><meta charset="Shift_JIS"><title>',
+      nihongoSjis,
+      '</title></head><body>',
+      konnichiwaSjis,
+      '</body></html>',
+    );
     const decoded = decodeBody(page, 'text/html');
     expect(decoded.charset).toBe('shift_jis');
     expect(decoded.text).toContain('<title>日本語</title>');

@@ -60,19 +60,15 @@ function bomEncoding(bytes: Uint8Array): string | null {
 function parseContentType(contentType: string | null): { mediaType: string | null; charset: string | null } {
   if (contentType === null) return { mediaType: null, charset: null };
   const [mediaType = '', ...parameters] = contentType.split(';');
-  const charsetParameter = parameters
-    .map((parameter) => /^\s*charset\s*=\s*(?:"([^"]*)"|([^\s"]*))/i.exec(parameter))
-    .find((match) => match !== null);
+  const charsetParameter = parameters.map((parameter) => /^\s*charset\s*=\s*(?:"([^"]*)"|([^\s"]*))/i.exec(parameter)).find((match) => match !== null);
   const label = charsetParameter ? (charsetParameter[1] ?? charsetParameter[2] ?? '') : '';
   return { mediaType: mediaType.trim().toLowerCase(), charset: label === '' ? null : encodingOf(label) };
 }
 
 // --- WHATWG "prescan a byte stream to determine its encoding" -------------------------------
 
-const isSpace = (byte: number | undefined): boolean =>
-  byte === 0x09 || byte === 0x0a || byte === 0x0c || byte === 0x0d || byte === 0x20;
-const isLetter = (byte: number | undefined): boolean =>
-  byte !== undefined && ((byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a));
+const isSpace = (byte: number | undefined): boolean => byte === 0x09 || byte === 0x0a || byte === 0x0c || byte === 0x0d || byte === 0x20;
+const isLetter = (byte: number | undefined): boolean => byte !== undefined && ((byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a));
 const lower = (byte: number): string => String.fromCharCode(byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte);
 
 function startsWithAt(bytes: Uint8Array, position: number, text: string, ignoreCase = false): boolean {
@@ -235,7 +231,8 @@ function xmlDeclaration(bytes: Uint8Array): string | null {
  * belong (nodejs/node#56542); they are mapped here. A fixed Node leaves only the five C1 bytes
  * windows-1252 keeps, which map to themselves.
  */
-const windows1252C1 = '\u20ac\x81\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\x8d\u017d\x8f' +
+const windows1252C1 =
+  '\u20ac\x81\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\x8d\u017d\x8f' +
   '\x90\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\x9d\u017e\u0178';
 
 function decode(bytes: Uint8Array, charset: string): DecodedBody {

@@ -16,12 +16,19 @@ function failure(run: () => void): unknown {
 describe('page limits', () => {
   it('counts start tags, not end tags, comment markers or a lone <', () => {
     expect(() => checkMarkup(`${'<b>x</b>'.repeat(10)}<!-- note --> 1 < 2`, limits)).not.toThrow();
-    expect(failure(() => checkMarkup('<b>x'.repeat(11), limits))).toMatchObject({ name: 'TargetError', kind: 'too-large', details: { limit: 'maxElements', max: 10 } });
+    expect(failure(() => checkMarkup('<b>x'.repeat(11), limits))).toMatchObject({
+      name: 'TargetError',
+      kind: 'too-large',
+      details: { limit: 'maxElements', max: 10 },
+    });
   });
 
   it('counts table cells, td and th in any case', () => {
     expect(() => checkMarkup('<table><tr><td>1<TD>2<th>3<Th>4</table>', limits)).not.toThrow();
-    expect(failure(() => checkMarkup('<td>1<td>2<td>3<td>4<td class=x>5', limits))).toMatchObject({ kind: 'too-large', message: expect.stringContaining('more than 4 table cells') });
+    expect(failure(() => checkMarkup('<td>1<td>2<td>3<td>4<td class=x>5', limits))).toMatchObject({
+      kind: 'too-large',
+      message: expect.stringContaining('more than 4 table cells'),
+    });
     expect(() => checkMarkup('<tdx>1<tdx>2<tdx>3<tdx>4<tdx>5', limits)).not.toThrow();
   });
 
@@ -38,10 +45,31 @@ describe('page limits', () => {
 
   it('transformHtml stops at a limit before parsing, with the default limits otherwise', () => {
     const table = `<table>${`<tr>${'<td>c</td>'.repeat(1_000)}</tr>`.repeat(250)}</table>`;
-    expect(failure(() => transformHtml({ html: table, url: 'https://a.example/', onlyMainContent: false, includeTags: [], excludeTags: [], removeBase64Images: true, want: { markdown: true, html: false, links: false, images: false } }))).toMatchObject({
+    expect(
+      failure(() =>
+        transformHtml({
+          html: table,
+          url: 'https://a.example/',
+          onlyMainContent: false,
+          includeTags: [],
+          excludeTags: [],
+          removeBase64Images: true,
+          want: { markdown: true, html: false, links: false, images: false },
+        }),
+      ),
+    ).toMatchObject({
       details: { limit: 'maxTableCells', max: defaultPageLimits.maxTableCells },
     });
-    const small = transformHtml({ html: '<p>hello</p>', url: 'https://a.example/', onlyMainContent: false, includeTags: [], excludeTags: [], removeBase64Images: true, want: { markdown: true, html: false, links: false, images: false }, limits });
+    const small = transformHtml({
+      html: '<p>hello</p>',
+      url: 'https://a.example/',
+      onlyMainContent: false,
+      includeTags: [],
+      excludeTags: [],
+      removeBase64Images: true,
+      want: { markdown: true, html: false, links: false, images: false },
+      limits,
+    });
     expect(small.markdown).toBe('hello');
   });
 

@@ -56,7 +56,8 @@ export function checkMarkup(html: string, limits: PageLimits): void {
     text += at - textFrom;
     if (text > limits.maxMarkdownChars) throw markdownTooLong(limits);
     if (++elements > limits.maxElements) throw tooLarge(`it has more than ${limits.maxElements} elements`, 'maxElements', limits.maxElements);
-    if (isCell(html, at) && ++cells > limits.maxTableCells) throw tooLarge(`it has more than ${limits.maxTableCells} table cells`, 'maxTableCells', limits.maxTableCells);
+    if (isCell(html, at) && ++cells > limits.maxTableCells)
+      throw tooLarge(`it has more than ${limits.maxTableCells} table cells`, 'maxTableCells', limits.maxTableCells);
     const raw = rawTextTags.exec(html.slice(at, at + 8));
     const end = raw ? endTagOf(html, raw[1]!.toLowerCase(), at) : html.indexOf('>', at);
     if (end === -1) return;

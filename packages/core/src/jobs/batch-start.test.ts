@@ -43,7 +43,12 @@ describe('starting a batch', () => {
       await runner.settle(jobId); // what a reconciler in another process may do at this moment
       expect((await jobs.getJob(jobId))?.status).toBe('scraping');
     };
-    const job = await service.startBatch({ teamId: 't', urls: ['https://a.example/1', 'https://a.example/2'], options: parseScrapeOptions('v2', {}), version: 'v2' });
+    const job = await service.startBatch({
+      teamId: 't',
+      urls: ['https://a.example/1', 'https://a.example/2'],
+      options: parseScrapeOptions('v2', {}),
+      version: 'v2',
+    });
     expect(job.kickoffDone).toBe(true);
     expect((await jobs.getJob(job.id))?.status).toBe('scraping');
     expect((await jobs.progress(job.id)).pending).toBe(2);

@@ -10,7 +10,7 @@ export type JobEvent =
   | { type: 'started'; job: JobRecord }
   | { type: 'page'; job: JobRecord; document: ScrapeDocument }
   | { type: 'page-error'; job: JobRecord; url: string; error: ErrorJson }
-  | { type: 'completed'; job: JobRecord; /** The event's `data` (a monitor check's summary). */ data?: unknown[] }
+  | { type: 'completed'; job: JobRecord /** The event's `data` (a monitor check's summary). */; data?: unknown[] }
   | { type: 'failed'; job: JobRecord; error: string }
   | { type: 'cancelled'; job: JobRecord };
 

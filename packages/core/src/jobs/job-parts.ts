@@ -73,7 +73,15 @@ export function createJobParts(deps: JobPartsDeps): JobParts {
   const runnerOptions = deps.runner ?? defaultRunnerOptions;
   const runner = deps.works === false ? new IdleJobRunner(runnerDeps, runnerOptions) : new JobRunner(runnerDeps, runnerOptions);
   const submit = deps.submit ?? { jobs, queue };
-  const service = new JobService({ jobs: submit.jobs, queue: submit.queue, clock, ids, events, ...(outbox ? { outbox } : {}), onCancel: (jobId) => runner.abortJob(jobId) });
+  const service = new JobService({
+    jobs: submit.jobs,
+    queue: submit.queue,
+    clock,
+    ids,
+    events,
+    ...(outbox ? { outbox } : {}),
+    onCancel: (jobId) => runner.abortJob(jobId),
+  });
   return { service, worker, runner };
 }
 

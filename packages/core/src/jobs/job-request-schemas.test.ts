@@ -31,7 +31,9 @@ describe('storedJob', () => {
   it('refuses a request that is not an object and a kind it does not know', () => {
     expect(() => storedJob(raw('crawl', null))).toThrow('Stored job job-7 (kind crawl) is malformed: `request` must be an object');
     expect(() => storedJob(raw('crawl', ['v2']))).toThrow(StoredJobError);
-    expect(() => storedJob(raw('screenshot', {}))).toThrow(/`kind` must be one of crawl, batch_scrape, scrape, extract, deep_research, llmstxt, agent, monitor_check; got "screenshot"/);
+    expect(() => storedJob(raw('screenshot', {}))).toThrow(
+      /`kind` must be one of crawl, batch_scrape, scrape, extract, deep_research, llmstxt, agent, monitor_check; got "screenshot"/,
+    );
   });
 
   it('is what MemoryJobStore checks a job with before keeping it', async () => {

@@ -42,7 +42,10 @@ const requestSchemas: { readonly [K in JobKind]: TSchema } = {
     open,
   ),
   deep_research: Type.Object(
-    { version: versions('v1'), options: Type.Object({ query: Type.String(), maxDepth: Type.Integer(), maxUrls: Type.Integer(), timeLimitMs: Type.Number() }, open) },
+    {
+      version: versions('v1'),
+      options: Type.Object({ query: Type.String(), maxDepth: Type.Integer(), maxUrls: Type.Integer(), timeLimitMs: Type.Number() }, open),
+    },
     open,
   ),
   llmstxt: Type.Object({ version: versions('v1'), options: Type.Object({ url: Type.String(), maxUrls: Type.Integer() }, open) }, open),
@@ -82,7 +85,10 @@ export class StoredJobError extends QuarryError {
  */
 export function storedJob(fields: JobBase & { kind: string; request: unknown }): JobRecord {
   const { kind, request } = fields;
-  if (!isJobKind(kind)) throw new StoredJobError(fields.id, kind, [{ field: 'kind', message: `\`kind\` must be one of ${Object.keys(requestSchemas).join(', ')}; got ${JSON.stringify(kind)}` }]);
+  if (!isJobKind(kind))
+    throw new StoredJobError(fields.id, kind, [
+      { field: 'kind', message: `\`kind\` must be one of ${Object.keys(requestSchemas).join(', ')}; got ${JSON.stringify(kind)}` },
+    ]);
   if (typeof request !== 'object' || request === null || Array.isArray(request)) {
     throw new StoredJobError(fields.id, kind, [{ field: 'request', message: '`request` must be an object' }]);
   }

@@ -45,7 +45,15 @@ export class JobRunner {
   private wakeLoop: (() => void) | undefined;
 
   constructor(
-    private readonly deps: { jobs: JobRecords & Frontier & PageResults; queue: Queue; worker: PageWorker; clock: Clock; events: JobEventSink; outbox?: JobOutbox; slots?: SlotLimiter },
+    private readonly deps: {
+      jobs: JobRecords & Frontier & PageResults;
+      queue: Queue;
+      worker: PageWorker;
+      clock: Clock;
+      events: JobEventSink;
+      outbox?: JobOutbox;
+      slots?: SlotLimiter;
+    },
     private readonly options: JobRunnerOptions = defaultRunnerOptions,
   ) {
     this.slots = deps.slots ?? new MemorySlotLimiter(deps.clock);

@@ -39,7 +39,15 @@ export const jobTtlMs = 24 * 60 * 60 * 1000;
 export class JobService {
   constructor(private readonly deps: JobServiceDeps) {}
 
-  async startCrawl(input: { teamId: string; url: string; options: CrawlOptions; version: 'v1' | 'v2'; webhook?: unknown; id?: string; prompt?: CrawlJobRequest['prompt'] }): Promise<JobRecord> {
+  async startCrawl(input: {
+    teamId: string;
+    url: string;
+    options: CrawlOptions;
+    version: 'v1' | 'v2';
+    webhook?: unknown;
+    id?: string;
+    prompt?: CrawlJobRequest['prompt'];
+  }): Promise<JobRecord> {
     const start = parseTargetUrl(input.url);
     if (input.options.maxDepth !== undefined) checkStartDepth(start, input.options.maxDepth);
     compileCrawlRules({
@@ -53,7 +61,12 @@ export class JobService {
       deduplicateSimilarURLs: input.options.deduplicateSimilarURLs,
       regexOnFullURL: input.options.regexOnFullURL,
     });
-    const request: CrawlJobRequest = { version: input.version, options: input.options, ...(input.webhook ? { webhook: input.webhook } : {}), ...(input.prompt ? { prompt: input.prompt } : {}) };
+    const request: CrawlJobRequest = {
+      version: input.version,
+      options: input.options,
+      ...(input.webhook ? { webhook: input.webhook } : {}),
+      ...(input.prompt ? { prompt: input.prompt } : {}),
+    };
     const job = this.newJob({ kind: 'crawl', request }, input.teamId, start.href, input.id);
     const started: JobEvent = { type: 'started', job };
     await this.deps.jobs.createJob(job, this.deps.outbox?.(started));
@@ -114,7 +127,12 @@ export class JobService {
     const job = this.newJob({ kind: 'scrape', request: {} }, teamId, document.metadata.sourceURL, document.metadata.scrapeId);
     job.kickoffDone = true;
     await this.deps.jobs.createJob(job);
-    await this.deps.jobs.saveJobState(job.id, teamId, { step: 1, value: document }, { status: 'completed', credits: 0, tokens: 0, reason: 'scrape', finishedAt: job.createdAt });
+    await this.deps.jobs.saveJobState(
+      job.id,
+      teamId,
+      { step: 1, value: document },
+      { status: 'completed', credits: 0, tokens: 0, reason: 'scrape', finishedAt: job.createdAt },
+    );
   }
 
   /** A scrape kept by `recordScrape`, when it is the team's and not expired; else NotFoundError (another team's id reads as unknown). */

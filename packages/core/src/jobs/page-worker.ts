@@ -31,7 +31,11 @@ export interface PageWorkerDeps {
   fetcher: Fetcher;
   clock: Clock;
   ids: Ids;
-  scrape: (url: string, options: ScrapeOptions, context: { signal?: AbortSignal; teamId?: string; jobId?: string; visibility?: 'visible' | 'hidden' }) => Promise<ScrapedPage>;
+  scrape: (
+    url: string,
+    options: ScrapeOptions,
+    context: { signal?: AbortSignal; teamId?: string; jobId?: string; visibility?: 'visible' | 'hidden' },
+  ) => Promise<ScrapedPage>;
   events: JobEventSink;
   /** Webhook deliveries for an event, stored with the change (none in library use). */
   outbox?: JobOutbox;

@@ -4,8 +4,16 @@ import { keepValidOptions, mergeGeneratedOptions } from './crawl-prompt.js';
 const usage = { inputTokens: 1, outputTokens: 1 };
 
 describe('crawl prompt options', () => {
-  it('keeps only the options of the right type from the model\'s answer', () => {
-    const { options, dropped } = keepValidOptions({ includePaths: ['^/blog/'], sitemap: 'sometimes', maxDiscoveryDepth: -1, limit: 5, allowSubdomains: 'yes', extra: 1, excludePaths: null });
+  it("keeps only the options of the right type from the model's answer", () => {
+    const { options, dropped } = keepValidOptions({
+      includePaths: ['^/blog/'],
+      sitemap: 'sometimes',
+      maxDiscoveryDepth: -1,
+      limit: 5,
+      allowSubdomains: 'yes',
+      extra: 1,
+      excludePaths: null,
+    });
     expect(options).toEqual({ includePaths: ['^/blog/'], limit: 5 });
     expect(dropped).toEqual(['sitemap', 'maxDiscoveryDepth', 'allowSubdomains', 'extra']);
     expect(keepValidOptions('nonsense').options).toEqual({});

@@ -60,7 +60,10 @@ export async function generateCrawlOptions(
   provider: LlmProvider | undefined,
   input: { url: string; prompt: string; signal?: AbortSignal },
 ): Promise<GeneratedCrawlResult> {
-  if (!provider) throw new NotConfiguredError(`A crawl \`prompt\` needs an LLM provider to turn it into crawl options, and none is configured. ${providerHelp} Without one, set the options (includePaths, maxDiscoveryDepth, sitemap, ...) explicitly.`);
+  if (!provider)
+    throw new NotConfiguredError(
+      `A crawl \`prompt\` needs an LLM provider to turn it into crawl options, and none is configured. ${providerHelp} Without one, set the options (includePaths, maxDiscoveryDepth, sitemap, ...) explicitly.`,
+    );
   const answer = await provider.generateObject({
     system: crawlPromptSystem,
     prompt: `<crawl_request start="${escapeAttribute(input.url)}">\n${input.prompt}\n</crawl_request>`,

@@ -73,7 +73,10 @@ describe('extractJson', () => {
   it('reads a long page in parts and merges the answers', async () => {
     const page = Array.from({ length: 40 }, (_, index) => `Paragraph ${index}: ${'text '.repeat(40)}`).join('\n\n');
     const { provider, requests } = scripted([{ name: 'A', tags: ['x'] }, { price: 2, tags: ['y'] }, { tags: ['x'] }, {}], 3_000);
-    const result = await extractJson(provider, { schema: { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' }, tags: { type: 'array' } } }, content: page });
+    const result = await extractJson(provider, {
+      schema: { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' }, tags: { type: 'array' } } },
+      content: page,
+    });
     expect(requests.length).toBeGreaterThan(1);
     for (const request of requests) expect(estimateTokens(request.system) + estimateTokens(request.prompt)).toBeLessThan(3_000);
     expect(requests[0]?.system).toContain(`part 1 of ${requests.length}`);
@@ -82,7 +85,10 @@ describe('extractJson', () => {
 
   it('says when a page is longer than the parts it reads', async () => {
     const page = Array.from({ length: 200 }, (_, index) => `Paragraph ${index}: ${'text '.repeat(40)}`).join('\n\n');
-    const { provider, requests } = scripted(Array.from({ length: 10 }, () => ({ name: 'A' })), 3_000);
+    const { provider, requests } = scripted(
+      Array.from({ length: 10 }, () => ({ name: 'A' })),
+      3_000,
+    );
     const result = await extractJson(provider, { schema, content: page }, { maxParts: 2 });
     expect(requests).toHaveLength(2);
     expect(result.warnings[0]).toMatch(/^The page is longer than test\/scripted can read at once: only the first 2 of \d+ parts/);

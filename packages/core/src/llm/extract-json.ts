@@ -62,7 +62,9 @@ export async function extractJson(provider: LlmProvider, input: ExtractJsonInput
   let parts = provider.countTokens(input.content) <= budget ? [input.content] : chunkByTokens(input.content, budget, (text) => provider.countTokens(text));
   if (parts.length === 0) parts = [''];
   if (parts.length > maxParts) {
-    warnings.push(`The page is longer than ${provider.model} can read at once: only the first ${maxParts} of ${parts.length} parts (about ${maxParts * budget} tokens) were read.`);
+    warnings.push(
+      `The page is longer than ${provider.model} can read at once: only the first ${maxParts} of ${parts.length} parts (about ${maxParts * budget} tokens) were read.`,
+    );
     parts = parts.slice(0, maxParts);
   }
 
@@ -130,7 +132,11 @@ async function askOnce(
       maxOutputTokens,
       ...(signal ? { signal } : {}),
     });
-    const check = isCallerSchema ? validateAgainstSchema(schema, object) : isObject(object) ? { problems: [] } : { problems: ['(root): must be a JSON object'] };
+    const check = isCallerSchema
+      ? validateAgainstSchema(schema, object)
+      : isObject(object)
+        ? { problems: [] }
+        : { problems: ['(root): must be a JSON object'] };
     return { value: object, usage, problems: check.problems, text: JSON.stringify(object) };
   } catch (error) {
     if (!(error instanceof ModelOutputError)) throw error;

@@ -80,9 +80,16 @@ export function fillSchemaFromStructuredData(schema: JsonSchema, data: Structure
   return fill;
 }
 
-const kindIndex = (kind: string) => (kindOrder.indexOf(kind) + 1 || kindOrder.length + 1);
+const kindIndex = (kind: string) => kindOrder.indexOf(kind) + 1 || kindOrder.length + 1;
 
-function fillObject(schema: JsonSchema, sources: Source[], tables: StructuredTable[], path: string, fill: StructuredFill, used: Set<string>): Record<string, unknown> | undefined {
+function fillObject(
+  schema: JsonSchema,
+  sources: Source[],
+  tables: StructuredTable[],
+  path: string,
+  fill: StructuredFill,
+  used: Set<string>,
+): Record<string, unknown> | undefined {
   const properties = propertiesOf(schema);
   const out: Record<string, unknown> = {};
   for (const [name, property] of Object.entries(properties)) {
@@ -93,7 +100,15 @@ function fillObject(schema: JsonSchema, sources: Source[], tables: StructuredTab
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-function fillField(name: string, schema: JsonSchema, sources: Source[], tables: StructuredTable[], at: string, fill: StructuredFill, used: Set<string>): unknown {
+function fillField(
+  name: string,
+  schema: JsonSchema,
+  sources: Source[],
+  tables: StructuredTable[],
+  at: string,
+  fill: StructuredFill,
+  used: Set<string>,
+): unknown {
   const type = typeOf(schema);
   if (type === 'object' && Object.keys(propertiesOf(schema)).length > 0) {
     // A nested object: its own record in an item when there is one, else the same items.

@@ -8,5 +8,7 @@ import { checkJsonSchema } from './json-schema-check.js';
  * in the request (`formats[2]` in v2, `jsonOptions` or `extract` in v1).
  */
 export function jsonFormatIssues(formats: readonly FormatSpec[], fieldOf: (index: number) => string): FieldIssue[] {
-  return formats.flatMap((format, index) => (format.type === 'json' && format.schema !== undefined ? checkJsonSchema(format.schema, `${fieldOf(index)}.schema`) : []));
+  return formats.flatMap((format, index) =>
+    format.type === 'json' && format.schema !== undefined ? checkJsonSchema(format.schema, `${fieldOf(index)}.schema`) : [],
+  );
 }

@@ -4,7 +4,10 @@ import { parseScrapeOptions } from '../options/normalize-scrape-options.js';
 import { checkJsonSchema, measureSchema, schemaLimits, validateAgainstSchema } from './json-schema-check.js';
 
 const deep = (levels: number): Record<string, unknown> => (levels <= 1 ? { type: 'string' } : { type: 'object', properties: { a: deep(levels - 1) } });
-const wide = (count: number) => ({ type: 'object', properties: Object.fromEntries(Array.from({ length: count }, (_, index) => [`f${index}`, { type: 'string' }])) });
+const wide = (count: number) => ({
+  type: 'object',
+  properties: Object.fromEntries(Array.from({ length: count }, (_, index) => [`f${index}`, { type: 'string' }])),
+});
 
 describe('checkJsonSchema', () => {
   it('accepts an object schema, tolerating keywords it does not know', () => {
@@ -21,13 +24,21 @@ describe('checkJsonSchema', () => {
   });
 
   it('refuses schemas over the node or depth budget', () => {
-    expect(checkJsonSchema(wide(schemaLimits.maxNodes), 's')[0]?.message).toBe(`\`s\` is too large: ${schemaLimits.maxNodes + 1} schema nodes, at most ${schemaLimits.maxNodes} are allowed`);
+    expect(checkJsonSchema(wide(schemaLimits.maxNodes), 's')[0]?.message).toBe(
+      `\`s\` is too large: ${schemaLimits.maxNodes + 1} schema nodes, at most ${schemaLimits.maxNodes} are allowed`,
+    );
     expect(checkJsonSchema(deep(schemaLimits.maxDepth + 1), 's')[0]?.message).toMatch(/^`s` is nested too deep: 13 levels \(at properties\.a\.properties\.a/);
     expect(checkJsonSchema(deep(schemaLimits.maxDepth), 's')).toEqual([]);
   });
 
   it('counts subschemas under every keyword that holds them', () => {
-    expect(measureSchema({ type: 'object', properties: { a: { anyOf: [{ type: 'string' }, { type: 'null' }] }, b: { type: 'array', items: { type: 'number' } } }, $defs: { c: {} } })).toMatchObject({ nodes: 7, depth: 3 });
+    expect(
+      measureSchema({
+        type: 'object',
+        properties: { a: { anyOf: [{ type: 'string' }, { type: 'null' }] }, b: { type: 'array', items: { type: 'number' } } },
+        $defs: { c: {} },
+      }),
+    ).toMatchObject({ nodes: 7, depth: 3 });
   });
 });
 

@@ -28,7 +28,19 @@ function instance(): Ajv {
 
 /** Keywords whose value is a subschema, a list of them, or a record of them. */
 const subschemaKeywords = {
-  single: ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'additionalItems', 'unevaluatedItems', 'unevaluatedProperties'],
+  single: [
+    'items',
+    'additionalProperties',
+    'not',
+    'if',
+    'then',
+    'else',
+    'contains',
+    'propertyNames',
+    'additionalItems',
+    'unevaluatedItems',
+    'unevaluatedProperties',
+  ],
   list: ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'],
   record: ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'],
 } as const;
@@ -40,7 +52,9 @@ const subschemaKeywords = {
  */
 export function checkJsonSchema(schema: unknown, field: string): FieldIssue[] {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-    return [{ field, message: `\`${field}\` must be a JSON Schema object; got ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema}` }];
+    return [
+      { field, message: `\`${field}\` must be a JSON Schema object; got ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema}` },
+    ];
   }
   const size = measureSchema(schema as JsonSchema);
   if (size.nodes > schemaLimits.maxNodes) {

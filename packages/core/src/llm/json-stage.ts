@@ -67,7 +67,9 @@ async function withModel(provider: LlmProvider, format: FormatOf<'json'>, input:
 
 function withoutModel(format: FormatOf<'json'>, input: DocumentStageInput): StageResult {
   if (!format.schema) {
-    throw new NotConfiguredError(`The json format with only a prompt needs an LLM provider, and none is configured. ${providerHelp} Without one, give a schema: its fields are filled from the page's structured data (JSON-LD, microdata, OpenGraph, meta tags, a table).`);
+    throw new NotConfiguredError(
+      `The json format with only a prompt needs an LLM provider, and none is configured. ${providerHelp} Without one, give a schema: its fields are filled from the page's structured data (JSON-LD, microdata, OpenGraph, meta tags, a table).`,
+    );
   }
   const data = readStructuredData(input.rawHtml ?? '', input.document.metadata.url);
   const fill = fillSchemaFromStructuredData(format.schema, data);

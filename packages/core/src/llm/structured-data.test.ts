@@ -35,7 +35,13 @@ describe('readStructuredData', () => {
     expect(readStructuredData(html, 'https://food.test/').microdata).toEqual([
       {
         type: 'Recipe',
-        properties: { name: 'Soup', cookTime: 'PT30M', author: { type: 'Person', properties: { name: 'Cleo' } }, url: 'https://food.test/soup', recipeYield: '4' },
+        properties: {
+          name: 'Soup',
+          cookTime: 'PT30M',
+          author: { type: 'Person', properties: { name: 'Cleo' } },
+          url: 'https://food.test/soup',
+          recipeYield: '4',
+        },
       },
     ]);
   });
@@ -46,7 +52,15 @@ describe('readStructuredData', () => {
       <table><tr><td>no</td><td>header</td></tr></table>`;
     const data = readStructuredData(html, 'https://e.test/');
     expect(data.rdfa).toEqual([{ type: 'Event', properties: { name: 'Launch', startDate: '2025-05-01' } }]);
-    expect(data.tables).toEqual([{ headers: ['Plan', 'Price'], rows: [['Basic', '$10'], ['Pro', '$25']] }]);
+    expect(data.tables).toEqual([
+      {
+        headers: ['Plan', 'Price'],
+        rows: [
+          ['Basic', '$10'],
+          ['Pro', '$25'],
+        ],
+      },
+    ]);
   });
 });
 
@@ -83,17 +97,28 @@ describe('fillSchemaFromStructuredData', () => {
     expect(fill.sources).toEqual(['JSON-LD', 'OpenGraph']);
   });
 
-  it('fills an array of objects from the page\'s one matching table', () => {
+  it("fills an array of objects from the page's one matching table", () => {
     const html = '<table><tr><th>Plan</th><th>Monthly price</th></tr><tr><td>Basic</td><td>$10</td></tr><tr><td>Pro</td><td>$1,250.50</td></tr></table>';
-    const schema = { type: 'object', properties: { plans: { type: 'array', items: { type: 'object', properties: { plan: { type: 'string' }, monthlyPrice: { type: 'number' } } } } } };
+    const schema = {
+      type: 'object',
+      properties: { plans: { type: 'array', items: { type: 'object', properties: { plan: { type: 'string' }, monthlyPrice: { type: 'number' } } } } },
+    };
     const fill = fillSchemaFromStructuredData(schema, readStructuredData(html, 'https://p.test/'));
-    expect(fill.value).toEqual({ plans: [{ plan: 'Basic', monthlyPrice: 10 }, { plan: 'Pro', monthlyPrice: 1250.5 }] });
+    expect(fill.value).toEqual({
+      plans: [
+        { plan: 'Basic', monthlyPrice: 10 },
+        { plan: 'Pro', monthlyPrice: 1250.5 },
+      ],
+    });
     expect(fill.sources).toEqual(['table']);
   });
 
   it('fills from meta tags alone and reports what it could not find', () => {
     const html = '<head><title>Hello</title><meta name="description" content="About us"><meta name="author" content="Dee"></head>';
-    const schema = { type: 'object', properties: { title: { type: 'string' }, description: { type: 'string' }, author: { type: 'string' }, price: { type: 'number' } } };
+    const schema = {
+      type: 'object',
+      properties: { title: { type: 'string' }, description: { type: 'string' }, author: { type: 'string' }, price: { type: 'number' } },
+    };
     expect(fillSchemaFromStructuredData(schema, readStructuredData(html, 'https://m.test/'))).toEqual({
       value: { title: 'Hello', description: 'About us', author: 'Dee' },
       filled: ['title', 'description', 'author'],
@@ -103,8 +128,16 @@ describe('fillSchemaFromStructuredData', () => {
   });
 
   it('fills nested objects from the nested item', () => {
-    const html = '<script type="application/ld+json">{"@type":"Article","headline":"News","author":{"@type":"Person","name":"Eve","url":"https://x.test/eve"},"datePublished":"2024-03-01"}</script>';
-    const schema = { type: 'object', properties: { headline: { type: 'string' }, author: { type: 'object', properties: { name: { type: 'string' }, url: { type: 'string' } } }, publishedAt: { type: 'string' } } };
+    const html =
+      '<script type="application/ld+json">{"@type":"Article","headline":"News","author":{"@type":"Person","name":"Eve","url":"https://x.test/eve"},"datePublished":"2024-03-01"}</script>';
+    const schema = {
+      type: 'object',
+      properties: {
+        headline: { type: 'string' },
+        author: { type: 'object', properties: { name: { type: 'string' }, url: { type: 'string' } } },
+        publishedAt: { type: 'string' },
+      },
+    };
     expect(fillSchemaFromStructuredData(schema, readStructuredData(html, 'https://x.test/')).value).toEqual({
       headline: 'News',
       author: { name: 'Eve', url: 'https://x.test/eve' },

@@ -102,7 +102,13 @@ function readMicrodata(element: Element, scope: StructuredItem | undefined, data
 }
 
 /** RDFa Lite: `typeof` starts an item, `property` adds to the nearest one (prefixes like `schema:` dropped). */
-function readRdfa(element: Element, scope: StructuredItem | undefined, data: StructuredData, loose: StructuredItem, pageUrl: string): StructuredItem | undefined {
+function readRdfa(
+  element: Element,
+  scope: StructuredItem | undefined,
+  data: StructuredData,
+  loose: StructuredItem,
+  pageUrl: string,
+): StructuredItem | undefined {
   const props = (getAttributeValue(element, 'property')?.split(/\s+/).filter(Boolean) ?? []).map((prop) => prop.replace(/^[a-z]+:(?!\/)/i, ''));
   const type = getAttributeValue(element, 'typeof');
   if (type === undefined) {

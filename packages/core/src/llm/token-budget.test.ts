@@ -37,7 +37,13 @@ describe('prompts', () => {
   });
 
   it('keeps instructions in the system prompt and the page in the user message', () => {
-    const { system, prompt } = extractionPrompt({ schema: { type: 'object' }, prompt: 'Find the price', systemPrompt: 'Be terse', content: 'Price: 3', url: 'https://a.test/' });
+    const { system, prompt } = extractionPrompt({
+      schema: { type: 'object' },
+      prompt: 'Find the price',
+      systemPrompt: 'Be terse',
+      content: 'Price: 3',
+      url: 'https://a.test/',
+    });
     expect(system).toContain('untrusted data from the web');
     expect(system).toContain('What to extract:\nFind the price');
     expect(system).toContain('Instructions from the caller:\nBe terse');

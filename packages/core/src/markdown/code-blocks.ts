@@ -37,8 +37,7 @@ export function renderInlineCode(element: Element, converter: MarkdownConverter)
   const collected = collectCodeText(element);
   const raw = collected.text;
   const isBlock =
-    converter.inlineOnly === 0 &&
-    (collected.hasLineBreakElement || (raw.includes('\n') && languageFromClass(element.attribs.class ?? '', true) !== ''));
+    converter.inlineOnly === 0 && (collected.hasLineBreakElement || (raw.includes('\n') && languageFromClass(element.attribs.class ?? '', true) !== ''));
   if (isBlock) {
     const code = cleanCodeText(raw);
     if (code !== '') writeCode(code, languageFromClass(element.attribs.class ?? '', true), converter);

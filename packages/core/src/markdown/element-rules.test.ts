@@ -31,7 +31,9 @@ describe('elementRules overrides', () => {
       converter.walkChildren(element);
       converter.closeBlock();
     };
-    expect(htmlToMarkdown('<p>Before</p><aside>mind the gap</aside><p>After</p>', { elementRules: { aside } })).toBe('Before\n\n> **Note:** mind the gap\n\nAfter');
+    expect(htmlToMarkdown('<p>Before</p><aside>mind the gap</aside><p>After</p>', { elementRules: { aside } })).toBe(
+      'Before\n\n> **Note:** mind the gap\n\nAfter',
+    );
   });
 
   it('leaves the shared table untouched and refuses a value that is not a rule, naming the tag', () => {

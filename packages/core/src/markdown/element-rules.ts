@@ -1,10 +1,4 @@
-import {
-  renderBlockquote,
-  renderDefinitionTerm,
-  renderHeading,
-  renderPlainBlock,
-  renderThematicBreak,
-} from './block-rules.js';
+import { renderBlockquote, renderDefinitionTerm, renderHeading, renderPlainBlock, renderThematicBreak } from './block-rules.js';
 import { renderInlineCode, renderPreformatted } from './code-blocks.js';
 import {
   renderEmphasis,
@@ -25,9 +19,40 @@ import { renderTable } from './tables.js';
 
 /** Elements laid out as blocks by browsers that need no markup beyond their separation. */
 const PLAIN_BLOCKS = [
-  'address', 'article', 'aside', 'body', 'caption', 'center', 'dd', 'details', 'dl', 'fieldset', 'figcaption',
-  'figure', 'footer', 'form', 'header', 'hgroup', 'html', 'legend', 'main', 'nav', 'p', 'search', 'section',
-  'summary', 'div', 'tbody', 'thead', 'tfoot', 'tr', 'td', 'th', 'listing', 'plaintext', 'xmp',
+  'address',
+  'article',
+  'aside',
+  'body',
+  'caption',
+  'center',
+  'dd',
+  'details',
+  'dl',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'header',
+  'hgroup',
+  'html',
+  'legend',
+  'main',
+  'nav',
+  'p',
+  'search',
+  'section',
+  'summary',
+  'div',
+  'tbody',
+  'thead',
+  'tfoot',
+  'tr',
+  'td',
+  'th',
+  'listing',
+  'plaintext',
+  'xmp',
 ] as const;
 
 /**
@@ -39,42 +64,42 @@ const PLAIN_BLOCKS = [
 export const ELEMENT_RULES: ElementRules = Object.freeze(
   // A null prototype, so a tag named `constructor` is not mistaken for a rule.
   Object.assign(Object.create(null) as Record<string, ElementRule>, {
-  ...Object.fromEntries(PLAIN_BLOCKS.map((tag): [string, ElementRule] => [tag, renderPlainBlock])),
-  h1: renderHeading,
-  h2: renderHeading,
-  h3: renderHeading,
-  h4: renderHeading,
-  h5: renderHeading,
-  h6: renderHeading,
-  blockquote: renderBlockquote,
-  hr: renderThematicBreak,
-  dt: renderDefinitionTerm,
-  ul: renderList,
-  ol: renderList,
-  menu: renderList,
-  dir: renderList,
-  li: renderOrphanItem,
-  table: renderTable,
-  pre: renderPreformatted,
-  code: renderInlineCode,
-  kbd: renderInlineCode,
-  samp: renderInlineCode,
-  tt: renderInlineCode,
-  a: renderLink,
-  img: renderImage,
-  br: renderLineBreak,
-  input: renderInput,
-  math: renderMath,
-  em: renderEmphasis,
-  i: renderEmphasis,
-  strong: renderStrong,
-  b: renderStrong,
-  del: renderStrikethrough,
-  s: renderStrikethrough,
-  strike: renderStrikethrough,
-  sup: renderSuperscript,
-  sub: renderSubscript,
-  q: renderQuotation,
+    ...Object.fromEntries(PLAIN_BLOCKS.map((tag): [string, ElementRule] => [tag, renderPlainBlock])),
+    h1: renderHeading,
+    h2: renderHeading,
+    h3: renderHeading,
+    h4: renderHeading,
+    h5: renderHeading,
+    h6: renderHeading,
+    blockquote: renderBlockquote,
+    hr: renderThematicBreak,
+    dt: renderDefinitionTerm,
+    ul: renderList,
+    ol: renderList,
+    menu: renderList,
+    dir: renderList,
+    li: renderOrphanItem,
+    table: renderTable,
+    pre: renderPreformatted,
+    code: renderInlineCode,
+    kbd: renderInlineCode,
+    samp: renderInlineCode,
+    tt: renderInlineCode,
+    a: renderLink,
+    img: renderImage,
+    br: renderLineBreak,
+    input: renderInput,
+    math: renderMath,
+    em: renderEmphasis,
+    i: renderEmphasis,
+    strong: renderStrong,
+    b: renderStrong,
+    del: renderStrikethrough,
+    s: renderStrikethrough,
+    strike: renderStrikethrough,
+    sup: renderSuperscript,
+    sub: renderSubscript,
+    q: renderQuotation,
   }),
 );
 
@@ -96,7 +121,8 @@ export function withElementRules(overrides: ElementRuleOverrides | undefined): E
   for (const [tag, rule] of Object.entries(overrides)) {
     if (rule === null) delete table[tag.toLowerCase()];
     else if (typeof rule === 'function') table[tag.toLowerCase()] = rule;
-    else throw new ValidationError(`\`elementRules.${tag}\` must be a function (element, converter) => void or null; got ${typeof rule}`, `elementRules.${tag}`);
+    else
+      throw new ValidationError(`\`elementRules.${tag}\` must be a function (element, converter) => void or null; got ${typeof rule}`, `elementRules.${tag}`);
   }
   const frozen = Object.freeze(table);
   merged.set(overrides, frozen);

@@ -29,20 +29,14 @@ describe('htmlToMarkdown inputs', () => {
   it('converts a parsed document and a single element, resolving against the <base> of its document', () => {
     const document = parseDocument(page, { decodeEntities: true });
     const main = findById(document.children, 'main');
-    expect(htmlToMarkdown(main, { baseUrl: 'https://site.example/' })).toBe(
-      '# Title\n\nSee [the guide](https://cdn.example/assets/guide.html).',
-    );
-    expect(htmlToMarkdown(document)).toBe(
-      '[Home](https://cdn.example/home)\n\n# Title\n\nSee [the guide](https://cdn.example/assets/guide.html).',
-    );
+    expect(htmlToMarkdown(main, { baseUrl: 'https://site.example/' })).toBe('# Title\n\nSee [the guide](https://cdn.example/assets/guide.html).');
+    expect(htmlToMarkdown(document)).toBe('[Home](https://cdn.example/home)\n\n# Title\n\nSee [the guide](https://cdn.example/assets/guide.html).');
   });
 
   it('converts an array of nodes in order', () => {
     const document = parseDocument(page, { decodeEntities: true });
     const nodes = [findById(document.children, 'main'), findById(document.children, 'nav')];
-    expect(htmlToMarkdown(nodes)).toBe(
-      '# Title\n\nSee [the guide](https://cdn.example/assets/guide.html).\n\n[Home](https://cdn.example/home)',
-    );
+    expect(htmlToMarkdown(nodes)).toBe('# Title\n\nSee [the guide](https://cdn.example/assets/guide.html).\n\n[Home](https://cdn.example/home)');
   });
 
   it('returns an empty string when nothing is visible', () => {

@@ -7,8 +7,31 @@ const LIST_TAGS: ReadonlySet<string> = new Set(['ul', 'ol', 'menu', 'dir']);
 
 /** Block children that make a list item "loose" (blank lines between items) when it has two. */
 const ITEM_BLOCK_TAGS: ReadonlySet<string> = new Set([
-  'p', 'div', 'pre', 'blockquote', 'table', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'dl', 'figure', 'section',
-  'article', 'header', 'footer', 'aside', 'nav', 'details', 'form', 'fieldset', 'address', 'hr', 'main',
+  'p',
+  'div',
+  'pre',
+  'blockquote',
+  'table',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'dl',
+  'figure',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'aside',
+  'nav',
+  'details',
+  'form',
+  'fieldset',
+  'address',
+  'hr',
+  'main',
 ]);
 
 /**
@@ -24,7 +47,7 @@ export function renderList(list: Element, converter: MarkdownConverter): void {
     return;
   }
   const isOrdered = list.name === 'ol';
-  let number = isOrdered ? parseInteger(list.attribs.start) ?? 1 : 0;
+  let number = isOrdered ? (parseInteger(list.attribs.start) ?? 1) : 0;
 
   // An ordered list not starting at 1 cannot interrupt a paragraph: keep a blank line before it.
   converter.openBlock(isOrdered && number !== 1 ? 2 : converter.blockSeparation);

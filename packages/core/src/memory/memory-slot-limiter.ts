@@ -24,7 +24,10 @@ export class MemorySlotLimiter implements SlotLimiter {
     }
     const token = String(this.nextToken++);
     for (const claim of claims) this.stateOf(claim.key, now).holders.set(token, now + ttlMs);
-    this.held.set(token, claims.map((claim) => claim.key));
+    this.held.set(
+      token,
+      claims.map((claim) => claim.key),
+    );
     return { token };
   }
 

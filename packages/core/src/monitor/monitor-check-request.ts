@@ -15,14 +15,28 @@ export interface MonitorCheckRequest {
   webhook?: { url: string; headers: Record<string, string>; metadata: Record<string, string>; events: ['completed'] };
 }
 
-export function monitorCheckRequestOf(monitor: MonitorRecord, trigger: MonitorCheckRequest['trigger'], runAt: number, previousCheckId?: string): MonitorCheckRequest {
+export function monitorCheckRequestOf(
+  monitor: MonitorRecord,
+  trigger: MonitorCheckRequest['trigger'],
+  runAt: number,
+  previousCheckId?: string,
+): MonitorCheckRequest {
   return {
     monitorId: monitor.id,
     trigger,
     runAt,
     ...(previousCheckId ? { previousCheckId } : {}),
     targets: monitor.targets,
-    ...(monitor.webhook ? { webhook: { url: monitor.webhook.url, headers: monitor.webhook.headers ?? {}, metadata: monitor.webhook.metadata ?? {}, events: ['completed'] as ['completed'] } } : {}),
+    ...(monitor.webhook
+      ? {
+          webhook: {
+            url: monitor.webhook.url,
+            headers: monitor.webhook.headers ?? {},
+            metadata: monitor.webhook.metadata ?? {},
+            events: ['completed'] as ['completed'],
+          },
+        }
+      : {}),
   };
 }
 

@@ -45,7 +45,9 @@ export function targetScrapeOptions(monitorId: string, target: MonitorRecord['ta
   const formats = ((input.formats as unknown[] | undefined) ?? ['markdown']).filter(
     (format) => format !== 'changeTracking' && (format as { type?: string }).type !== 'changeTracking',
   );
-  const asked = ((input.formats as unknown[] | undefined) ?? []).find((format) => (format as { type?: string }).type === 'changeTracking') as Record<string, unknown> | undefined;
+  const asked = ((input.formats as unknown[] | undefined) ?? []).find((format) => (format as { type?: string }).type === 'changeTracking') as
+    | Record<string, unknown>
+    | undefined;
   const modes = (asked?.modes as string[] | undefined) ?? ['git-diff'];
   return parseScrapeOptions('v2', { ...input, formats: [...formats, { ...asked, type: 'changeTracking', modes, tag: monitorTag(monitorId) }] });
 }

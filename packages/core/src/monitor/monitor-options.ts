@@ -26,7 +26,9 @@ const scrapeTarget = Type.Object(
     id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     type: Type.Literal('scrape'),
     urls: Type.Array(Type.String({ minLength: 1, maxLength: 4_096 }), { minItems: 1, maxItems: 100, description: 'Pages checked on each run.' }),
-    scrapeOptions: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Scrape options of the pages (v2 spelling); changeTracking is added.' })),
+    scrapeOptions: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), { description: 'Scrape options of the pages (v2 spelling); changeTracking is added.' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -36,7 +38,9 @@ const crawlTarget = Type.Object(
     id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     type: Type.Literal('crawl'),
     url: Type.String({ minLength: 1, maxLength: 4_096, description: 'Start URL: the site is mapped on each run and its pages checked.' }),
-    crawlOptions: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Crawl options (v2 spelling); `limit` bounds the pages checked (default 10).' })),
+    crawlOptions: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), { description: 'Crawl options (v2 spelling); `limit` bounds the pages checked (default 10).' }),
+    ),
     scrapeOptions: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   },
   { additionalProperties: false },
@@ -44,7 +48,11 @@ const crawlTarget = Type.Object(
 
 const searchTarget = Type.Object({ type: Type.Literal('search') }, { additionalProperties: true });
 
-const targetsSchema = Type.Array(Type.Union([scrapeTarget, crawlTarget, searchTarget]), { minItems: 1, maxItems: 20, description: 'What each check looks at.' });
+const targetsSchema = Type.Array(Type.Union([scrapeTarget, crawlTarget, searchTarget]), {
+  minItems: 1,
+  maxItems: 20,
+  description: 'What each check looks at.',
+});
 
 const webhookSchema = Type.Object(
   {
@@ -58,7 +66,9 @@ const webhookSchema = Type.Object(
 
 const common = {
   webhook: Type.Optional(Type.Union([webhookSchema, Type.Null()])),
-  notification: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: 'Accepted and stored; Quarry sends no email.' })),
+  notification: Type.Optional(
+    Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: 'Accepted and stored; Quarry sends no email.' }),
+  ),
   retentionDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 365, description: 'How long checks are kept (default 30 days).' })),
   goal: Type.Optional(Type.Union([Type.String({ maxLength: 2_000 }), Type.Null()])),
   judgeEnabled: Type.Optional(Type.Boolean()),
@@ -111,7 +121,10 @@ function bodyOf(body: unknown): Record<string, unknown> {
 function parseTargets(targets: CreateMonitorRequest['targets'], ids: Ids): MonitorRecord['targets'] {
   return targets.map((target, index) => {
     const field = `targets[${index}]`;
-    if (target.type === 'search') throw new ValidationError([{ field: `${field}.type`, message: `\`${field}.type\`: search targets are not supported by Quarry (they need Firecrawl's judge); use scrape or crawl` }]);
+    if (target.type === 'search')
+      throw new ValidationError([
+        { field: `${field}.type`, message: `\`${field}.type\`: search targets are not supported by Quarry (they need Firecrawl's judge); use scrape or crawl` },
+      ]);
     const typed = target as Static<typeof scrapeTarget> | Static<typeof crawlTarget>;
     parseScrapeOptions('v2', typed.scrapeOptions, `${field}.scrapeOptions`);
     if (typed.type === 'scrape') {
@@ -121,7 +134,8 @@ function parseTargets(targets: CreateMonitorRequest['targets'], ids: Ids): Monit
       try {
         parseCrawlOptions(typed.url, typed.crawlOptions ?? {});
       } catch (error) {
-        if (error instanceof ValidationError) throw new ValidationError(error.issues.map((issue) => ({ ...issue, field: `${field}.crawlOptions.${issue.field}` })));
+        if (error instanceof ValidationError)
+          throw new ValidationError(error.issues.map((issue) => ({ ...issue, field: `${field}.crawlOptions.${issue.field}` })));
         throw error;
       }
     }
@@ -136,7 +150,8 @@ function checkUrl(url: string, field: string) {
   } catch {
     throw new ValidationError([{ field, message: `\`${field}\` must be an absolute http(s) URL; got "${url}"` }]);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ValidationError([{ field, message: `\`${field}\` must be an http(s) URL; got "${url}"` }]);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new ValidationError([{ field, message: `\`${field}\` must be an http(s) URL; got "${url}"` }]);
 }
 
 function parseWebhook(webhook: CreateMonitorRequest['webhook'], rules: MonitorRules): MonitorRecord['webhook'] {
@@ -172,7 +187,11 @@ export function parseCreateMonitor(body: unknown, context: { id: string; teamId:
 }
 
 /** The monitor with an update request applied; `rescheduled` says whether its ticks changed. */
-export function applyMonitorUpdate(monitor: MonitorRecord, body: unknown, context: { ids: Ids; rules: MonitorRules }): { monitor: MonitorRecord; rescheduled: boolean } {
+export function applyMonitorUpdate(
+  monitor: MonitorRecord,
+  body: unknown,
+  context: { ids: Ids; rules: MonitorRules },
+): { monitor: MonitorRecord; rescheduled: boolean } {
   const request = validate(updateMonitorRequestSchema, bodyOf(body));
   const { rules } = context;
   const next: MonitorRecord = { ...monitor, updatedAt: rules.now };

@@ -68,13 +68,17 @@ export function parseSchedule(input: ScheduleInput, minIntervalSeconds: number, 
   const hasText = typeof input.text === 'string' && input.text.trim() !== '';
   if (hasCron === hasText) throw new ValidationError([{ field: 'schedule', message: '`schedule` needs exactly one of `cron` or `text`' }]);
   const timezone = input.timezone ?? 'UTC';
-  if (!isTimeZone(timezone)) throw new ValidationError([{ field: 'schedule.timezone', message: `\`schedule.timezone\` must be an IANA time zone; got "${timezone}"` }]);
+  if (!isTimeZone(timezone))
+    throw new ValidationError([{ field: 'schedule.timezone', message: `\`schedule.timezone\` must be an IANA time zone; got "${timezone}"` }]);
   let cron: string;
   if (hasText) {
     const normalized = cronOfText(input.text!);
     if (!normalized) {
       throw new ValidationError([
-        { field: 'schedule.text', message: `\`schedule.text\` is not a schedule Quarry understands (e.g. "every 30 minutes", "hourly", "daily at 9:00"); got "${input.text}"` },
+        {
+          field: 'schedule.text',
+          message: `\`schedule.text\` is not a schedule Quarry understands (e.g. "every 30 minutes", "hourly", "daily at 9:00"); got "${input.text}"`,
+        },
       ]);
     }
     cron = normalized;
@@ -89,7 +93,10 @@ export function parseSchedule(input: ScheduleInput, minIntervalSeconds: number, 
   const closest = ticks.slice(1).reduce((min, tick, index) => Math.min(min, tick - ticks[index]!), Number.POSITIVE_INFINITY);
   if (closest < minIntervalSeconds * 1000) {
     throw new ValidationError([
-      { field, message: `\`${field}\` runs every ${closest / 1000} s; this server's minimum interval is ${minIntervalSeconds} s (QUARRY_MONITOR_MIN_INTERVAL_SECONDS)` },
+      {
+        field,
+        message: `\`${field}\` runs every ${closest / 1000} s; this server's minimum interval is ${minIntervalSeconds} s (QUARRY_MONITOR_MIN_INTERVAL_SECONDS)`,
+      },
     ]);
   }
   return { cron, timezone, ...(hasText ? { text: input.text!.trim() } : {}) };

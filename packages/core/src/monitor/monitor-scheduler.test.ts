@@ -55,7 +55,10 @@ describe('MonitorScheduler', () => {
     const { jobs, monitors, scheduler, monitor } = setup();
     await monitors.createMonitor(monitor);
     const first = (await scheduler().scheduleNext(monitor, null, start))!;
-    const [a, b] = await Promise.all([scheduler().scheduleNext(first, first.nextCheckId, start + 10_000), scheduler().scheduleNext(first, first.nextCheckId, start + 10_000)]);
+    const [a, b] = await Promise.all([
+      scheduler().scheduleNext(first, first.nextCheckId, start + 10_000),
+      scheduler().scheduleNext(first, first.nextCheckId, start + 10_000),
+    ]);
     expect([a, b].filter(Boolean)).toHaveLength(1);
     const winner = (a ?? b)!;
     expect(winner.nextRunAt).toBe(start + 20_000);

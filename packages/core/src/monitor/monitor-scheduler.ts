@@ -96,7 +96,12 @@ export class MonitorScheduler {
     return fixed;
   }
 
-  private async createCheck(monitor: MonitorRecord, trigger: MonitorCheckRequest['trigger'], runAt: number, previousCheckId?: string): Promise<JobOf<'monitor_check'>> {
+  private async createCheck(
+    monitor: MonitorRecord,
+    trigger: MonitorCheckRequest['trigger'],
+    runAt: number,
+    previousCheckId?: string,
+  ): Promise<JobOf<'monitor_check'>> {
     const now = this.deps.clock.now();
     const firstUrl = monitor.targets.map((target) => (target.type === 'crawl' ? String(target.url) : String((target.urls as string[])[0]))).find(Boolean) ?? '';
     const job: JobOf<'monitor_check'> = {

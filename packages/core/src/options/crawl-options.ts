@@ -12,15 +12,16 @@ import { webhookSchema } from './webhook-options.js';
  * (crawl/path-patterns.ts), so their errors also name the pattern.
  */
 const strict = { additionalProperties: false } as const;
-const patternList = (description: string) =>
-  Type.Array(Type.String({ maxLength: 2_000 }), { default: [], maxItems: 1_000, description });
+const patternList = (description: string) => Type.Array(Type.String({ maxLength: 2_000 }), { default: [], maxItems: 1_000, description });
 
 function commonCrawlFields() {
   return {
     url: urlField('Where the crawl starts (http or https).'),
     includePaths: patternList('Regexes; only URLs whose path (or full URL with regexOnFullURL) matches one are crawled. Unanchored: use ^ and $.'),
     excludePaths: patternList('Regexes; URLs whose path (or full URL with regexOnFullURL) matches one are skipped. Unanchored: use ^ and $.'),
-    maxDiscoveryDepth: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, description: 'Link hops from the start page; the start page and sitemap URLs are 0.' })),
+    maxDiscoveryDepth: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 10_000, description: 'Link hops from the start page; the start page and sitemap URLs are 0.' }),
+    ),
     ignoreQueryParameters: Type.Boolean({ default: false, description: 'Treat URLs that differ only in their query string as one page.' }),
     deduplicateSimilarURLs: Type.Boolean({ default: true, description: 'Treat www/no-www, http/https, trailing slash and index.html variants as one page.' }),
     limit: Type.Integer({ minimum: 1, maximum: 100_000, default: 10_000, description: 'Most pages to crawl (capped by the credits left).' }),
@@ -137,7 +138,10 @@ export function parseCrawlRequest(version: ApiVersion, body: unknown): ParsedCra
 export function parseCrawlOptions(url: string, input: CrawlOptionsInput = {}): CrawlOptions {
   const parsed = parseCrawlRequest('v2', { ...input, url });
   if (parsed.prompt !== undefined) {
-    throw new ValidationError('`prompt` is turned into crawl options by the server (POST /v2/crawl with a model configured) or by generateCrawlOptions; engine.crawl takes the options themselves', 'prompt');
+    throw new ValidationError(
+      '`prompt` is turned into crawl options by the server (POST /v2/crawl with a model configured) or by generateCrawlOptions; engine.crawl takes the options themselves',
+      'prompt',
+    );
   }
   return parsed.options;
 }

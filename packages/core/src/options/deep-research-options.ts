@@ -14,7 +14,12 @@ export const deepResearchRequestSchema = Type.Object(
     topic: Type.Optional(Type.String({ minLength: 1, maxLength: 10_000, description: 'Deprecated name of `query`.' })),
     maxDepth: Type.Integer({ minimum: 1, maximum: 12, default: 7, description: 'Most rounds of search, read and analyze.' }),
     maxUrls: Type.Integer({ minimum: 1, maximum: 1_000, default: 20, description: 'Most pages read in all.' }),
-    timeLimit: Type.Integer({ minimum: 30, maximum: 600, default: 300, description: 'Seconds of research; then the final analysis is written from what was found.' }),
+    timeLimit: Type.Integer({
+      minimum: 30,
+      maximum: 600,
+      default: 300,
+      description: 'Seconds of research; then the final analysis is written from what was found.',
+    }),
     analysisPrompt: text('How the final analysis should be written (its shape, focus, length).'),
     systemPrompt: text('Extra instructions for the model in every step.'),
     formats: Type.Array(Type.Union([Type.Literal('markdown'), Type.Literal('json')]), {
@@ -72,6 +77,8 @@ export function parseDeepResearchRequest(body: unknown): DeepResearchOptions {
     analysisPrompt: request.analysisPrompt,
     systemPrompt: request.systemPrompt,
     formats: [...new Set(request.formats)],
-    json: request.jsonOptions ? { schema: request.jsonOptions.schema, prompt: request.jsonOptions.prompt, systemPrompt: request.jsonOptions.systemPrompt } : undefined,
+    json: request.jsonOptions
+      ? { schema: request.jsonOptions.schema, prompt: request.jsonOptions.prompt, systemPrompt: request.jsonOptions.systemPrompt }
+      : undefined,
   };
 }

@@ -31,13 +31,18 @@ export const extractRequestSchema = Type.Object(
     limit: Type.Integer({ minimum: 1, maximum: 500, default: 20, description: 'Most pages read: globs and web search add pages up to it.' }),
     ignoreSitemap: Type.Boolean({ default: false, description: 'Expand globs from links only, without the sitemap.' }),
     includeSubdomains: Type.Boolean({ default: true, description: 'Globs also take pages on subdomains of the site.' }),
-    allowExternalLinks: Type.Boolean({ default: false, description: 'Accepted for compatibility: Quarry reads the given pages, what their globs expand to and what web search adds.' }),
+    allowExternalLinks: Type.Boolean({
+      default: false,
+      description: 'Accepted for compatibility: Quarry reads the given pages, what their globs expand to and what web search adds.',
+    }),
     enableWebSearch: Type.Boolean({ default: false, description: 'Also read pages found by searching the web for the prompt (needs a search provider).' }),
     showSources: Type.Boolean({ default: false, description: 'Answer, per field, the pages its value came from.' }),
     ignoreInvalidURLs: Type.Optional(Type.Boolean({ description: 'Skip invalid URLs (listed in invalidURLs) instead of failing. v1 default false, v2 true.' })),
     scrapeOptions: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Scrape options for every page (see scrape).' })),
     urlTrace: Type.Boolean({ default: false, description: 'Accepted for compatibility; `urlTrace` is answered empty.' }),
-    timeout: Type.Optional(Type.Integer({ minimum: 1_000, maximum: 3_600_000, description: 'Milliseconds the job may run; past it, the pages read so far are used.' })),
+    timeout: Type.Optional(
+      Type.Integer({ minimum: 1_000, maximum: 3_600_000, description: 'Milliseconds the job may run; past it, the pages read so far are used.' }),
+    ),
     webhook: Type.Optional(webhookSchema),
     agent: accepted('FIRE-1 agent options: accepted; Quarry has no browsing agent and reads pages as they load.'),
     ...sdkFields,
@@ -82,7 +87,8 @@ export function parseExtractRequest(version: ApiVersion, body: unknown): ParsedE
   const issues: FieldIssue[] = [];
   if (request.schema !== undefined) issues.push(...checkJsonSchema(request.schema, 'schema'));
   if (!request.prompt && request.schema === undefined) issues.push({ field: 'prompt', message: '`prompt` or `schema` is required: say what to extract' });
-  if ((request.urls ?? []).length === 0 && !request.prompt) issues.push({ field: 'urls', message: '`urls` is required unless a `prompt` is given (the pages are then found by web search)' });
+  if ((request.urls ?? []).length === 0 && !request.prompt)
+    issues.push({ field: 'urls', message: '`urls` is required unless a `prompt` is given (the pages are then found by web search)' });
   if (issues.length > 0) throw new ValidationError(issues);
   const ignoreInvalid = request.ignoreInvalidURLs ?? version === 'v2';
   const urls: string[] = [];

@@ -47,11 +47,7 @@ describe('parseScrapeOptions', () => {
       formats: ['markdown', { type: 'screenshot', fullPage: true }, { type: 'json', prompt: 'the price' }],
       parsers: [],
     });
-    expect(v1.formats).toEqual([
-      { type: 'markdown' },
-      { type: 'screenshot', fullPage: true },
-      { type: 'json', prompt: 'the price', resultKey: 'extract' },
-    ]);
+    expect(v1.formats).toEqual([{ type: 'markdown' }, { type: 'screenshot', fullPage: true }, { type: 'json', prompt: 'the price', resultKey: 'extract' }]);
     expect(v2.formats).toEqual([{ type: 'markdown' }, { type: 'screenshot', fullPage: true }, { type: 'json', prompt: 'the price' }]);
     expect(v1.parsePdf).toBe(false);
     expect(v2.parsePdf).toBe(false);
@@ -72,9 +68,7 @@ describe('parseScrapeOptions', () => {
     expect(issuesOf(() => parseScrapeOptions('v1', { formats: ['markdown', 'pdfs'] }))).toEqual([
       expect.stringMatching(/^formats\[1\]: `formats\[1\]` must be one of "markdown", .*"branding"; got "pdfs"$/),
     ]);
-    expect(issuesOf(() => parseScrapeOptions('v2', { colour: 'red' }))).toEqual([
-      'colour: Unrecognized key in body: `colour` is not a known option',
-    ]);
+    expect(issuesOf(() => parseScrapeOptions('v2', { colour: 'red' }))).toEqual(['colour: Unrecognized key in body: `colour` is not a known option']);
   });
 
   it('prefixes fields with where the options sit', () => {
@@ -91,9 +85,7 @@ describe('parseScrapeOptions', () => {
   });
 
   it('validates actions by their type', () => {
-    expect(issuesOf(() => parseScrapeOptions('v2', { actions: [{ type: 'click' }] }))).toEqual([
-      'actions[0].selector: `actions[0].selector` is required',
-    ]);
+    expect(issuesOf(() => parseScrapeOptions('v2', { actions: [{ type: 'click' }] }))).toEqual(['actions[0].selector: `actions[0].selector` is required']);
     expect(issuesOf(() => parseScrapeOptions('v2', { actions: [{ type: 'wait' }] }))).toEqual([
       'actions[0]: `actions[0]` (wait) needs exactly one of milliseconds or selector',
     ]);

@@ -27,7 +27,10 @@ export function parseScrapeOptions(version: ApiVersion, input: unknown, prefix =
     version === 'v1'
       ? fromV1(validate(scrapeOptionsSchemaV1, raw, prefix))
       : fromV2(validate(scrapeOptionsSchemaV2, formatNamesToObjects(raw as Record<string, unknown>), prefix));
-  const issues = [...crossFieldIssues(options, prefix), ...jsonFormatIssues(options.formats, jsonFieldOf(version, raw as Record<string, unknown>, options, prefix))];
+  const issues = [
+    ...crossFieldIssues(options, prefix),
+    ...jsonFormatIssues(options.formats, jsonFieldOf(version, raw as Record<string, unknown>, options, prefix)),
+  ];
   if (issues.length > 0) throw new ValidationError(issues);
   return options;
 }
@@ -38,7 +41,15 @@ function jsonFieldOf(version: ApiVersion, raw: Record<string, unknown>, options:
   if (version !== 'v1') return (index) => at(`formats[${index}]`);
   return (index) => {
     const isExtract = options.formats[index]?.resultKey === 'extract';
-    return at((isExtract ? raw.extract : raw.jsonOptions) !== undefined ? (isExtract ? 'extract' : 'jsonOptions') : raw.jsonOptions !== undefined ? 'jsonOptions' : 'extract');
+    return at(
+      (isExtract ? raw.extract : raw.jsonOptions) !== undefined
+        ? isExtract
+          ? 'extract'
+          : 'jsonOptions'
+        : raw.jsonOptions !== undefined
+          ? 'jsonOptions'
+          : 'extract',
+    );
   };
 }
 
@@ -147,10 +158,7 @@ function crossFieldIssues(options: ScrapeOptions, prefix: string): FieldIssue[] 
   });
   const totalWait =
     options.waitFor +
-    options.actions.reduce(
-      (sum, action) => sum + (action.type === 'wait' ? (action.milliseconds ?? actionLimits.selectorWaitCountsMs) : 0),
-      0,
-    );
+    options.actions.reduce((sum, action) => sum + (action.type === 'wait' ? (action.milliseconds ?? actionLimits.selectorWaitCountsMs) : 0), 0);
   if (totalWait > actionLimits.maxTotalWaitMs) {
     issues.push({
       field: at('actions'),

@@ -27,7 +27,12 @@ function commonSearchFields() {
     lang: Type.String({ default: 'en', maxLength: 35, description: 'Language of the results (ISO 639-1).' }),
     country: Type.String({ default: 'us', maxLength: 10, description: 'Country of the results (ISO 3166-1 alpha-2).' }),
     location: Type.Optional(Type.String({ maxLength: 200, description: 'Location the search is made from, e.g. "Germany" (web-search providers).' })),
-    timeout: Type.Integer({ minimum: 1, maximum: 300_000, default: 60_000, description: 'Milliseconds allowed; on expiry the answer is 408 "Request timed out".' }),
+    timeout: Type.Integer({
+      minimum: 1,
+      maximum: 300_000,
+      default: 60_000,
+      description: 'Milliseconds allowed; on expiry the answer is 408 "Request timed out".',
+    }),
     ignoreInvalidURLs: Type.Boolean({ default: false, description: 'Drop results whose URL could not be scraped (not http or https).' }),
     scrapeOptions: Type.Optional(
       Type.Object({}, { additionalProperties: true, description: 'Scrape every result with these options (see scrape); formats default to [] (no scraping).' }),

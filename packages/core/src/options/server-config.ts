@@ -46,7 +46,8 @@ export const serverConfigSchema = Type.Object(
       minimum: 0,
       maximum: 64,
       default: 0,
-      description: 'Worker threads that turn HTML into markdown. 0: one per CPU core but one, at least one (the main thread fetches and runs the frontier); 1: on the main thread (no deadline or heap bound: for trusted pages only); N: N workers.',
+      description:
+        'Worker threads that turn HTML into markdown. 0: one per CPU core but one, at least one (the main thread fetches and runs the frontier); 1: on the main thread (no deadline or heap bound: for trusted pages only); N: N workers.',
     }),
     QUARRY_TRANSFORM_DEADLINE_MS: Type.Integer({
       minimum: 100,
@@ -123,7 +124,10 @@ export const serverConfigSchema = Type.Object(
       description: 'Shortest interval between two checks of a monitor (`/v2/monitor`): schedules whose ticks come closer are refused with a 400.',
     }),
     QUARRY_WEBHOOK_SECRET: Type.Optional(
-      Type.String({ minLength: 8, description: 'Secret for webhook signatures (X-Quarry-Signature and X-Firecrawl-Signature: sha256=HMAC of the body). Unset: unsigned.' }),
+      Type.String({
+        minLength: 8,
+        description: 'Secret for webhook signatures (X-Quarry-Signature and X-Firecrawl-Signature: sha256=HMAC of the body). Unset: unsigned.',
+      }),
     ),
     QUARRY_WEBHOOK_CA_FILE: Type.Optional(
       Type.String({ description: 'PEM file of extra certificate authorities trusted for webhook receivers (an internal CA).' }),
@@ -153,28 +157,33 @@ export const serverConfigSchema = Type.Object(
       minimum: 1,
       maximum: 64,
       default: 2,
-      description: 'Interact browser sessions a team may hold at once (across all processes in the distributed mode); opening one more closes its least recently used.',
+      description:
+        'Interact browser sessions a team may hold at once (across all processes in the distributed mode); opening one more closes its least recently used.',
     }),
     QUARRY_INTERACT_NODE: Type.Boolean({
       default: false,
-      description: 'Run interact\'s `language: "node"` code (given a `page` object) in a locked-down child process (no fs, network, process or require; CPU and memory bounded). Off: it answers 501.',
+      description:
+        'Run interact\'s `language: "node"` code (given a `page` object) in a locked-down child process (no fs, network, process or require; CPU and memory bounded). Off: it answers 501.',
     }),
     QUARRY_PUBLIC_URL: Type.Optional(
       Type.String({
         pattern: '^https?://[^\\s]+$',
-        description: 'Base URL clients reach this server at (behind a proxy or on another host), used in screenshot and PDF links. Default: the address it listens on.',
+        description:
+          'Base URL clients reach this server at (behind a proxy or on another host), used in screenshot and PDF links. Default: the address it listens on.',
       }),
     ),
     QUARRY_PROXY_BASIC: Type.Optional(
       Type.String({
         pattern: proxyListPattern,
-        description: 'Comma-separated proxy URLs (`http://user:pass@host:port`) for `proxy: basic` and the first try of `auto`, used in turn. Default: direct connections (or PROXY_SERVER).',
+        description:
+          'Comma-separated proxy URLs (`http://user:pass@host:port`) for `proxy: basic` and the first try of `auto`, used in turn. Default: direct connections (or PROXY_SERVER).',
       }),
     ),
     QUARRY_PROXY_ENHANCED: Type.Optional(
       Type.String({
         pattern: proxyListPattern,
-        description: 'Comma-separated proxy URLs for `proxy: enhanced` (v1 `stealth`) and the retry of `auto` after 401/403/429 or a bot-protection page (+4 credits). Without it, enhanced answers 501 and auto stays basic.',
+        description:
+          'Comma-separated proxy URLs for `proxy: enhanced` (v1 `stealth`) and the retry of `auto` after 401/403/429 or a bot-protection page (+4 credits). Without it, enhanced answers 501 and auto stays basic.',
       }),
     ),
     PROXY_SERVER: Type.Optional(
@@ -184,7 +193,8 @@ export const serverConfigSchema = Type.Object(
     PROXY_PASSWORD: Type.Optional(Type.String({ description: 'Password for PROXY_SERVER.' })),
     FIRECRAWL_API_KEY: Type.Optional(
       Type.String({
-        description: '`quarry mcp` only: the API key whose team the MCP tools run as (or `--api-key`). Unset: keyless, where the server would accept keyless requests.',
+        description:
+          '`quarry mcp` only: the API key whose team the MCP tools run as (or `--api-key`). Unset: keyless, where the server would accept keyless requests.',
       }),
     ),
     LOG_LEVEL: Type.Union(
@@ -193,7 +203,8 @@ export const serverConfigSchema = Type.Object(
     ),
     QUARRY_LOG_FORMAT: Type.Union([Type.Literal('auto'), Type.Literal('json'), Type.Literal('pretty')], {
       default: 'auto',
-      description: 'Log lines: `pretty` (time, level, message; URLs and the admin token in bold), `json` (one JSON object a line, for collectors), or `auto`: pretty on a terminal, JSON otherwise.',
+      description:
+        'Log lines: `pretty` (time, level, message; URLs and the admin token in bold), `json` (one JSON object a line, for collectors), or `auto`: pretty on a terminal, JSON otherwise.',
     }),
     DATABASE_URL: Type.Optional(
       Type.String({
@@ -202,7 +213,9 @@ export const serverConfigSchema = Type.Object(
       }),
     ),
     REDIS_URL: Type.Optional(
-      Type.String({ description: 'Redis URL (`redis://host:6379`) of the distributed mode: the BullMQ work queue and shared rate limits. Set it with DATABASE_URL.' }),
+      Type.String({
+        description: 'Redis URL (`redis://host:6379`) of the distributed mode: the BullMQ work queue and shared rate limits. Set it with DATABASE_URL.',
+      }),
     ),
     QUARRY_ROLE: Type.Union([Type.Literal('all'), Type.Literal('api'), Type.Literal('worker')], {
       default: 'all',
@@ -224,7 +237,12 @@ export const serverConfigSchema = Type.Object(
       description:
         'Where screenshots and action PDFs are kept and served from: local (a folder in QUARRY_DATA_DIR, one machine), postgres (a table every distributed process shares), s3 (an S3-compatible bucket: QUARRY_S3_*); auto: s3 when QUARRY_S3_BUCKET is set, else postgres in the distributed mode, else local.',
     }),
-    QUARRY_S3_ENDPOINT: Type.Optional(Type.String({ description: 'Base URL of the S3-compatible service (e.g. `https://s3.eu-west-1.amazonaws.com`, `http://minio:9000`); buckets are addressed path-style.' })),
+    QUARRY_S3_ENDPOINT: Type.Optional(
+      Type.String({
+        description:
+          'Base URL of the S3-compatible service (e.g. `https://s3.eu-west-1.amazonaws.com`, `http://minio:9000`); buckets are addressed path-style.',
+      }),
+    ),
     QUARRY_S3_BUCKET: Type.Optional(Type.String({ description: 'Bucket of the s3 blob store; setting it selects that store (QUARRY_BLOB_STORE=auto).' })),
     QUARRY_S3_REGION: Type.String({ default: 'us-east-1', description: 'Signing region of the s3 blob store.' }),
     QUARRY_S3_ACCESS_KEY_ID: Type.Optional(Type.String({ description: 'Access key id of the s3 blob store.' })),
@@ -251,11 +269,16 @@ export const serverConfigSchema = Type.Object(
       description:
         'What answers /search: index (full-text search over the pages this instance stored, no outside service), searxng (SEARXNG_ENDPOINT), serper (SERPER_API_KEY); auto: serper when its key is set, else searxng when its endpoint is set, else index.',
     }),
-    SEARXNG_ENDPOINT: Type.Optional(Type.String({ description: 'Base URL of a SearXNG instance whose JSON API answers /search (its settings.yml must allow the json format).' })),
+    SEARXNG_ENDPOINT: Type.Optional(
+      Type.String({ description: 'Base URL of a SearXNG instance whose JSON API answers /search (its settings.yml must allow the json format).' }),
+    ),
     SEARXNG_ENGINES: Type.Optional(Type.String({ description: 'Comma-separated SearXNG engines to use (e.g. `google,bing`); unset: the instance default.' })),
     SEARXNG_CATEGORIES: Type.Optional(Type.String({ description: 'Comma-separated SearXNG categories of web results; unset: `general`.' })),
     SERPER_API_KEY: Type.Optional(Type.String({ description: 'API key of the Serper Google Search API (serper.dev) for /search.' })),
-    SERPER_ENDPOINT: Type.String({ default: 'https://google.serper.dev', description: 'Base URL of the Serper API (change it only for a proxy or a test double).' }),
+    SERPER_ENDPOINT: Type.String({
+      default: 'https://google.serper.dev',
+      description: 'Base URL of the Serper API (change it only for a proxy or a test double).',
+    }),
     QUARRY_LLM_PROVIDER: Type.Union([Type.Literal('auto'), Type.Literal('openai'), Type.Literal('ollama'), Type.Literal('anthropic'), Type.Literal('none')], {
       default: 'auto',
       description:
@@ -263,20 +286,30 @@ export const serverConfigSchema = Type.Object(
     }),
     OPENAI_BASE_URL: Type.Optional(
       Type.String({
-        description: 'Base URL of an OpenAI-compatible API, with its `/v1` (OpenAI, vLLM, llama.cpp, LM Studio...). Unset with OPENAI_API_KEY set: `https://api.openai.com/v1`.',
+        description:
+          'Base URL of an OpenAI-compatible API, with its `/v1` (OpenAI, vLLM, llama.cpp, LM Studio...). Unset with OPENAI_API_KEY set: `https://api.openai.com/v1`.',
       }),
     ),
     OPENAI_API_KEY: Type.Optional(Type.String({ description: 'API key of the OpenAI-compatible server (sent as a bearer token).' })),
     MODEL_NAME: Type.Optional(
-      Type.String({ description: 'Model of the LLM features. Unset: `gpt-4o-mini` for OpenAI, `claude-sonnet-4-5` for Anthropic; needed for Ollama and other servers.' }),
+      Type.String({
+        description: 'Model of the LLM features. Unset: `gpt-4o-mini` for OpenAI, `claude-sonnet-4-5` for Anthropic; needed for Ollama and other servers.',
+      }),
     ),
-    OLLAMA_BASE_URL: Type.Optional(Type.String({ description: 'Root URL of an Ollama server (e.g. `http://127.0.0.1:11434`); Quarry talks to its OpenAI-compatible API under `/v1`. Set MODEL_NAME too.' })),
+    OLLAMA_BASE_URL: Type.Optional(
+      Type.String({
+        description: 'Root URL of an Ollama server (e.g. `http://127.0.0.1:11434`); Quarry talks to its OpenAI-compatible API under `/v1`. Set MODEL_NAME too.',
+      }),
+    ),
     ANTHROPIC_API_KEY: Type.Optional(Type.String({ description: 'API key of Anthropic for the LLM features.' })),
-    ANTHROPIC_BASE_URL: Type.Optional(Type.String({ description: 'Base URL of the Anthropic API, with its `/v1` (a proxy or a test double); unset: Anthropic\'s own.' })),
+    ANTHROPIC_BASE_URL: Type.Optional(
+      Type.String({ description: "Base URL of the Anthropic API, with its `/v1` (a proxy or a test double); unset: Anthropic's own." }),
+    ),
     QUARRY_LLM_CONTEXT_TOKENS: Type.Optional(
       Type.Integer({
         minimum: 1_024,
-        description: "The model's context in tokens; longer pages are cut into parts. Unset: 128000 for OpenAI-compatible servers, 200000 for Anthropic, 4096 for Ollama (set it to the model's num_ctx).",
+        description:
+          "The model's context in tokens; longer pages are cut into parts. Unset: 128000 for OpenAI-compatible servers, 200000 for Anthropic, 4096 for Ollama (set it to the model's num_ctx).",
       }),
     ),
     QUARRY_LLM_TIMEOUT_MS: Type.Integer({ minimum: 1_000, default: 60_000, description: 'Most time one model call may take, retries included.' }),
@@ -288,7 +321,8 @@ export const serverConfigSchema = Type.Object(
     }),
     QUARRY_LLM_STRUCTURED_OUTPUT: Type.Union([Type.Literal('json_schema'), Type.Literal('tool')], {
       default: 'json_schema',
-      description: "How an OpenAI-compatible server is asked for JSON: `response_format: json_schema`, or one forced tool call (for servers without JSON-schema output).",
+      description:
+        'How an OpenAI-compatible server is asked for JSON: `response_format: json_schema`, or one forced tool call (for servers without JSON-schema output).',
     }),
   },
   { additionalProperties: true },

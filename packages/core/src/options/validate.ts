@@ -108,11 +108,17 @@ function describeErrorText(error: ErrorObject, field: string): FieldIssue {
       return { field, message: `\`${name}\` must not be longer than ${String(params.limit)} characters; got ${String(error.data).length} characters` };
     case 'minItems':
     case 'maxItems':
-      return { field, message: `\`${name}\` must have ${error.keyword === 'minItems' ? 'at least' : 'at most'} ${String(params.limit)} items; got ${Array.isArray(error.data) ? error.data.length : got}` };
+      return {
+        field,
+        message: `\`${name}\` must have ${error.keyword === 'minItems' ? 'at least' : 'at most'} ${String(params.limit)} items; got ${Array.isArray(error.data) ? error.data.length : got}`,
+      };
     case 'const':
       return { field, message: `\`${name}\` must be ${JSON.stringify(params.allowedValue)}; got ${got}` };
     case 'enum':
-      return { field, message: `\`${name}\` must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}; got ${got}` };
+      return {
+        field,
+        message: `\`${name}\` must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}; got ${got}`,
+      };
     case 'pattern':
       return { field, message: `\`${name}\` must match ${String(params.pattern)}; got ${got}` };
     case 'discriminator': {
@@ -158,7 +164,9 @@ function collapseUnionIssues(issues: FieldIssue[]): FieldIssue[] {
   }
   // A field that failed its literal branches and also a type check on another branch: keep the literal message.
   const fieldsWithEnum = new Set(merged.keys());
-  return out.filter((issue): issue is FieldIssue => issue !== undefined && !(fieldsWithEnum.has(issue.field) && / must be an? (object|array)/.test(issue.message)));
+  return out.filter(
+    (issue): issue is FieldIssue => issue !== undefined && !(fieldsWithEnum.has(issue.field) && / must be an? (object|array)/.test(issue.message)),
+  );
 }
 
 function pointerToPath(pointer: string): string {

@@ -21,10 +21,7 @@ export function checkWebhookUrl(url: string, options: { allowHttp: boolean; fiel
   }
   if (parsed.protocol === 'https:' || (parsed.protocol === 'http:' && options.allowHttp)) return parsed;
   if (parsed.protocol === 'http:') {
-    throw new ValidationError(
-      `\`${field}\`: webhook URLs must use https; allow http with QUARRY_WEBHOOK_ALLOW_HTTP=true; got ${quote(url)}`,
-      field,
-    );
+    throw new ValidationError(`\`${field}\`: webhook URLs must use https; allow http with QUARRY_WEBHOOK_ALLOW_HTTP=true; got ${quote(url)}`, field);
   }
   const expected = options.allowHttp ? 'an http: or https: URL' : 'an https: URL';
   throw new ValidationError(`\`${field}\` must be ${expected}; got ${parsed.protocol} in ${quote(url)}`, field);

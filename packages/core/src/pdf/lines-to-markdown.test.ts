@@ -15,16 +15,17 @@ function page(...specs: Array<[text: string, size?: number, gap?: number, x?: nu
 
 describe('linesToMarkdown', () => {
   it('merges a title set on two lines into one heading and reports it', () => {
-    const result = linesToMarkdown([page(['A Very Long Title', 24], ['Set On Two Lines', 24], ['Body text here, long enough to be the body.', 11, 10], ['More body.'])]);
+    const result = linesToMarkdown([
+      page(['A Very Long Title', 24], ['Set On Two Lines', 24], ['Body text here, long enough to be the body.', 11, 10], ['More body.']),
+    ]);
     expect(result).toEqual({
-      markdown: '# A Very Long Title Set On Two Lines\n\nBody text here, long enough to be the body. More body.',       firstHeading: 'A Very Long Title Set On Two Lines',
+      markdown: '# A Very Long Title Set On Two Lines\n\nBody text here, long enough to be the body. More body.',
+      firstHeading: 'A Very Long Title Set On Two Lines',
     });
   });
 
   it('ranks heading sizes: #, ##, ### and deeper sizes share ###', () => {
-    const result = linesToMarkdown([
-      page(['H1', 30], ['H2', 20, 10], ['H3', 16, 10], ['H4', 14, 10], ['Body body body body body body body body.', 11, 10]),
-    ]);
+    const result = linesToMarkdown([page(['H1', 30], ['H2', 20, 10], ['H3', 16, 10], ['H4', 14, 10], ['Body body body body body body body body.', 11, 10])]);
     expect(result.markdown).toBe('# H1\n\n## H2\n\n### H3\n\n### H4\n\nBody body body body body body body body.');
   });
 
@@ -41,14 +42,14 @@ describe('linesToMarkdown', () => {
   });
 
   it('continues a list item on indented lines and ends the list at an unindented line', () => {
-    const result = linesToMarkdown([
-      page(['• first item that wraps'], ['onto a second line', 11, 0, 84], ['• second'], ['After the list, flush left.']),
-    ]);
+    const result = linesToMarkdown([page(['• first item that wraps'], ['onto a second line', 11, 0, 84], ['• second'], ['After the list, flush left.'])]);
     expect(result.markdown).toBe('- first item that wraps onto a second line\n- second\n\nAfter the list, flush left.');
   });
 
   it('escapes text that markdown would read as block syntax', () => {
-    const result = linesToMarkdown([page(['Lines set'], ['at the usual'], ['leading of'], ['fourteen points.'], ['# not a heading', 11, 10], ['> not a quote', 11, 10], ['---', 11, 10])]);
+    const result = linesToMarkdown([
+      page(['Lines set'], ['at the usual'], ['leading of'], ['fourteen points.'], ['# not a heading', 11, 10], ['> not a quote', 11, 10], ['---', 11, 10]),
+    ]);
     expect(result.markdown).toBe('Lines set at the usual leading of fourteen points.\n\n\\# not a heading\n\n\\> not a quote\n\n\\---');
   });
 

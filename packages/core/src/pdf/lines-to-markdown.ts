@@ -81,12 +81,7 @@ function measureLayout(lines: ReadonlyArray<PdfLine>): Layout {
 }
 
 function isHeadingCandidate(line: PdfLine, bodySize: number): boolean {
-  return (
-    line.size >= bodySize * headingRatio &&
-    line.size - bodySize >= headingMinDelta &&
-    line.text.length <= headingMaxLength &&
-    /\p{L}/u.test(line.text)
-  );
+  return line.size >= bodySize * headingRatio && line.size - bodySize >= headingMinDelta && line.text.length <= headingMaxLength && /\p{L}/u.test(line.text);
 }
 
 function pageBlocks(lines: ReadonlyArray<PdfLine>, layout: Layout): Block[] {

@@ -65,7 +65,10 @@ export function textLines(items: ReadonlyArray<PdfTextItem | { type: string }>):
 }
 
 function closeLine(open: OpenLine): PdfLine {
-  const text = open.text.replace(/[\u0000-\u0008\u000b-\u001f]/g, '').replace(/\s+/g, ' ').trim();
+  const text = open.text
+    .replace(/[\u0000-\u0008\u000b-\u001f]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return { text, x: open.x, y: open.y, size: dominantKey(open.charsBySize) ?? 0 };
 }
 

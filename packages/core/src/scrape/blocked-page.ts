@@ -33,12 +33,14 @@ const blockTemplates: BlockTemplate[] = [
       /^just a moment\.*$/i.test(page.title) ||
       page.html.includes('cf-browser-verification') ||
       page.html.includes('cf_chl_opt') ||
-      (page.html.includes('/cdn-cgi/challenge-platform/') && /verif(y|ying) you are human|checking your browser|enable javascript and cookies/i.test(page.text)),
+      (page.html.includes('/cdn-cgi/challenge-platform/') &&
+        /verif(y|ying) you are human|checking your browser|enable javascript and cookies/i.test(page.text)),
   },
   {
     name: 'cloudflare-block',
     vendor: 'Cloudflare',
-    matches: (page) => /attention required! \| cloudflare/i.test(page.title) || (page.html.includes('cf-error-details') && /you have been blocked/i.test(page.text)),
+    matches: (page) =>
+      /attention required! \| cloudflare/i.test(page.title) || (page.html.includes('cf-error-details') && /you have been blocked/i.test(page.text)),
   },
   {
     name: 'imperva-interruption',
@@ -73,7 +75,9 @@ const blockTemplates: BlockTemplate[] = [
   {
     name: 'aws-waf',
     vendor: 'AWS WAF',
-    matches: (page) => (page.html.includes('awswaf') && page.text.length < 500) || (page.status === 403 && /^403 forbidden$/i.test(page.title) && /request blocked/i.test(page.text)),
+    matches: (page) =>
+      (page.html.includes('awswaf') && page.text.length < 500) ||
+      (page.status === 403 && /^403 forbidden$/i.test(page.title) && /request blocked/i.test(page.text)),
   },
   {
     name: 'captcha',

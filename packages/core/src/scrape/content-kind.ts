@@ -18,13 +18,18 @@ export function contentKindOf(contentType: string | null, body: Uint8Array): Con
   for (const [pattern, kind] of byMediaType) if (pattern.test(mediaType)) return kind;
   const office = officeMediaTypes[mediaType];
   if (office) return office;
-  if (isZip(body) && (mediaType === '' || mediaType === 'application/octet-stream' || mediaType === 'application/zip')) return officeKindOfZip(body) ?? 'unsupported';
+  if (isZip(body) && (mediaType === '' || mediaType === 'application/octet-stream' || mediaType === 'application/zip'))
+    return officeKindOfZip(body) ?? 'unsupported';
   if (mediaType === '' || mediaType === 'application/octet-stream' || mediaType === 'text/x-unknown') return sniff(body);
   return 'unsupported';
 }
 
 function sniff(body: Uint8Array): ContentKind {
-  const head = new TextDecoder().decode(body.subarray(0, 512)).replace(/^\uFEFF/, '').trimStart().toLowerCase();
+  const head = new TextDecoder()
+    .decode(body.subarray(0, 512))
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .toLowerCase();
   if (head.startsWith('<?xml') && !head.includes('<html')) return 'xml';
   if (head.startsWith('<')) return 'html';
   if (head.startsWith('{') || head.startsWith('[')) return 'json';

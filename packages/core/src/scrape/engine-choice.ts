@@ -49,9 +49,7 @@ export const defaultBrowserHint = 'pass a browser fetcher to createEngine (`brow
 
 export function chooseEngines<T extends EngineProfile>(options: ScrapeOptions, available: T[], browserHint = defaultBrowserHint): T[] {
   const needed = requiredFeatures(options);
-  const able = available
-    .filter((engine) => needed.every(({ feature }) => engine.features.has(feature)))
-    .sort((a, b) => a.cost - b.cost);
+  const able = available.filter((engine) => needed.every(({ feature }) => engine.features.has(feature))).sort((a, b) => a.cost - b.cost);
   if (able.length === 0) {
     const names = needed.map(({ option }) => `\`${option}\``).join(', ');
     throw new NotAvailableError(

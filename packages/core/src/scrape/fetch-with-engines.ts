@@ -77,7 +77,13 @@ export function browserRequestFields(options: ScrapeOptions): Omit<FetchRequest,
     actions: options.actions,
     blockAds: options.blockAds,
     ...(screenshot
-      ? { screenshot: { fullPage: screenshot.fullPage, ...(screenshot.quality ? { quality: screenshot.quality } : {}), ...(screenshot.viewport ? { viewport: screenshot.viewport } : {}) } }
+      ? {
+          screenshot: {
+            fullPage: screenshot.fullPage,
+            ...(screenshot.quality ? { quality: screenshot.quality } : {}),
+            ...(screenshot.viewport ? { viewport: screenshot.viewport } : {}),
+          },
+        }
       : {}),
     ...(options.location ? { location: locationProfile(options.location) } : {}),
     ...(options.formats.some((format) => format.type === 'branding') ? { probeBranding: true } : {}),
@@ -144,13 +150,7 @@ function withHtml(response: FetchResponse): FetchedPage {
   return { response, html: response.renderedHtml ?? decodeBody(response.body, contentType).text };
 }
 
-export async function fetchWithEngines(
-  engines: EngineSet,
-  clock: Clock,
-  target: URL,
-  options: ScrapeOptions,
-  extras: FetchExtras = {},
-): Promise<FetchedPage> {
+export async function fetchWithEngines(engines: EngineSet, clock: Clock, target: URL, options: ScrapeOptions, extras: FetchExtras = {}): Promise<FetchedPage> {
   const { signal, proxyUrl, analyze, keepPage } = extras;
   const available: Array<EngineProfile & { fetcher: Fetcher }> = [{ ...engineProfiles.http, fetcher: engines.fetcher }];
   if (engines.browser) available.push({ ...engineProfiles.browser, fetcher: engines.browser });

@@ -77,7 +77,16 @@ export function pageSignalsOf(document: Document): PageSignals {
 }
 
 function signalCollector(): SignalEvents {
-  const signals: PageSignals = { title: '', textLength: 0, text: '', inlineScriptBytes: 0, externalScripts: 0, noscriptText: '', appRoots: [], emptyAppRoots: [] };
+  const signals: PageSignals = {
+    title: '',
+    textLength: 0,
+    text: '',
+    inlineScriptBytes: 0,
+    externalScripts: 0,
+    noscriptText: '',
+    appRoots: [],
+    emptyAppRoots: [],
+  };
   const stack: string[] = [];
   const roots: OpenRoot[] = [];
   let hiddenDepth = 0;
@@ -94,68 +103,68 @@ function signalCollector(): SignalEvents {
   let title = '';
 
   return {
-      onopentag(name, attributes) {
-        if (rootsWaiting > 0) markRootsFilled();
-        const rootName = appRootTags.has(name) ? name : attributes.id && appRootIds.has(attributes.id) ? `#${attributes.id}` : undefined;
-        stack.push(name);
-        if (rootName && !roots.some((root) => root.name === rootName)) {
-          signals.appRoots.push(rootName);
-          roots.push({ name: rootName, depth: stack.length, hasContent: false });
-          rootsWaiting++;
+    onopentag(name, attributes) {
+      if (rootsWaiting > 0) markRootsFilled();
+      const rootName = appRootTags.has(name) ? name : attributes.id && appRootIds.has(attributes.id) ? `#${attributes.id}` : undefined;
+      stack.push(name);
+      if (rootName && !roots.some((root) => root.name === rootName)) {
+        signals.appRoots.push(rootName);
+        roots.push({ name: rootName, depth: stack.length, hasContent: false });
+        rootsWaiting++;
+      }
+      if (name === 'script' && attributes.src) signals.externalScripts++;
+      if (hiddenTextTags.has(name)) hiddenDepth++;
+      if (name === 'noscript') noscriptDepth++;
+    },
+    ontext(text) {
+      const current = stack[stack.length - 1];
+      if (current === 'script') signals.inlineScriptBytes += text.length;
+      if (current === 'title' && stack.includes('head')) title += text;
+      if (noscriptDepth > 0) noscript += text;
+      if (hiddenDepth > 0) return;
+      // Counted with charCodeAt: iterating the string would allocate a string per character.
+      const wasSpace = lastWasSpace;
+      let hasText = false;
+      for (let index = 0; index < text.length; index++) {
+        const code = text.charCodeAt(index);
+        if (code >= 0xdc00 && code <= 0xdfff) continue; // the second half of a pair counts once
+        const isSpace = code === 32 || code === 10 || code === 9 || code === 13 || code === 0xa0;
+        if (isSpace && lastWasSpace) continue;
+        if (!isSpace) {
+          hasText = true;
+          if (rootsWaiting > 0) markRootsFilled();
         }
-        if (name === 'script' && attributes.src) signals.externalScripts++;
-        if (hiddenTextTags.has(name)) hiddenDepth++;
-        if (name === 'noscript') noscriptDepth++;
-      },
-      ontext(text) {
-        const current = stack[stack.length - 1];
-        if (current === 'script') signals.inlineScriptBytes += text.length;
-        if (current === 'title' && stack.includes('head')) title += text;
-        if (noscriptDepth > 0) noscript += text;
-        if (hiddenDepth > 0) return;
-        // Counted with charCodeAt: iterating the string would allocate a string per character.
-        const wasSpace = lastWasSpace;
-        let hasText = false;
-        for (let index = 0; index < text.length; index++) {
-          const code = text.charCodeAt(index);
-          if (code >= 0xdc00 && code <= 0xdfff) continue; // the second half of a pair counts once
-          const isSpace = code === 32 || code === 10 || code === 9 || code === 13 || code === 0xa0;
-          if (isSpace && lastWasSpace) continue;
-          if (!isSpace) {
-            hasText = true;
-            if (rootsWaiting > 0) markRootsFilled();
-          }
-          lastWasSpace = isSpace;
-          signals.textLength++;
+        lastWasSpace = isSpace;
+        signals.textLength++;
+      }
+      if (!hasText) {
+        if (!wasSpace && text.length > 0 && sample.length < textSampleLength) sample += ' ';
+      } else if (sample.length < textSampleLength) {
+        const collapsed = text.replace(spaceRuns, ' ');
+        sample += (wasSpace && collapsed.startsWith(' ') ? collapsed.slice(1) : collapsed).slice(0, textSampleLength - sample.length);
+      }
+    },
+    onclosetag(name) {
+      if (hiddenTextTags.has(name) && hiddenDepth > 0) hiddenDepth--;
+      if (name === 'noscript' && noscriptDepth > 0) noscriptDepth--;
+      const depth = stack.length;
+      const root = roots[roots.length - 1];
+      if (root && root.depth === depth) {
+        roots.pop();
+        if (!root.hasContent) {
+          signals.emptyAppRoots.push(root.name);
+          rootsWaiting--;
         }
-        if (!hasText) {
-          if (!wasSpace && text.length > 0 && sample.length < textSampleLength) sample += ' ';
-        } else if (sample.length < textSampleLength) {
-          const collapsed = text.replace(spaceRuns, ' ');
-          sample += (wasSpace && collapsed.startsWith(' ') ? collapsed.slice(1) : collapsed).slice(0, textSampleLength - sample.length);
-        }
-      },
-      onclosetag(name) {
-        if (hiddenTextTags.has(name) && hiddenDepth > 0) hiddenDepth--;
-        if (name === 'noscript' && noscriptDepth > 0) noscriptDepth--;
-        const depth = stack.length;
-        const root = roots[roots.length - 1];
-        if (root && root.depth === depth) {
-          roots.pop();
-          if (!root.hasContent) {
-            signals.emptyAppRoots.push(root.name);
-            rootsWaiting--;
-          }
-        }
-        stack.pop();
-      },
-      finish() {
-        for (const root of roots) if (!root.hasContent) signals.emptyAppRoots.push(root.name);
-        signals.text = sample.trim();
-        signals.textLength = signals.text.length === 0 ? 0 : signals.textLength;
-        signals.title = title.replace(/\s+/g, ' ').trim();
-        signals.noscriptText = noscript.replace(/\s+/g, ' ').trim();
-        return signals;
-      },
+      }
+      stack.pop();
+    },
+    finish() {
+      for (const root of roots) if (!root.hasContent) signals.emptyAppRoots.push(root.name);
+      signals.text = sample.trim();
+      signals.textLength = signals.text.length === 0 ? 0 : signals.textLength;
+      signals.title = title.replace(/\s+/g, ' ').trim();
+      signals.noscriptText = noscript.replace(/\s+/g, ' ').trim();
+      return signals;
+    },
   };
 }

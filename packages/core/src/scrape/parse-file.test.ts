@@ -21,7 +21,12 @@ describe('engine.parse', () => {
         { heading: 'Results' },
         { paragraph: 'Revenue grew by 12 percent.' },
         { bullets: ['First point', 'Second point'] },
-        { table: [['Region', 'Sales'], ['North', '40']] },
+        {
+          table: [
+            ['Region', 'Sales'],
+            ['North', '40'],
+          ],
+        },
         { link: { text: 'the source', url: 'https://example.com/source' } },
       ],
     });
@@ -33,25 +38,58 @@ describe('engine.parse', () => {
     expect(document.markdown).toContain('[the source](https://example.com/source)');
     expect(document.html).toContain('<h1>Results</h1>');
     expect(document.links).toEqual(['https://example.com/source']);
-    expect(document.metadata).toMatchObject({ title: 'Quarterly Report', author: 'Quarry Tests', numPages: 3, sourceURL: 'report.docx', statusCode: 200, creditsUsed: 1, engine: 'docx' });
+    expect(document.metadata).toMatchObject({
+      title: 'Quarterly Report',
+      author: 'Quarry Tests',
+      numPages: 3,
+      sourceURL: 'report.docx',
+      statusCode: 200,
+      creditsUsed: 1,
+      engine: 'docx',
+    });
   });
 
   it('turns every sheet of an XLSX into a table, in workbook order, with numbers and booleans as stored', async () => {
     const bytes = xlsxFile({
       sheets: [
-        { name: 'Prices', rows: [['Item', 'Price', 'In stock'], ['Apple', 1.25, true], ['Pear', 2, false]] },
-        { name: 'Notes', rows: [['Note', 'By'], ['Fresh & ripe', 'Ann']] },
+        {
+          name: 'Prices',
+          rows: [
+            ['Item', 'Price', 'In stock'],
+            ['Apple', 1.25, true],
+            ['Pear', 2, false],
+          ],
+        },
+        {
+          name: 'Notes',
+          rows: [
+            ['Note', 'By'],
+            ['Fresh & ripe', 'Ann'],
+          ],
+        },
       ],
     });
     const document = await engine.parse({ bytes, filename: 'prices.xlsx' }, { formats: ['markdown'] });
-    expect(document.markdown).toMatch(/## Prices\n\n\| Item \| Price \| In stock \|\n\| -+ \| -+ \| -+ \|\n\| Apple \| 1\.25 \| TRUE \|\n\| Pear \| 2 \| FALSE \|/);
+    expect(document.markdown).toMatch(
+      /## Prices\n\n\| Item \| Price \| In stock \|\n\| -+ \| -+ \| -+ \|\n\| Apple \| 1\.25 \| TRUE \|\n\| Pear \| 2 \| FALSE \|/,
+    );
     expect(document.markdown!.indexOf('## Notes')).toBeGreaterThan(document.markdown!.indexOf('## Prices'));
     expect(document.markdown).toContain('| Fresh & ripe | Ann |');
     expect(document.metadata.numSheets).toBe(2);
   });
 
   it('reads an ODS without expanding the empty rows LibreOffice repeats to the end of the sheet', async () => {
-    const bytes = odsFile({ sheets: [{ name: 'Stock', rows: [['Item', 'Count'], ['Bolts', 40]] }] });
+    const bytes = odsFile({
+      sheets: [
+        {
+          name: 'Stock',
+          rows: [
+            ['Item', 'Count'],
+            ['Bolts', 40],
+          ],
+        },
+      ],
+    });
     const started = Date.now();
     const document = await engine.parse({ bytes, filename: 'stock.ods' }, { formats: ['markdown'] });
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -90,7 +128,13 @@ describe('engine.parse', () => {
   });
 
   it('takes HTML, Markdown and text as they are', async () => {
-    const html = await engine.parse({ bytes: strToU8('<html><head><title>T</title></head><body><h1>Hello</h1><p>World <a href="https://example.com/">x</a></p></body></html>'), filename: 'page.html' }, { formats: ['markdown', 'links'], onlyMainContent: false });
+    const html = await engine.parse(
+      {
+        bytes: strToU8('<html><head><title>T</title></head><body><h1>Hello</h1><p>World <a href="https://example.com/">x</a></p></body></html>'),
+        filename: 'page.html',
+      },
+      { formats: ['markdown', 'links'], onlyMainContent: false },
+    );
     expect(html.markdown).toContain('# Hello');
     expect(html.links).toEqual(['https://example.com/']);
     expect(html.metadata.title).toBe('T');
@@ -102,14 +146,26 @@ describe('engine.parse', () => {
 
   it('refuses what it cannot read as unsupported-type, and a broken office file as a parse failure', async () => {
     await expect(engine.parse({ bytes: strToU8('binary'), filename: 'old.doc' })).rejects.toMatchObject({ kind: 'unsupported-type' });
-    await expect(engine.parse({ bytes: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]), filename: 'image', contentType: 'application/octet-stream' })).rejects.toMatchObject({ kind: 'unsupported-type' });
+    await expect(
+      engine.parse({ bytes: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]), filename: 'image', contentType: 'application/octet-stream' }),
+    ).rejects.toMatchObject({ kind: 'unsupported-type' });
     const otherZip = zipSync({ 'readme.txt': strToU8('hello') });
     await expect(engine.parse({ bytes: otherZip, filename: 'archive', contentType: 'application/zip' })).rejects.toMatchObject({ kind: 'unsupported-type' });
     await expect(engine.parse({ bytes: strToU8('not a zip'), filename: 'broken.docx' })).rejects.toMatchObject({ kind: 'parse' });
   });
 
   it('recognises an office file sent without a name or type by its parts', async () => {
-    const bytes = xlsxFile({ sheets: [{ name: 'S', rows: [['a', 'b'], ['1', '2']] }] });
+    const bytes = xlsxFile({
+      sheets: [
+        {
+          name: 'S',
+          rows: [
+            ['a', 'b'],
+            ['1', '2'],
+          ],
+        },
+      ],
+    });
     const document = await engine.parse({ bytes, filename: 'upload', contentType: 'application/octet-stream' }, { formats: ['markdown'] });
     expect(document.markdown).toContain('| a | b |');
   });
@@ -125,6 +181,9 @@ describe('engine.parse', () => {
   });
 
   it('refuses formats a file has no page for, naming the field', async () => {
-    await expect(engine.parse({ bytes: strToU8('x'), filename: 'a.txt' }, { formats: ['markdown', 'screenshot'] })).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining('formats[1]') });
+    await expect(engine.parse({ bytes: strToU8('x'), filename: 'a.txt' }, { formats: ['markdown', 'screenshot'] })).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining('formats[1]'),
+    });
   });
 });

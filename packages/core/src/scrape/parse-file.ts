@@ -52,13 +52,17 @@ export const parseableTypes = 'PDF, DOCX, XLSX, ODS, CSV, PPTX, HTML, Markdown a
 
 export async function parseFile(deps: ScrapeDeps, file: ParseFileInput, options: ScrapeOptions, context: ScrapeContext = {}): Promise<ScrapeDocument> {
   for (const [index, format] of options.formats.entries()) {
-    if (pageOnlyFormats.has(format.type)) throw new ValidationError(`formats[${index}]: parse does not support the ${format.type} format (a file has no page to render)`, `formats[${index}]`);
+    if (pageOnlyFormats.has(format.type))
+      throw new ValidationError(`formats[${index}]: parse does not support the ${format.type} format (a file has no page to render)`, `formats[${index}]`);
   }
   checkScrapeOptions(deps, options);
   const mediaType = mediaTypeOf(file);
   const kind = contentKindOf(mediaType, file.bytes);
   if (kind === 'unsupported' || (mediaType === 'application/octet-stream' && sniffedKinds.has(kind) && looksBinary(file.bytes))) {
-    throw new TargetError('unsupported-type', `Unsupported file type for ${JSON.stringify(file.filename)} (${file.contentType || 'no content type'}): Quarry parses ${parseableTypes}`);
+    throw new TargetError(
+      'unsupported-type',
+      `Unsupported file type for ${JSON.stringify(file.filename)} (${file.contentType || 'no content type'}): Quarry parses ${parseableTypes}`,
+    );
   }
   const url = new URL(`file:///${encodeURIComponent(file.filename)}`);
   const response: FetchResponse = {
@@ -72,7 +76,16 @@ export async function parseFile(deps: ScrapeDeps, file: ParseFileInput, options:
     elapsedMs: 0,
   };
   try {
-    const { document } = await buildDocument(deps, file.filename, { response }, options, context, options.timeout, transformWants(deps, options, false), 'basic');
+    const { document } = await buildDocument(
+      deps,
+      file.filename,
+      { response },
+      options,
+      context,
+      options.timeout,
+      transformWants(deps, options, false),
+      'basic',
+    );
     return document;
   } catch (error) {
     // A file that expands past the limits is the upload being too large, not a failed target.

@@ -77,7 +77,8 @@ export async function scrapePageWithLinks(
   checkScrapeOptions(deps, options);
   const started = deps.clock.now();
   const want = transformWants(deps, options, discoverLinks);
-  const analyze: PageAnalyzer = ({ html, url, status }) => deps.transformer.transform({ ...transformInputOf(html, url, options, want), want: { ...want, signals: true }, status });
+  const analyze: PageAnalyzer = ({ html, url, status }) =>
+    deps.transformer.transform({ ...transformInputOf(html, url, options, want), want: { ...want, signals: true }, status });
   const scrapeId = context.scrapeId ?? deps.ids.next();
   const keepPage = context.keepPage && context.teamId ? { keepPage: { teamId: context.teamId, scrapeId } } : {};
   const { page, proxyUsed } = await fetchThroughProxies(deps, target, options, { ...(context.signal ? { signal: context.signal } : {}), analyze, ...keepPage });
@@ -135,7 +136,10 @@ async function fetchThroughProxies(
     const timeout = options.timeout - (deps.clock.now() - started);
     try {
       const proxyUrl = deps.proxies.next(tier);
-      const page = await fetchWithEngines(engines, deps.clock, target, index === 0 ? options : { ...options, timeout }, { ...extras, ...(proxyUrl ? { proxyUrl } : {}) });
+      const page = await fetchWithEngines(engines, deps.clock, target, index === 0 ? options : { ...options, timeout }, {
+        ...extras,
+        ...(proxyUrl ? { proxyUrl } : {}),
+      });
       if (isLast || !isRefusedThroughProxy(page.response)) return { page, proxyUsed: tier };
     } catch (error) {
       if (isLast || signal?.aborted || !isRefusedThroughProxy(error)) throw error;
@@ -173,7 +177,8 @@ export async function buildDocument(
       const text = html ?? decodeBody(response.body, contentType).text;
       pageHtml = text;
       // The waterfall already transformed the page it judged (the same html); otherwise do it now.
-      const output = page.html !== undefined && page.transformed ? page.transformed : await deps.transformer.transform(transformInputOf(text, response.url, options, want));
+      const output =
+        page.html !== undefined && page.transformed ? page.transformed : await deps.transformer.transform(transformInputOf(text, response.url, options, want));
       links = output.links ?? [];
       pageMetadata = output.metadata;
       markdown = output.markdown;
@@ -259,7 +264,7 @@ export async function buildDocument(
   };
   const built: ScrapeDocument = { ...document, metadata };
   for (const stage of stages) {
-    await stage.run({ document: built, markdown: stage.needsMarkdown ? markdown ?? '' : undefined, rawHtml: pageHtml, options, context });
+    await stage.run({ document: built, markdown: stage.needsMarkdown ? (markdown ?? '') : undefined, rawHtml: pageHtml, options, context });
   }
   return { document: built, links };
 }

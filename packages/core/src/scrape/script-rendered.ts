@@ -22,11 +22,15 @@ export const scriptRenderedLimits = {
   externalScriptBytes: 10_000,
 } as const;
 
-const enableJavascript = /\b(enable|turn on|activate|requires?|need|needs)\b[^.]{0,40}\bjavascript\b|\bjavascript\b[^.]{0,40}\b(required|disabled|enabled|needed)\b/i;
+const enableJavascript =
+  /\b(enable|turn on|activate|requires?|need|needs)\b[^.]{0,40}\bjavascript\b|\bjavascript\b[^.]{0,40}\b(required|disabled|enabled|needed)\b/i;
 
 const rules: Array<{ reason: string; matches: (signals: PageSignals) => boolean }> = [
   { reason: 'empty-app-root', matches: (signals) => signals.emptyAppRoots.length > 0 && signals.textLength < scriptRenderedLimits.littleText },
-  { reason: 'noscript-asks-for-javascript', matches: (signals) => enableJavascript.test(signals.noscriptText) && signals.textLength < scriptRenderedLimits.littleText },
+  {
+    reason: 'noscript-asks-for-javascript',
+    matches: (signals) => enableJavascript.test(signals.noscriptText) && signals.textLength < scriptRenderedLimits.littleText,
+  },
   {
     reason: 'little-text-heavy-scripts',
     matches: (signals) =>

@@ -63,7 +63,8 @@ export function transformHtml(input: HtmlTransformInput, elementRules?: ElementR
   if (!input.want.markdown && !input.want.html && !input.want.images) return output;
 
   let content = cleanContent(document, input, input.onlyMainContent, baseUrl);
-  const toMarkdown = (root: AnyNode) => htmlToMarkdown(root, { baseUrl, removeBase64Images: input.removeBase64Images, ...(elementRules ? { elementRules } : {}) });
+  const toMarkdown = (root: AnyNode) =>
+    htmlToMarkdown(root, { baseUrl, removeBase64Images: input.removeBase64Images, ...(elementRules ? { elementRules } : {}) });
   let markdown = input.want.markdown || input.onlyMainContent ? toMarkdown(content.root) : undefined;
   if (input.onlyMainContent && (content.isFallback || !markdown?.trim())) {
     output.usedWholePage = true;

@@ -24,7 +24,13 @@ export class IndexSearch implements SearchProvider {
     if (!(query.sources ?? ['web']).includes('web')) return [];
     const range = parseTbs(query.tbs, this.clock.now());
     const { words, site } = splitSiteOperator(query.query);
-    const hits = await this.index.search({ query: words, limit: query.limit, scope: storeScope(query.teamId, this.sharing), ...range, ...(site ? { site } : {}) });
+    const hits = await this.index.search({
+      query: words,
+      limit: query.limit,
+      scope: storeScope(query.teamId, this.sharing),
+      ...range,
+      ...(site ? { site } : {}),
+    });
     return hits.map((hit, index) => ({
       source: 'web',
       url: hit.url,
@@ -40,7 +46,11 @@ export class IndexSearch implements SearchProvider {
 export function splitSiteOperator(query: string): { words: string; site: string | undefined } {
   let site: string | undefined;
   const words = query.replace(/(^|\s)site:(\S+)/gi, (_match, space: string, host: string) => {
-    site = host.toLowerCase().replace(/^https?:\/\//, '').replace(/^www\./, '').replace(/\/.*$/, '');
+    site = host
+      .toLowerCase()
+      .replace(/^https?:\/\//, '')
+      .replace(/^www\./, '')
+      .replace(/\/.*$/, '');
     return space;
   });
   return { words: words.trim(), site };

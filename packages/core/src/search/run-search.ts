@@ -136,7 +136,16 @@ async function scrapeResult(deps: SearchDeps, result: WebResult, signal: AbortSi
   } catch (error) {
     if (signal.aborted) throw error;
     result.document = {
-      metadata: { sourceURL: result.url, url: result.url, statusCode: 0, scrapeId: '', creditsUsed: 0, proxyUsed: 'basic', engine: 'none', error: asQuarryError(error).message },
+      metadata: {
+        sourceURL: result.url,
+        url: result.url,
+        statusCode: 0,
+        scrapeId: '',
+        creditsUsed: 0,
+        proxyUsed: 'basic',
+        engine: 'none',
+        error: asQuarryError(error).message,
+      },
     };
     return 1;
   }

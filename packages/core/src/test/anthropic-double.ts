@@ -16,12 +16,18 @@ export async function startAnthropicDouble(options: { apiKey?: string } = {}): P
       isAuthorized: (request, apiKey) => apiKey === undefined || request.headers['x-api-key'] === apiKey,
       errorBody: (status, message) => ({
         type: 'error',
-        error: { type: status === 429 ? 'rate_limit_error' : status === 401 ? 'authentication_error' : status >= 500 ? 'api_error' : 'invalid_request_error', message },
+        error: {
+          type: status === 429 ? 'rate_limit_error' : status === 401 ? 'authentication_error' : status >= 500 ? 'api_error' : 'invalid_request_error',
+          message,
+        },
       }),
       answer: (request, behaviour) => {
         const body = request.body;
         const messages = Array.isArray(body.messages) ? (body.messages as Array<{ role: string; content: unknown }>) : [];
-        const user = messages.filter((message) => message.role === 'user').map((message) => textOf(message.content)).join('\n');
+        const user = messages
+          .filter((message) => message.role === 'user')
+          .map((message) => textOf(message.content))
+          .join('\n');
         const facts = readPageFacts(user);
         const tool = forcedTool(body);
         const format = (body.output_config as { format?: { type?: string; schema?: Record<string, unknown> } } | undefined)?.format;
@@ -30,7 +36,8 @@ export async function startAnthropicDouble(options: { apiKey?: string } = {}): P
         const object = typeof behaviour === 'object' ? behaviour.object : behaviour === 'wrong-shape' ? wrongShapeFor(schema) : answerForSchema(schema, facts);
         let content: unknown[];
         if (tool && behaviour !== 'invalid-json') content = [{ type: 'tool_use', id: `toolu_${++counter}`, name: tool.name, input: object }];
-        else if (isStructured) content = [{ type: 'text', text: behaviour === 'invalid-json' ? `Sure! {${JSON.stringify(object).slice(1, -1)}` : JSON.stringify(object) }];
+        else if (isStructured)
+          content = [{ type: 'text', text: behaviour === 'invalid-json' ? `Sure! {${JSON.stringify(object).slice(1, -1)}` : JSON.stringify(object) }];
         else content = [{ type: 'text', text: summaryOf(facts) }];
         const inputTokens = doubleTokens(textOf(body.system) + user + JSON.stringify(schema ?? ''));
         const outputTokens = doubleTokens(JSON.stringify(content));

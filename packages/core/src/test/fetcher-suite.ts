@@ -26,15 +26,16 @@ const sendPage = (response: ServerResponse, status: number, body: string | Buffe
 };
 
 /** A redirect; `location` may depend on the request (absolute URLs use its Host header). */
-const redirect = (status: number, location: string | ((request: IncomingMessage) => string)): Route => (request, response) => {
-  response.writeHead(status, { location: typeof location === 'string' ? location : location(request) });
-  response.end();
-};
+const redirect =
+  (status: number, location: string | ((request: IncomingMessage) => string)): Route =>
+  (request, response) => {
+    response.writeHead(status, { location: typeof location === 'string' ? location : location(request) });
+    response.end();
+  };
 
 /** The suite's site: path -> handler. */
 const routes: Record<string, Route> = {
-  '/page': (_request, response) =>
-    sendPage(response, 200, page, { 'x-conformance': 'yes', 'set-cookie': ['a=1; Path=/', 'b=2; Path=/'] }),
+  '/page': (_request, response) => sendPage(response, 200, page, { 'x-conformance': 'yes', 'set-cookie': ['a=1; Path=/', 'b=2; Path=/'] }),
   '/hop/3': redirect(302, '/hop/2'),
   '/hop/2': redirect(301, (request) => `http://${request.headers.host}/hop/1`),
   '/hop/1': redirect(307, '../page?from=hop'),
@@ -120,8 +121,7 @@ export function describeFetcher(name: string, makeFetcher: () => Fetcher | Promi
     });
 
     const url = (path: string): URL => new URL(path, site.origin);
-    const get = (path: string, options: Partial<FetchRequest> = {}) =>
-      fetcher.fetch({ url: url(path), timeoutMs: 10_000, ...options });
+    const get = (path: string, options: Partial<FetchRequest> = {}) => fetcher.fetch({ url: url(path), timeoutMs: 10_000, ...options });
 
     it('returns status, headers, body bytes and URLs of a plain page', async () => {
       const response = await get('/page');

@@ -125,5 +125,9 @@ function typeOf(schema: Schema): string | undefined {
 }
 
 const normalizeKey = (key: string) => key.toLowerCase().replace(/[\s_-]/g, '');
-const camelCase = (key: string) => key.trim().toLowerCase().replace(/[\s_-]+(\w)/g, (_, char: string) => char.toUpperCase());
+const camelCase = (key: string) =>
+  key
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+(\w)/g, (_, char: string) => char.toUpperCase());
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

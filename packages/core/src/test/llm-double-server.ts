@@ -48,7 +48,8 @@ export async function startLlmDouble(protocol: DoubleProtocol, options: { apiKey
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const recorded: DoubleRequest = { path: url.pathname, headers: request.headers, body: body ?? {} };
     requests.push(recorded);
-    if (request.method !== 'POST' || url.pathname !== protocol.path) return send(response, 404, protocol.errorBody(404, `No route ${request.method} ${url.pathname}`));
+    if (request.method !== 'POST' || url.pathname !== protocol.path)
+      return send(response, 404, protocol.errorBody(404, `No route ${request.method} ${url.pathname}`));
     if (!protocol.isAuthorized(request, options.apiKey)) return send(response, 401, protocol.errorBody(401, 'Invalid API key'));
     if (body === undefined) return send(response, 400, protocol.errorBody(400, 'The body is not JSON'));
     const behaviour = queue.shift();
@@ -59,7 +60,10 @@ export async function startLlmDouble(protocol: DoubleProtocol, options: { apiKey
     }
     if (typeof behaviour === 'object' && 'delayMs' in behaviour) await new Promise((resolve) => setTimeout(resolve, behaviour.delayMs));
     if (response.destroyed) return;
-    const answer = protocol.answer(recorded, behaviour === 'invalid-json' || behaviour === 'wrong-shape' || (typeof behaviour === 'object' && 'object' in behaviour) ? behaviour : undefined);
+    const answer = protocol.answer(
+      recorded,
+      behaviour === 'invalid-json' || behaviour === 'wrong-shape' || (typeof behaviour === 'object' && 'object' in behaviour) ? behaviour : undefined,
+    );
     tokens += answer.tokens;
     send(response, 200, answer.body);
   });
@@ -106,6 +110,7 @@ async function readJson(request: IncomingMessage): Promise<Record<string, unknow
 /** The text of a message's content: a string, or the text parts of a list. */
 export function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((part) => (typeof part === 'object' && part && 'text' in part ? String((part as { text: unknown }).text) : '')).join('');
+  if (Array.isArray(content))
+    return content.map((part) => (typeof part === 'object' && part && 'text' in part ? String((part as { text: unknown }).text) : '')).join('');
   return '';
 }

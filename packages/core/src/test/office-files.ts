@@ -32,7 +32,10 @@ export function docxFile(options: { title?: string; pages?: number; blocks: Docx
     .map((block) => {
       if ('heading' in block) return `<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr>${run(block.heading)}</w:p>`;
       if ('paragraph' in block) return `<w:p>${run(block.paragraph)}</w:p>`;
-      if ('bullets' in block) return block.bullets.map((item) => `<w:p><w:pPr><w:pStyle w:val="ListBullet"/><w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr></w:pPr>${run(item)}</w:p>`).join('');
+      if ('bullets' in block)
+        return block.bullets
+          .map((item) => `<w:p><w:pPr><w:pStyle w:val="ListBullet"/><w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr></w:pPr>${run(item)}</w:p>`)
+          .join('');
       if ('link' in block) {
         links.push(block.link.url);
         return `<w:p><w:hyperlink r:id="rIdLink${links.length}">${run(block.link.text)}</w:hyperlink></w:p>`;
@@ -46,7 +49,9 @@ export function docxFile(options: { title?: string; pages?: number; blocks: Docx
     ),
     '_rels/.rels': packageRels('word/document.xml'),
     'docProps/core.xml': coreProps(options.title),
-    'docProps/app.xml': xml(`<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"><Application>Quarry Tests</Application><Pages>${options.pages ?? 1}</Pages></Properties>`),
+    'docProps/app.xml': xml(
+      `<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"><Application>Quarry Tests</Application><Pages>${options.pages ?? 1}</Pages></Properties>`,
+    ),
     'word/_rels/document.xml.rels': xml(
       `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rIdNumbering" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering" Target="numbering.xml"/>${links.map((url, index) => `<Relationship Id="rIdLink${index + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="${esc(url)}" TargetMode="External"/>`).join('')}</Relationships>`,
     ),
@@ -64,7 +69,8 @@ export interface SheetFixture {
   rows: Array<Array<string | number | boolean>>;
 }
 
-const columnName = (index: number): string => (index < 26 ? String.fromCharCode(65 + index) : columnName(Math.floor(index / 26) - 1) + String.fromCharCode(65 + (index % 26)));
+const columnName = (index: number): string =>
+  index < 26 ? String.fromCharCode(65 + index) : columnName(Math.floor(index / 26) - 1) + String.fromCharCode(65 + (index % 26));
 
 /** Strings go to the shared-string table (as Excel writes them), numbers and booleans inline. */
 export function xlsxFile(options: { title?: string; sheets: SheetFixture[] }): Uint8Array {
@@ -86,14 +92,18 @@ export function xlsxFile(options: { title?: string; sheets: SheetFixture[] }): U
     ),
     '_rels/.rels': packageRels('xl/workbook.xml'),
     'docProps/core.xml': coreProps(options.title),
-    'docProps/app.xml': xml(`<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"><Application>Quarry Tests</Application></Properties>`),
+    'docProps/app.xml': xml(
+      `<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"><Application>Quarry Tests</Application></Properties>`,
+    ),
     'xl/workbook.xml': xml(
       `<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>${options.sheets.map((sheet, index) => `<sheet name="${esc(sheet.name)}" sheetId="${index + 1}" r:id="rId${index + 1}"/>`).join('')}</sheets></workbook>`,
     ),
     'xl/_rels/workbook.xml.rels': xml(
       `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${options.sheets.map((_, index) => `<Relationship Id="rId${index + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet${index + 1}.xml"/>`).join('')}</Relationships>`,
     ),
-    'xl/sharedStrings.xml': xml(`<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="${shared.length}" uniqueCount="${shared.length}">${shared.map((text) => `<si><t>${esc(text)}</t></si>`).join('')}</sst>`),
+    'xl/sharedStrings.xml': xml(
+      `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="${shared.length}" uniqueCount="${shared.length}">${shared.map((text) => `<si><t>${esc(text)}</t></si>`).join('')}</sst>`,
+    ),
     ...Object.fromEntries(sheets.map((sheet, index) => [`xl/worksheets/sheet${index + 1}.xml`, sheet])),
   });
 }
@@ -104,22 +114,27 @@ export function odsFile(options: { sheets: SheetFixture[] }): Uint8Array {
     .map(
       (sheet) =>
         `<table:table table:name="${esc(sheet.name)}">${sheet.rows
-          .map((row) => `<table:table-row>${row.map((value) => (typeof value === 'number' ? `<table:table-cell office:value-type="float" office:value="${value}"><text:p>${value}</text:p></table:table-cell>` : `<table:table-cell office:value-type="string"><text:p>${esc(String(value))}</text:p></table:table-cell>`)).join('')}<table:table-cell table:number-columns-repeated="1020"/></table:table-row>`)
-          .join('')}<table:table-row table:number-rows-repeated="1048570"><table:table-cell table:number-columns-repeated="1024"/></table:table-row></table:table>`,
+          .map(
+            (row) =>
+              `<table:table-row>${row.map((value) => (typeof value === 'number' ? `<table:table-cell office:value-type="float" office:value="${value}"><text:p>${value}</text:p></table:table-cell>` : `<table:table-cell office:value-type="string"><text:p>${esc(String(value))}</text:p></table:table-cell>`)).join('')}<table:table-cell table:number-columns-repeated="1020"/></table:table-row>`,
+          )
+          .join(
+            '',
+          )}<table:table-row table:number-rows-repeated="1048570"><table:table-cell table:number-columns-repeated="1024"/></table:table-row></table:table>`,
     )
     .join('');
   const content = xml(
     `<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.3"><office:body><office:spreadsheet>${tables}</office:spreadsheet></office:body></office:document-content>`,
   );
-  return zipSync(
-    {
-      mimetype: [strToU8('application/vnd.oasis.opendocument.spreadsheet'), { level: 0 }],
-      'content.xml': strToU8(content),
-      'META-INF/manifest.xml': strToU8(
-        xml(`<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3"><manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>`),
+  return zipSync({
+    mimetype: [strToU8('application/vnd.oasis.opendocument.spreadsheet'), { level: 0 }],
+    'content.xml': strToU8(content),
+    'META-INF/manifest.xml': strToU8(
+      xml(
+        `<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3"><manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>`,
       ),
-    },
-  );
+    ),
+  });
 }
 
 export interface SlideFixture {
@@ -128,10 +143,13 @@ export interface SlideFixture {
 }
 
 export function pptxFile(options: { title?: string; slides: SlideFixture[] }): Uint8Array {
-  const ns = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"';
+  const ns =
+    'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"';
   const shape = (id: number, placeholder: string, paragraphs: string[]) =>
     `<p:sp><p:nvSpPr><p:cNvPr id="${id}" name="Shape ${id}"/><p:cNvSpPr/><p:nvPr><p:ph type="${placeholder}"/></p:nvPr></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/>${paragraphs.map((text) => `<a:p><a:r><a:t>${esc(text)}</a:t></a:r></a:p>`).join('')}</p:txBody></p:sp>`;
-  const slides = options.slides.map((slide) => xml(`<p:sld ${ns}><p:cSld><p:spTree>${shape(2, 'title', [slide.title])}${shape(3, 'body', slide.paragraphs)}</p:spTree></p:cSld></p:sld>`));
+  const slides = options.slides.map((slide) =>
+    xml(`<p:sld ${ns}><p:cSld><p:spTree>${shape(2, 'title', [slide.title])}${shape(3, 'body', slide.paragraphs)}</p:spTree></p:cSld></p:sld>`),
+  );
   // Slide files numbered in reverse, so only the presentation's list gives the order.
   const fileOf = (index: number) => `slide${options.slides.length - index}.xml`;
   return zip({
@@ -140,8 +158,12 @@ export function pptxFile(options: { title?: string; slides: SlideFixture[] }): U
     ),
     '_rels/.rels': packageRels('ppt/presentation.xml'),
     'docProps/core.xml': coreProps(options.title),
-    'docProps/app.xml': xml(`<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"><Application>Quarry Tests</Application><Slides>${slides.length}</Slides></Properties>`),
-    'ppt/presentation.xml': xml(`<p:presentation ${ns}><p:sldIdLst>${slides.map((_, index) => `<p:sldId id="${256 + index}" r:id="rId${index + 1}"/>`).join('')}</p:sldIdLst></p:presentation>`),
+    'docProps/app.xml': xml(
+      `<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"><Application>Quarry Tests</Application><Slides>${slides.length}</Slides></Properties>`,
+    ),
+    'ppt/presentation.xml': xml(
+      `<p:presentation ${ns}><p:sldIdLst>${slides.map((_, index) => `<p:sldId id="${256 + index}" r:id="rId${index + 1}"/>`).join('')}</p:sldIdLst></p:presentation>`,
+    ),
     'ppt/_rels/presentation.xml.rels': xml(
       `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${slides.map((_, index) => `<Relationship Id="rId${index + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="slides/${fileOf(index)}"/>`).join('')}</Relationships>`,
     ),

@@ -21,7 +21,10 @@ export async function startOpenAiDouble(options: { apiKey?: string } = {}): Prom
         const body = request.body;
         const messages = Array.isArray(body.messages) ? (body.messages as Array<{ role: string; content: unknown }>) : [];
         const promptText = messages.map((message) => textOf(message.content)).join('\n');
-        const user = messages.filter((message) => message.role === 'user').map((message) => textOf(message.content)).join('\n');
+        const user = messages
+          .filter((message) => message.role === 'user')
+          .map((message) => textOf(message.content))
+          .join('\n');
         const facts = readPageFacts(user);
         const tool = forcedTool(body);
         const format = body.response_format as { type?: string; json_schema?: { schema?: Record<string, unknown> } } | undefined;
@@ -30,7 +33,8 @@ export async function startOpenAiDouble(options: { apiKey?: string } = {}): Prom
         let content: string | null = null;
         let toolCalls: unknown[] | undefined;
         if (isStructured) {
-          const object = typeof behaviour === 'object' ? behaviour.object : behaviour === 'wrong-shape' ? wrongShapeFor(schema) : answerForSchema(schema, facts);
+          const object =
+            typeof behaviour === 'object' ? behaviour.object : behaviour === 'wrong-shape' ? wrongShapeFor(schema) : answerForSchema(schema, facts);
           const json = behaviour === 'invalid-json' ? `Here is the data you asked for: {${JSON.stringify(object).slice(1, -1)}` : JSON.stringify(object);
           if (tool) toolCalls = [{ id: `call_${++counter}`, type: 'function', function: { name: tool.name, arguments: json } }];
           else content = json;
@@ -46,7 +50,13 @@ export async function startOpenAiDouble(options: { apiKey?: string } = {}): Prom
             object: 'chat.completion',
             created: 1_700_000_000,
             model: String(body.model ?? 'double'),
-            choices: [{ index: 0, message: { role: 'assistant', content, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, finish_reason: toolCalls ? 'tool_calls' : 'stop' }],
+            choices: [
+              {
+                index: 0,
+                message: { role: 'assistant', content, ...(toolCalls ? { tool_calls: toolCalls } : {}) },
+                finish_reason: toolCalls ? 'tool_calls' : 'stop',
+              },
+            ],
             usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
           },
         };

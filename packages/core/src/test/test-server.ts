@@ -55,7 +55,10 @@ export async function startTestServer(routes: RouteTable | RouteHandler): Promis
 }
 
 /** Waits until `check` returns a truthy value or the deadline passes (no fixed sleeps in tests). */
-export async function waitFor<T>(check: () => T | Promise<T>, options: { timeoutMs?: number; intervalMs?: number; message?: string } = {}): Promise<Exclude<T, undefined | null | false>> {
+export async function waitFor<T>(
+  check: () => T | Promise<T>,
+  options: { timeoutMs?: number; intervalMs?: number; message?: string } = {},
+): Promise<Exclude<T, undefined | null | false>> {
   const deadline = Date.now() + (options.timeoutMs ?? 20_000);
   for (;;) {
     const value = await check();

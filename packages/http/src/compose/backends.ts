@@ -1,5 +1,20 @@
 import { createSqliteStorage } from '@quarry/storage';
-import { systemClock, type BlobStore, type BrowserSessions, type ChangeHistory, type Clock, type DocumentCache, type JobStore, type Ledger, type MonitorStore, type PageIndex, type Queue, type ServerConfig, type SlotLimiter, type WebhookOutbox } from '@quarry/core';
+import {
+  systemClock,
+  type BlobStore,
+  type BrowserSessions,
+  type ChangeHistory,
+  type Clock,
+  type DocumentCache,
+  type JobStore,
+  type Ledger,
+  type MonitorStore,
+  type PageIndex,
+  type Queue,
+  type ServerConfig,
+  type SlotLimiter,
+  type WebhookOutbox,
+} from '@quarry/core';
 import { blobStoreOf } from '../compose-blobs.js';
 import { MemoryRateLimiter, parseRateLimits, type RateLimiter } from '../server/rate-limiter.js';
 

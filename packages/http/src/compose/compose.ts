@@ -74,7 +74,18 @@ export async function compose(config: ServerConfig, backends: Backends, role: Ro
     const events = (event: JobEvent) => metrics.recordEvent(event);
     const search = searchProviderOf(config, api.pageIndex, clock);
     const scrapingEngine = engine;
-    const agents = agentWorkerOf(scrapingEngine, { jobs: work.jobs, queue: work.queue, clock, ids, events, outbox, leaseMs: config.QUARRY_LEASE_MS, search, monitors: work.monitors, ...(llm ? { llm } : {}) });
+    const agents = agentWorkerOf(scrapingEngine, {
+      jobs: work.jobs,
+      queue: work.queue,
+      clock,
+      ids,
+      events,
+      outbox,
+      leaseMs: config.QUARRY_LEASE_MS,
+      search,
+      monitors: work.monitors,
+      ...(llm ? { llm } : {}),
+    });
     const { service: jobs, runner } = createJobParts({
       jobs: work.jobs,
       queue: work.queue,

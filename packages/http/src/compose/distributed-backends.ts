@@ -1,4 +1,13 @@
-import { BullmqQueue, createPostgresStorage, PostgresBlobStore, createRedis, defaultBullmqQueueOptions, RedisRateLimiter, RedisSlotLimiter, type PostgresStorage } from '@quarry/storage/distributed';
+import {
+  BullmqQueue,
+  createPostgresStorage,
+  PostgresBlobStore,
+  createRedis,
+  defaultBullmqQueueOptions,
+  RedisRateLimiter,
+  RedisSlotLimiter,
+  type PostgresStorage,
+} from '@quarry/storage/distributed';
 import { ValidationError, systemClock, type BrowserSessions, type Clock, type ServerConfig } from '@quarry/core';
 import { SharedBrowserSessions, type LocalSessions } from '../shared-sessions.js';
 import { blobStoreOf } from '../compose-blobs.js';
@@ -56,12 +65,19 @@ export async function distributedBackends(config: ServerConfig, role: QuarryRole
     for (const storage of opened) await storage.close();
   };
   try {
-    const apiSide = role === 'worker' ? { retryMs: workerOutageRetryMs, commandTimeoutMs: undefined, name: 'worker' } : { retryMs: 0, commandTimeoutMs: apiRedisTimeoutMs, name: 'api' };
+    const apiSide =
+      role === 'worker'
+        ? { retryMs: workerOutageRetryMs, commandTimeoutMs: undefined, name: 'worker' }
+        : { retryMs: 0, commandTimeoutMs: apiRedisTimeoutMs, name: 'api' };
     const api = await openStorage(apiSide.retryMs, apiSide.name);
     const work = role === 'all' ? await openStorage(workerOutageRetryMs, 'worker') : api;
     const apiQueue = openQueue(apiSide.commandTimeoutMs, apiSide.name);
     const workQueue = role === 'all' ? openQueue(undefined, 'worker') : apiQueue;
-    const storesOf = (storage: PostgresStorage, queue: BullmqQueue): Stores => ({ ...storage, queue, blobs: blobStoreOf(config, () => new PostgresBlobStore(storage.db)) });
+    const storesOf = (storage: PostgresStorage, queue: BullmqQueue): Stores => ({
+      ...storage,
+      queue,
+      blobs: blobStoreOf(config, () => new PostgresBlobStore(storage.db)),
+    });
     const apiStores = storesOf(api, apiQueue.queue);
     return {
       api: apiStores,
@@ -99,5 +115,9 @@ export async function distributedBackends(config: ServerConfig, role: QuarryRole
 
 /** This process's own pages, when they can tell which sessions they hold (BrowserSessionRegistry). */
 function isLocalSessions(sessions: BrowserSessions | undefined): sessions is LocalSessions {
-  return sessions !== undefined && typeof (sessions as Partial<LocalSessions>).holds === 'function' && typeof (sessions as Partial<LocalSessions>).whenAdopted === 'function';
+  return (
+    sessions !== undefined &&
+    typeof (sessions as Partial<LocalSessions>).holds === 'function' &&
+    typeof (sessions as Partial<LocalSessions>).whenAdopted === 'function'
+  );
 }

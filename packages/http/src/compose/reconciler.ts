@@ -1,4 +1,15 @@
-import { agentJobKinds, agentStepMessage, kickoffKey, messageFor, reconcileJobs, type AgentStates, type Frontier, type JobRecords, type JobRunner, type MonitorScheduler } from '@quarry/core';
+import {
+  agentJobKinds,
+  agentStepMessage,
+  kickoffKey,
+  messageFor,
+  reconcileJobs,
+  type AgentStates,
+  type Frontier,
+  type JobRecords,
+  type JobRunner,
+  type MonitorScheduler,
+} from '@quarry/core';
 import type { SharedQueue } from './backends.js';
 
 /**
@@ -29,7 +40,8 @@ export class Reconciler {
       for (const job of await this.jobs.listActive(kind)) {
         const [progress, messages] = await Promise.all([this.jobs.progress(job.id), this.queue.countJobMessages(job.id)]);
         if (kind === 'crawl' && !job.kickoffDone) {
-          if (messages === 0) await this.queue.enqueue([{ id: `${job.id}:${kickoffKey}`, jobId: job.id, key: kickoffKey, url: job.url, discoveryDepth: 0, priority: 0 }]);
+          if (messages === 0)
+            await this.queue.enqueue([{ id: `${job.id}:${kickoffKey}`, jobId: job.id, key: kickoffKey, url: job.url, discoveryDepth: 0, priority: 0 }]);
         } else if (progress.pending === 0) {
           await this.runner.settle(job.id);
         } else if (messages < progress.pending) {

@@ -51,34 +51,46 @@ ${scrollTable(
   'Teams',
   html`<table><thead><tr><th scope="col">Team</th><th scope="col" class="number">Credits remaining</th><th scope="col" class="number">Credits used (${usageWindowDays} days)</th><th scope="col" class="number">Tokens used</th><th scope="col" class="number">Active keys</th><th scope="col">Set credits</th></tr></thead><tbody>${rows}</tbody></table>`,
 )}`;
-    return reply.type('text/html; charset=utf-8').send(renderPage({ title: 'Teams', session: context.session, csrf: context.csrf, active: '/dashboard/admin' }, body));
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(renderPage({ title: 'Teams', session: context.session, csrf: context.csrf, active: '/dashboard/admin' }, body));
   };
 
-  scope.get('/admin', auth.page('admin', 'crawlStatus', async (request, reply, context) => {
-    const saved = notices[(request.query as { saved?: string }).saved ?? ''];
-    return sendTeams(reply, context, saved ? notice('ok', saved) : '');
-  }));
+  scope.get(
+    '/admin',
+    auth.page('admin', 'crawlStatus', async (request, reply, context) => {
+      const saved = notices[(request.query as { saved?: string }).saved ?? ''];
+      return sendTeams(reply, context, saved ? notice('ok', saved) : '');
+    }),
+  );
 
-  scope.post('/admin/teams', auth.page('admin', 'crawlStatus', async (request, reply, context) => {
-    const id = formText(request, 'name');
-    if (!teamIdPattern.test(id)) throw new ValidationError('`name` must be 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit', 'name');
-    if (await ledger.getTeam(id)) throw new ValidationError(`A team named ${id} exists already`, 'name');
-    const credits = parseCredits(formText(request, 'credits'));
-    const keyLabel = formText(request, 'keyName');
-    await ledger.ensureTeam(id, id);
-    await ledger.setCredits(id, credits);
-    const key = keyLabel ? await ledger.createKey(id, keyName(keyLabel)) : undefined;
-    const message = html`${notice('ok', `Team ${id} created with ${formatCredits(credits)} credits.`)}${
-      key ? secretOnce('new-key', `API key “${key.name}” of team ${id}:`, key.key) : ''
-    }`;
-    return sendTeams(reply.header('cache-control', 'no-store'), context, message);
-  }));
+  scope.post(
+    '/admin/teams',
+    auth.page('admin', 'crawlStatus', async (request, reply, context) => {
+      const id = formText(request, 'name');
+      if (!teamIdPattern.test(id))
+        throw new ValidationError('`name` must be 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit', 'name');
+      if (await ledger.getTeam(id)) throw new ValidationError(`A team named ${id} exists already`, 'name');
+      const credits = parseCredits(formText(request, 'credits'));
+      const keyLabel = formText(request, 'keyName');
+      await ledger.ensureTeam(id, id);
+      await ledger.setCredits(id, credits);
+      const key = keyLabel ? await ledger.createKey(id, keyName(keyLabel)) : undefined;
+      const message = html`${notice('ok', `Team ${id} created with ${formatCredits(credits)} credits.`)}${
+        key ? secretOnce('new-key', `API key “${key.name}” of team ${id}:`, key.key) : ''
+      }`;
+      return sendTeams(reply.header('cache-control', 'no-store'), context, message);
+    }),
+  );
 
-  scope.post('/admin/teams/:id/credits', auth.page('admin', 'crawlStatus', async (request, reply) => {
-    const team = await requireTeam(auth, (request.params as { id: string }).id);
-    await ledger.setCredits(team.id, parseCredits(formText(request, 'credits')));
-    return reply.redirect('/dashboard/admin?saved=credits', 303);
-  }));
+  scope.post(
+    '/admin/teams/:id/credits',
+    auth.page('admin', 'crawlStatus', async (request, reply) => {
+      const team = await requireTeam(auth, (request.params as { id: string }).id);
+      await ledger.setCredits(team.id, parseCredits(formText(request, 'credits')));
+      return reply.redirect('/dashboard/admin?saved=credits', 303);
+    }),
+  );
 
   const sendTeam = async (reply: FastifyReply, context: AdminContext, team: Team, message: Html | string) => {
     const { jobStore } = auth.services;
@@ -101,27 +113,38 @@ ${renderUsage(team, usage)}
 ${keysTable(keys, { revocable: true, revokeForm })}
 <h2>Recent jobs</h2>
 ${jobs.length === 0 ? html`<p class="muted">No jobs.</p>` : jobsTable(jobs, progress, false)}`;
-    return reply.type('text/html; charset=utf-8').send(renderPage({ title: `Team ${team.id}`, session: context.session, csrf: context.csrf, active: '/dashboard/admin' }, body));
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(renderPage({ title: `Team ${team.id}`, session: context.session, csrf: context.csrf, active: '/dashboard/admin' }, body));
   };
 
-  scope.get('/admin/teams/:id', auth.page('admin', 'crawlStatus', async (request, reply, context) => {
-    return sendTeam(reply, context, await requireTeam(auth, (request.params as { id: string }).id), '');
-  }));
+  scope.get(
+    '/admin/teams/:id',
+    auth.page('admin', 'crawlStatus', async (request, reply, context) => {
+      return sendTeam(reply, context, await requireTeam(auth, (request.params as { id: string }).id), '');
+    }),
+  );
 
-  scope.post('/admin/teams/:id/keys/:keyId/revoke', auth.page('admin', 'crawlStatus', async (request, reply, context) => {
-    const params = request.params as { id: string; keyId: string };
-    const team = await requireTeam(auth, params.id);
-    const key = (await ledger.listKeys(team.id)).find((candidate) => candidate.id === params.keyId && candidate.revokedAt === undefined);
-    if (!key) throw new NotFoundError('No active key with that id in this team');
-    await ledger.revokeKey(key.id);
-    return sendTeam(reply, context, team, notice('ok', `Key “${key.name}” of ${team.id} revoked: requests with it are refused from now on.`));
-  }));
+  scope.post(
+    '/admin/teams/:id/keys/:keyId/revoke',
+    auth.page('admin', 'crawlStatus', async (request, reply, context) => {
+      const params = request.params as { id: string; keyId: string };
+      const team = await requireTeam(auth, params.id);
+      const key = (await ledger.listKeys(team.id)).find((candidate) => candidate.id === params.keyId && candidate.revokedAt === undefined);
+      if (!key) throw new NotFoundError('No active key with that id in this team');
+      await ledger.revokeKey(key.id);
+      return sendTeam(reply, context, team, notice('ok', `Key “${key.name}” of ${team.id} revoked: requests with it are refused from now on.`));
+    }),
+  );
 
-  scope.post('/admin/teams/:id/keys', auth.page('admin', 'crawlStatus', async (request, reply, context) => {
-    const team = await requireTeam(auth, (request.params as { id: string }).id);
-    const key = await ledger.createKey(team.id, keyName(formText(request, 'name')));
-    return sendTeam(reply.header('cache-control', 'no-store'), context, team, secretOnce('new-key', `API key “${key.name}” of team ${team.id}:`, key.key));
-  }));
+  scope.post(
+    '/admin/teams/:id/keys',
+    auth.page('admin', 'crawlStatus', async (request, reply, context) => {
+      const team = await requireTeam(auth, (request.params as { id: string }).id);
+      const key = await ledger.createKey(team.id, keyName(formText(request, 'name')));
+      return sendTeam(reply.header('cache-control', 'no-store'), context, team, secretOnce('new-key', `API key “${key.name}” of team ${team.id}:`, key.key));
+    }),
+  );
 }
 
 function teamRow(team: Team, usedCredits: number, activeKeys: number, csrf: string): Html {
@@ -143,7 +166,8 @@ function teamRow(team: Team, usedCredits: number, activeKeys: number, csrf: stri
 export function parseCredits(text: string): number | null {
   if (text === '' || text.toLowerCase() === 'unlimited') return null;
   const credits = Number(text.replace(/[_,\s]/g, ''));
-  if (!Number.isSafeInteger(credits) || credits < 0) throw new ValidationError(`\`credits\` must be a whole number >= 0 or empty for unlimited; got ${JSON.stringify(text)}`, 'credits');
+  if (!Number.isSafeInteger(credits) || credits < 0)
+    throw new ValidationError(`\`credits\` must be a whole number >= 0 or empty for unlimited; got ${JSON.stringify(text)}`, 'credits');
   return credits;
 }
 

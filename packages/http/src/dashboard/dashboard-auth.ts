@@ -4,15 +4,7 @@ import type { EndpointKind } from '../server/rate-limiter.js';
 import type { Services } from '../server/services.js';
 import { loadAdminToken, loadSessionKey, type AdminToken } from './admin-token.js';
 import { requireCsrfToken, requireSameOrigin } from './request-guards.js';
-import {
-  newSessionId,
-  readCookie,
-  sessionCookie,
-  sessionLifetimeMs,
-  SessionSigner,
-  type DashboardSession,
-  type SessionOf,
-} from './session-cookie.js';
+import { newSessionId, readCookie, sessionCookie, sessionLifetimeMs, SessionSigner, type DashboardSession, type SessionOf } from './session-cookie.js';
 
 /**
  * Who is signed in to the dashboard. A session is checked against the ledger on every request: a

@@ -25,22 +25,24 @@ export function jobDetailPages(scope: FastifyInstance, auth: DashboardAuth): voi
     active: '/dashboard/jobs',
   });
 
-  scope.get('/jobs/:id', auth.page('team', 'crawlStatus', async (request, reply, context) => {
-    const job = await jobOf(request, context.session.teamId);
-    const skip = Math.max(0, Math.floor(Number((request.query as { skip?: string }).skip ?? 0)) || 0);
-    const [result, progress, documents, errors, robotsBlocked] = await Promise.all([
-      agentResultSection(services.jobStore, job),
-      services.jobStore.progress(job.id),
-      services.jobStore.listDocuments(job.id, skip, pageSize),
-      services.jobStore.listErrors(job.id),
-      services.jobStore.listRobotsBlocked(job.id),
-    ]);
-    const isRunning = job.status === 'scraping';
-    const pages = documents.map(
-      (document, index) =>
-        html`<tr><td class="number">${skip + index + 1}</td><td><a href="/dashboard/jobs/${job.id}/pages/${skip + index}">${document.metadata?.title || document.metadata?.sourceURL || 'Untitled'}</a></td><td>${document.metadata?.sourceURL ?? ''}</td><td class="number">${document.metadata?.statusCode ?? ''}</td></tr>`,
-    );
-    const body = html`
+  scope.get(
+    '/jobs/:id',
+    auth.page('team', 'crawlStatus', async (request, reply, context) => {
+      const job = await jobOf(request, context.session.teamId);
+      const skip = Math.max(0, Math.floor(Number((request.query as { skip?: string }).skip ?? 0)) || 0);
+      const [result, progress, documents, errors, robotsBlocked] = await Promise.all([
+        agentResultSection(services.jobStore, job),
+        services.jobStore.progress(job.id),
+        services.jobStore.listDocuments(job.id, skip, pageSize),
+        services.jobStore.listErrors(job.id),
+        services.jobStore.listRobotsBlocked(job.id),
+      ]);
+      const isRunning = job.status === 'scraping';
+      const pages = documents.map(
+        (document, index) =>
+          html`<tr><td class="number">${skip + index + 1}</td><td><a href="/dashboard/jobs/${job.id}/pages/${skip + index}">${document.metadata?.title || document.metadata?.sourceURL || 'Untitled'}</a></td><td>${document.metadata?.sourceURL ?? ''}</td><td class="number">${document.metadata?.statusCode ?? ''}</td></tr>`,
+      );
+      const body = html`
 <p><a href="/dashboard/jobs">← All jobs</a></p>
 <section class="card" aria-labelledby="progress-heading" ${isRunning ? html`data-progress-url="/dashboard/jobs/${job.id}/progress"` : ''}>
   <h2 id="progress-heading">${kindLabel(job.kind)} of <span class="rendered">${job.url}</span></h2>
@@ -75,35 +77,42 @@ ${
     : scrollTable(
         'Errors',
         html`<table><thead><tr><th scope="col">URL</th><th scope="col">Error</th><th scope="col">When</th></tr></thead><tbody>${errors.map(
-          (error) => html`<tr><td>${error.url}</td><td>${error.code ? html`<code>${error.code}</code> ` : ''}${error.error}</td><td>${error.timestamp}</td></tr>`,
+          (error) =>
+            html`<tr><td>${error.url}</td><td>${error.code ? html`<code>${error.code}</code> ` : ''}${error.error}</td><td>${error.timestamp}</td></tr>`,
         )}</tbody></table>`,
       )
 }
 <h2>Blocked by robots.txt</h2>
 ${robotsBlocked.length === 0 ? html`<p class="muted">None.</p>` : html`<ul>${robotsBlocked.map((url) => html`<li>${url}</li>`)}</ul>`}`;
-    return reply.type('text/html; charset=utf-8').send(renderPage(frame(`${kindLabel(job.kind)} ${job.id.slice(0, 8)}`, context), body));
-  }));
+      return reply.type('text/html; charset=utf-8').send(renderPage(frame(`${kindLabel(job.kind)} ${job.id.slice(0, 8)}`, context), body));
+    }),
+  );
 
-  scope.get('/jobs/:id/progress', auth.page('team', 'crawlStatus', async (request, reply, context) => {
-    const job = await jobOf(request, context.session.teamId);
-    const progress = await services.jobStore.progress(job.id);
-    return reply.header('cache-control', 'no-store').send({
-      status: job.status,
-      completed: progress.completed,
-      total: progress.total,
-      failed: progress.failed,
-      creditsUsed: progress.creditsUsed,
-    });
-  }));
+  scope.get(
+    '/jobs/:id/progress',
+    auth.page('team', 'crawlStatus', async (request, reply, context) => {
+      const job = await jobOf(request, context.session.teamId);
+      const progress = await services.jobStore.progress(job.id);
+      return reply.header('cache-control', 'no-store').send({
+        status: job.status,
+        completed: progress.completed,
+        total: progress.total,
+        failed: progress.failed,
+        creditsUsed: progress.creditsUsed,
+      });
+    }),
+  );
 
-  scope.get('/jobs/:id/pages/:index', auth.page('team', 'crawlStatus', async (request, reply, context) => {
-    const job = await jobOf(request, context.session.teamId);
-    const index = Number((request.params as { index: string }).index);
-    const [document] = Number.isSafeInteger(index) && index >= 0 ? await services.jobStore.listDocuments(job.id, index, 1) : [];
-    if (!document) throw new NotFoundError('Page not found');
-    const hasNext = (await services.jobStore.listDocuments(job.id, index + 1, 1)).length > 0;
-    const title = document.metadata?.title || document.metadata?.sourceURL || `Page ${index + 1}`;
-    const body = html`
+  scope.get(
+    '/jobs/:id/pages/:index',
+    auth.page('team', 'crawlStatus', async (request, reply, context) => {
+      const job = await jobOf(request, context.session.teamId);
+      const index = Number((request.params as { index: string }).index);
+      const [document] = Number.isSafeInteger(index) && index >= 0 ? await services.jobStore.listDocuments(job.id, index, 1) : [];
+      if (!document) throw new NotFoundError('Page not found');
+      const hasNext = (await services.jobStore.listDocuments(job.id, index + 1, 1)).length > 0;
+      const title = document.metadata?.title || document.metadata?.sourceURL || `Page ${index + 1}`;
+      const body = html`
 <p><a href="/dashboard/jobs/${job.id}">← ${kindLabel(job.kind)} ${job.id.slice(0, 8)}</a></p>
 <nav class="pager" aria-label="Pages of this job">
   ${index > 0 ? html`<a href="/dashboard/jobs/${job.id}/pages/${index - 1}">← Previous page</a>` : ''}
@@ -112,16 +121,21 @@ ${robotsBlocked.length === 0 ? html`<p class="muted">None.</p>` : html`<ul>${rob
 <div class="panels">
   <section class="panel" aria-labelledby="markdown-heading">
     <h2 id="markdown-heading">Markdown</h2>
-    ${document.markdown === undefined ? html`<p class="muted">This job did not ask for markdown.</p>` : html`<div class="rendered" id="rendered-markdown">${renderMarkdown(document.markdown)}</div>
-    <details><summary>Markdown source</summary><pre class="wrap">${document.markdown}</pre></details>`}
+    ${
+      document.markdown === undefined
+        ? html`<p class="muted">This job did not ask for markdown.</p>`
+        : html`<div class="rendered" id="rendered-markdown">${renderMarkdown(document.markdown)}</div>
+    <details><summary>Markdown source</summary><pre class="wrap">${document.markdown}</pre></details>`
+    }
   </section>
   <section class="panel" aria-labelledby="metadata-heading">
     <h2 id="metadata-heading">Metadata</h2>
     ${metadataList(document.metadata)}
   </section>
 </div>`;
-    return reply.type('text/html; charset=utf-8').send(renderPage(frame(String(title), context), body));
-  }));
+      return reply.type('text/html; charset=utf-8').send(renderPage(frame(String(title), context), body));
+    }),
+  );
 
   // A finished job's pages, whole: one JSON document per line, or one markdown file per page.
   const allDocuments = async (jobId: string) => {
@@ -132,35 +146,47 @@ ${robotsBlocked.length === 0 ? html`<p class="muted">None.</p>` : html`<ul>${rob
       if (batch.length < 500) return documents;
     }
   };
-  scope.get('/jobs/:id/results.jsonl', auth.page('team', 'crawlStatus', async (request, reply, context) => {
-    const job = await jobOf(request, context.session.teamId);
-    const lines = (await allDocuments(job.id)).map((document) => `${JSON.stringify(document)}\n`).join('');
-    return reply.type('application/x-ndjson; charset=utf-8').header('content-disposition', `attachment; filename="${job.kind}-${job.id}.jsonl"`).send(lines);
-  }));
-  scope.get('/jobs/:id/results.zip', auth.page('team', 'crawlStatus', async (request, reply, context) => {
-    const job = await jobOf(request, context.session.teamId);
-    const files = (await allDocuments(job.id)).map((document, index) => ({
-      name: markdownFileName(index, document.metadata?.sourceURL),
-      content: document.markdown ?? '',
-    }));
-    return reply.type('application/zip').header('content-disposition', `attachment; filename="${job.kind}-${job.id}-markdown.zip"`).send(zipStore(files));
-  }));
+  scope.get(
+    '/jobs/:id/results.jsonl',
+    auth.page('team', 'crawlStatus', async (request, reply, context) => {
+      const job = await jobOf(request, context.session.teamId);
+      const lines = (await allDocuments(job.id)).map((document) => `${JSON.stringify(document)}\n`).join('');
+      return reply.type('application/x-ndjson; charset=utf-8').header('content-disposition', `attachment; filename="${job.kind}-${job.id}.jsonl"`).send(lines);
+    }),
+  );
+  scope.get(
+    '/jobs/:id/results.zip',
+    auth.page('team', 'crawlStatus', async (request, reply, context) => {
+      const job = await jobOf(request, context.session.teamId);
+      const files = (await allDocuments(job.id)).map((document, index) => ({
+        name: markdownFileName(index, document.metadata?.sourceURL),
+        content: document.markdown ?? '',
+      }));
+      return reply.type('application/zip').header('content-disposition', `attachment; filename="${job.kind}-${job.id}-markdown.zip"`).send(zipStore(files));
+    }),
+  );
 
-  scope.get('/jobs/:id/cancel', auth.page('team', 'crawlStatus', async (request, reply, context) => {
-    const job = await jobOf(request, context.session.teamId);
-    const body = terminalJobStatuses.has(job.status)
-      ? notice('warning', html`This job is ${job.status} already. <a href="/dashboard/jobs/${job.id}">Back to the job</a>`)
-      : html`<div class="card"><p>Cancel the ${kindLabel(job.kind).toLowerCase()} of <strong>${job.url}</strong>? Pages in flight finish; no new page starts. Pages done so far are kept.</p>
+  scope.get(
+    '/jobs/:id/cancel',
+    auth.page('team', 'crawlStatus', async (request, reply, context) => {
+      const job = await jobOf(request, context.session.teamId);
+      const body = terminalJobStatuses.has(job.status)
+        ? notice('warning', html`This job is ${job.status} already. <a href="/dashboard/jobs/${job.id}">Back to the job</a>`)
+        : html`<div class="card"><p>Cancel the ${kindLabel(job.kind).toLowerCase()} of <strong>${job.url}</strong>? Pages in flight finish; no new page starts. Pages done so far are kept.</p>
 <form class="actions" method="post" action="/dashboard/jobs/${job.id}/cancel">${csrfField(context.csrf)}
 <button type="submit" class="danger">Cancel job</button> <a class="button secondary" href="/dashboard/jobs/${job.id}">Keep it running</a></form></div>`;
-    return reply.type('text/html; charset=utf-8').send(renderPage(frame('Cancel a job', context), body));
-  }));
+      return reply.type('text/html; charset=utf-8').send(renderPage(frame('Cancel a job', context), body));
+    }),
+  );
 
-  scope.post('/jobs/:id/cancel', auth.page('team', 'crawlStatus', async (request, reply, context) => {
-    const job = await jobOf(request, context.session.teamId);
-    await services.jobs.cancel(job.id);
-    return reply.redirect(`/dashboard/jobs/${job.id}`, 303);
-  }));
+  scope.post(
+    '/jobs/:id/cancel',
+    auth.page('team', 'crawlStatus', async (request, reply, context) => {
+      const job = await jobOf(request, context.session.teamId);
+      await services.jobs.cancel(job.id);
+      return reply.redirect(`/dashboard/jobs/${job.id}`, 303);
+    }),
+  );
 }
 
 function pager(job: JobRecord, skip: number, shown: number): Html {

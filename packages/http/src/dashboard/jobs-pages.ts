@@ -41,11 +41,13 @@ export function statusBadge(status: string): Html {
 export function jobsPages(scope: FastifyInstance, auth: DashboardAuth): void {
   const { services } = auth;
 
-  scope.get('/jobs', auth.page('team', 'crawlStatus', async (_request, reply, context) => {
-    const now = auth.now();
-    const jobs = (await services.jobStore.listJobs(context.session.teamId, listLimit)).filter((job) => job.expiresAt > now && job.kind !== 'scrape');
-    const progress = await Promise.all(jobs.map((job) => services.jobStore.progress(job.id)));
-    const body = html`
+  scope.get(
+    '/jobs',
+    auth.page('team', 'crawlStatus', async (_request, reply, context) => {
+      const now = auth.now();
+      const jobs = (await services.jobStore.listJobs(context.session.teamId, listLimit)).filter((job) => job.expiresAt > now && job.kind !== 'scrape');
+      const progress = await Promise.all(jobs.map((job) => services.jobStore.progress(job.id)));
+      const body = html`
 <h2>Start a crawl</h2>
 <form class="stack card" method="post" action="/dashboard/jobs/crawl">
   ${csrfField(context.csrf)}
@@ -57,17 +59,23 @@ export function jobsPages(scope: FastifyInstance, auth: DashboardAuth): void {
 </form>
 <h2>Recent jobs</h2>
 ${jobs.length === 0 ? html`<p class="muted">No jobs yet. Start a crawl above, or through the API.</p>` : jobsTable(jobs, progress)}`;
-    return reply.type('text/html; charset=utf-8').send(renderPage({ title: 'Jobs', session: context.session, csrf: context.csrf, active: '/dashboard/jobs' }, body));
-  }));
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(renderPage({ title: 'Jobs', session: context.session, csrf: context.csrf, active: '/dashboard/jobs' }, body));
+    }),
+  );
 
-  scope.post('/jobs/crawl', auth.page('team', 'crawl', async (request, reply, context) => {
-    const teamId = context.session.teamId;
-    const limit = Number(formText(request, 'limit') || '10');
-    const parsed = parseCrawlRequest('v2', { url: formText(request, 'url'), limit });
-    const options = { ...parsed.options, limit: await services.billing.capLimit(teamId, parsed.options.limit) };
-    const job = await services.jobs.startCrawl({ teamId, url: parsed.url, options, version: 'v2' });
-    return reply.redirect(`/dashboard/jobs/${job.id}`, 303);
-  }));
+  scope.post(
+    '/jobs/crawl',
+    auth.page('team', 'crawl', async (request, reply, context) => {
+      const teamId = context.session.teamId;
+      const limit = Number(formText(request, 'limit') || '10');
+      const parsed = parseCrawlRequest('v2', { url: formText(request, 'url'), limit });
+      const options = { ...parsed.options, limit: await services.billing.capLimit(teamId, parsed.options.limit) };
+      const job = await services.jobs.startCrawl({ teamId, url: parsed.url, options, version: 'v2' });
+      return reply.redirect(`/dashboard/jobs/${job.id}`, 303);
+    }),
+  );
 }
 
 /** Jobs with their progress; each URL links to the job's page unless `linked` is false (the admin's view). */

@@ -16,22 +16,30 @@ type TeamContext = PageContext<SessionOf<'team'>>;
 export function keysPages(scope: FastifyInstance, auth: DashboardAuth): void {
   const { ledger } = auth.services;
 
-  scope.get('/keys', auth.page('team', 'crawlStatus', async (request, reply, context) => {
-    const query = request.query as { revoked?: string };
-    const message = query.revoked === '1' ? notice('ok', 'The key was revoked: requests with it are refused from now on.') : '';
-    return sendKeysPage(reply, context, await ledger.listKeys(context.session.teamId), message);
-  }));
+  scope.get(
+    '/keys',
+    auth.page('team', 'crawlStatus', async (request, reply, context) => {
+      const query = request.query as { revoked?: string };
+      const message = query.revoked === '1' ? notice('ok', 'The key was revoked: requests with it are refused from now on.') : '';
+      return sendKeysPage(reply, context, await ledger.listKeys(context.session.teamId), message);
+    }),
+  );
 
-  scope.post('/keys', auth.page('team', 'crawlStatus', async (request, reply, context) => {
-    const name = keyName(formText(request, 'name'));
-    const created = await ledger.createKey(context.session.teamId, name);
-    const shown = secretOnce('new-key', `Your new key “${created.name}”:`, created.key);
-    return sendKeysPage(reply.header('cache-control', 'no-store'), context, await ledger.listKeys(context.session.teamId), shown);
-  }));
+  scope.post(
+    '/keys',
+    auth.page('team', 'crawlStatus', async (request, reply, context) => {
+      const name = keyName(formText(request, 'name'));
+      const created = await ledger.createKey(context.session.teamId, name);
+      const shown = secretOnce('new-key', `Your new key “${created.name}”:`, created.key);
+      return sendKeysPage(reply.header('cache-control', 'no-store'), context, await ledger.listKeys(context.session.teamId), shown);
+    }),
+  );
 
-  scope.get('/keys/:id/revoke', auth.page('team', 'crawlStatus', async (request, reply, context) => {
-    const key = await ownKey(auth, context, (request.params as { id: string }).id);
-    const body = html`
+  scope.get(
+    '/keys/:id/revoke',
+    auth.page('team', 'crawlStatus', async (request, reply, context) => {
+      const key = await ownKey(auth, context, (request.params as { id: string }).id);
+      const body = html`
 <div class="card">
   <p>Revoke the key <strong>${key.name}</strong> (<code>${key.prefix}…${key.last4}</code>)? Every request with it is refused from the next one on; this cannot be undone.</p>
   <form class="actions" method="post" action="/dashboard/keys/${key.id}/revoke">
@@ -40,14 +48,20 @@ export function keysPages(scope: FastifyInstance, auth: DashboardAuth): void {
     <a class="button secondary" href="/dashboard/keys">Keep it</a>
   </form>
 </div>`;
-    return reply.type('text/html; charset=utf-8').send(renderPage({ title: 'Revoke a key', session: context.session, csrf: context.csrf, active: '/dashboard/keys' }, body));
-  }));
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(renderPage({ title: 'Revoke a key', session: context.session, csrf: context.csrf, active: '/dashboard/keys' }, body));
+    }),
+  );
 
-  scope.post('/keys/:id/revoke', auth.page('team', 'crawlStatus', async (request, reply, context) => {
-    const key = await ownKey(auth, context, (request.params as { id: string }).id);
-    await ledger.revokeKey(key.id);
-    return reply.redirect('/dashboard/keys?revoked=1', 303);
-  }));
+  scope.post(
+    '/keys/:id/revoke',
+    auth.page('team', 'crawlStatus', async (request, reply, context) => {
+      const key = await ownKey(auth, context, (request.params as { id: string }).id);
+      await ledger.revokeKey(key.id);
+      return reply.redirect('/dashboard/keys?revoked=1', 303);
+    }),
+  );
 }
 
 /** A key name: 1 to 100 characters. */
@@ -73,13 +87,18 @@ ${message}
 </form>
 <h2>Keys of team ${context.session.teamId}</h2>
 ${keysTable(keys, { revocable: true, currentKeyId: context.session.keyId })}`;
-  return reply.type('text/html; charset=utf-8').send(renderPage({ title: 'API keys', session: context.session, csrf: context.csrf, active: '/dashboard/keys' }, body));
+  return reply
+    .type('text/html; charset=utf-8')
+    .send(renderPage({ title: 'API keys', session: context.session, csrf: context.csrf, active: '/dashboard/keys' }, body));
 }
 
 export function keysTable(keys: ApiKeyInfo[], options: { revocable: boolean; currentKeyId?: string; revokeForm?: (key: ApiKeyInfo) => Html }): Html {
   if (keys.length === 0) return html`<p class="muted">No keys yet.</p>`;
   const rows = keys.map((key) => {
-    const state = key.revokedAt === undefined ? html`<span class="status status-active">active</span>` : html`<span class="status status-revoked">revoked</span> ${formatTime(key.revokedAt)}`;
+    const state =
+      key.revokedAt === undefined
+        ? html`<span class="status status-active">active</span>`
+        : html`<span class="status status-revoked">revoked</span> ${formatTime(key.revokedAt)}`;
     const action =
       options.revocable && key.revokedAt === undefined
         ? (options.revokeForm?.(key) ?? html`<a href="/dashboard/keys/${key.id}/revoke" aria-label="${`Revoke ${key.name}`}">Revoke…</a>`)

@@ -37,29 +37,37 @@ interface PlaygroundInput {
 export function playgroundPages(scope: FastifyInstance, auth: DashboardAuth): void {
   const { services } = auth;
 
-  scope.get('/playground', auth.page('team', 'crawlStatus', async (_request, reply, context) => {
-    return sendPlayground(reply, context, { url: '', formats: ['markdown'], onlyMainContent: true }, html``);
-  }));
+  scope.get(
+    '/playground',
+    auth.page('team', 'crawlStatus', async (_request, reply, context) => {
+      return sendPlayground(reply, context, { url: '', formats: ['markdown'], onlyMainContent: true }, html``);
+    }),
+  );
 
-  scope.post('/playground', auth.page('team', 'scrape', async (request, reply, context) => {
-    const input: PlaygroundInput = {
-      url: formText(request, 'url'),
-      formats: formBody(request).getAll('formats').filter((format) => formatChoices.some((choice) => choice.name === format)),
-      onlyMainContent: formText(request, 'onlyMainContent') === 'on',
-    };
-    if (input.formats.length === 0) input.formats = ['markdown'];
-    try {
-      // The API's own action: the same checks, team scope and charge as POST /v2/scrape.
-      const caller = { teamId: context.session.teamId, keyId: context.session.keyId };
-      const { data } = await scrapeAction(services, caller, { url: input.url, formats: input.formats, onlyMainContent: input.onlyMainContent }, 'v2');
-      return sendPlayground(reply, context, input, html`${results(data)}${snippets(snippetRequest(request, input))}`);
-    } catch (error) {
-      const failure = toHttpError(error);
-      if (failure.status >= 500 && failure.status !== 501) request.log.warn({ err: error }, 'playground scrape failed');
-      const message = notice('error', html`<strong>The scrape failed (${failure.status}).</strong> ${failure.body.error}`);
-      return sendPlayground(reply.status(failure.status), context, input, html`${message}${snippets(snippetRequest(request, input))}`);
-    }
-  }));
+  scope.post(
+    '/playground',
+    auth.page('team', 'scrape', async (request, reply, context) => {
+      const input: PlaygroundInput = {
+        url: formText(request, 'url'),
+        formats: formBody(request)
+          .getAll('formats')
+          .filter((format) => formatChoices.some((choice) => choice.name === format)),
+        onlyMainContent: formText(request, 'onlyMainContent') === 'on',
+      };
+      if (input.formats.length === 0) input.formats = ['markdown'];
+      try {
+        // The API's own action: the same checks, team scope and charge as POST /v2/scrape.
+        const caller = { teamId: context.session.teamId, keyId: context.session.keyId };
+        const { data } = await scrapeAction(services, caller, { url: input.url, formats: input.formats, onlyMainContent: input.onlyMainContent }, 'v2');
+        return sendPlayground(reply, context, input, html`${results(data)}${snippets(snippetRequest(request, input))}`);
+      } catch (error) {
+        const failure = toHttpError(error);
+        if (failure.status >= 500 && failure.status !== 501) request.log.warn({ err: error }, 'playground scrape failed');
+        const message = notice('error', html`<strong>The scrape failed (${failure.status}).</strong> ${failure.body.error}`);
+        return sendPlayground(reply.status(failure.status), context, input, html`${message}${snippets(snippetRequest(request, input))}`);
+      }
+    }),
+  );
 }
 
 function snippetRequest(request: FastifyRequest, input: PlaygroundInput): SnippetRequest {
@@ -74,23 +82,31 @@ function sendPlayground(reply: FastifyReply, context: TeamContext, input: Playgr
   <input id="playground-url" name="url" type="url" required value="${input.url}" placeholder="https://example.com/"></div>
   <fieldset><legend>Formats</legend>
   ${formatChoices.map(
-    (choice) => html`<label><input type="checkbox" name="formats" value="${choice.name}"${input.formats.includes(choice.name) ? html` checked` : ''}> ${choice.label}</label>`,
+    (choice) =>
+      html`<label><input type="checkbox" name="formats" value="${choice.name}"${input.formats.includes(choice.name) ? html` checked` : ''}> ${choice.label}</label>`,
   )}
   </fieldset>
   <label><input type="checkbox" name="onlyMainContent"${input.onlyMainContent ? html` checked` : ''}> Only the main content (leave out navigation, headers, footers)</label>
   <div><button type="submit">Scrape</button></div>
 </form>
 <div id="playground-output" aria-live="polite">${output}</div>`;
-  return reply.type('text/html; charset=utf-8').send(renderPage({ title: 'Playground', session: context.session, csrf: context.csrf, active: '/dashboard/playground' }, body));
+  return reply
+    .type('text/html; charset=utf-8')
+    .send(renderPage({ title: 'Playground', session: context.session, csrf: context.csrf, active: '/dashboard/playground' }, body));
 }
 
 function results(document: ScrapeDocument): Html {
-  const panel = (id: string, title: string, content: Html) => html`<section class="panel" id="${id}" aria-labelledby="${id}-heading"><h2 id="${id}-heading">${title}</h2>${content}</section>`;
+  const panel = (id: string, title: string, content: Html) =>
+    html`<section class="panel" id="${id}" aria-labelledby="${id}-heading"><h2 id="${id}-heading">${title}</h2>${content}</section>`;
   const clip = (text: string) => (text.length > htmlShownLimit ? `${text.slice(0, htmlShownLimit)}\n… (cut at ${htmlShownLimit} characters)` : text);
   const screenshot = screenshotSource(document.screenshot);
   const panels = [
     document.markdown !== undefined
-      ? panel('result-markdown', 'Markdown', html`<div class="rendered">${renderMarkdown(document.markdown)}</div><details><summary>Markdown source</summary><pre class="wrap">${document.markdown}</pre></details>`)
+      ? panel(
+          'result-markdown',
+          'Markdown',
+          html`<div class="rendered">${renderMarkdown(document.markdown)}</div><details><summary>Markdown source</summary><pre class="wrap">${document.markdown}</pre></details>`,
+        )
       : '',
     document.html !== undefined ? panel('result-html', 'HTML', html`<pre class="wrap">${clip(document.html)}</pre>`) : '',
     document.rawHtml !== undefined ? panel('result-raw-html', 'Raw HTML', html`<pre class="wrap">${clip(document.rawHtml)}</pre>`) : '',
@@ -98,7 +114,13 @@ function results(document: ScrapeDocument): Html {
       ? panel('result-links', `Links (${document.links.length})`, html`<ul class="rendered">${document.links.map((link) => html`<li>${link}</li>`)}</ul>`)
       : '',
     panel('result-metadata', 'Metadata', metadataList(document.metadata)),
-    screenshot ? panel('result-screenshot', 'Screenshot', html`<div class="screenshot"><img src="${screenshot}" alt="Screenshot of ${document.metadata?.sourceURL ?? 'the page'}"></div>`) : '',
+    screenshot
+      ? panel(
+          'result-screenshot',
+          'Screenshot',
+          html`<div class="screenshot"><img src="${screenshot}" alt="Screenshot of ${document.metadata?.sourceURL ?? 'the page'}"></div>`,
+        )
+      : '',
   ];
   return html`<h2>Result</h2><div class="panels">${panels}</div>`;
 }

@@ -21,8 +21,9 @@ const toolLabels: Record<Tool, string> = { scrape: 'Scrape', crawl: 'Crawl', map
 
 /** The tabs above every playground form. */
 export function playgroundTabs(active: Tool): Html {
-  return html`<nav class="pager" aria-label="Playground tools">${(Object.keys(toolLabels) as Tool[]).map((tool) =>
-    html`<a href="/dashboard/playground${tool === 'scrape' ? '' : `/${tool}`}"${tool === active ? html` aria-current="page"` : ''}>${toolLabels[tool]}</a>`,
+  return html`<nav class="pager" aria-label="Playground tools">${(Object.keys(toolLabels) as Tool[]).map(
+    (tool) =>
+      html`<a href="/dashboard/playground${tool === 'scrape' ? '' : `/${tool}`}"${tool === active ? html` aria-current="page"` : ''}>${toolLabels[tool]}</a>`,
   )}</nav>`;
 }
 
@@ -52,65 +53,120 @@ ${field('extract-schema', 'JSON schema (optional with a prompt)', html`<textarea
 export function playgroundTools(scope: FastifyInstance, auth: DashboardAuth): void {
   const { services } = auth;
   const send = (reply: FastifyReply, context: TeamContext, tool: Exclude<Tool, 'scrape'>, values: Record<string, string>, output: Html | string) =>
-    reply.type('text/html; charset=utf-8').send(
-      renderPage(
-        { title: `Playground: ${toolLabels[tool].toLowerCase()}`, session: context.session, csrf: context.csrf, active: '/dashboard/playground' },
-        html`${playgroundTabs(tool)}${forms[tool](values, context.csrf)}<div id="playground-output" aria-live="polite">${output}</div>`,
-      ),
-    );
-  const failed = (request: FastifyRequest, reply: FastifyReply, context: TeamContext, tool: Exclude<Tool, 'scrape'>, values: Record<string, string>, error: unknown) => {
+    reply
+      .type('text/html; charset=utf-8')
+      .send(
+        renderPage(
+          { title: `Playground: ${toolLabels[tool].toLowerCase()}`, session: context.session, csrf: context.csrf, active: '/dashboard/playground' },
+          html`${playgroundTabs(tool)}${forms[tool](values, context.csrf)}<div id="playground-output" aria-live="polite">${output}</div>`,
+        ),
+      );
+  const failed = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    context: TeamContext,
+    tool: Exclude<Tool, 'scrape'>,
+    values: Record<string, string>,
+    error: unknown,
+  ) => {
     const failure = toHttpError(error);
     if (failure.status >= 500 && failure.status !== 501) request.log.warn({ err: error }, `playground ${tool} failed`);
-    return send(reply.status(failure.status), context, tool, values, notice('error', html`<strong>The ${tool} failed (${failure.status}).</strong> ${failure.body.error}`));
+    return send(
+      reply.status(failure.status),
+      context,
+      tool,
+      values,
+      notice('error', html`<strong>The ${tool} failed (${failure.status}).</strong> ${failure.body.error}`),
+    );
   };
 
   for (const tool of ['crawl', 'map', 'search', 'extract'] as const) {
-    scope.get(`/playground/${tool}`, auth.page('team', 'crawlStatus', async (_request, reply, context) => send(reply, context, tool, {}, '')));
+    scope.get(
+      `/playground/${tool}`,
+      auth.page('team', 'crawlStatus', async (_request, reply, context) => send(reply, context, tool, {}, '')),
+    );
   }
 
-  scope.post('/playground/map', auth.page('team', 'map', async (request, reply, context) => {
-    const values = { url: formText(request, 'url'), search: formText(request, 'search') };
-    try {
-      const caller = { teamId: context.session.teamId, keyId: context.session.keyId };
-      const { links } = (await mapAction(services, caller, { url: values.url, ...(values.search ? { search: values.search } : {}) }, 'v2')) as { links: Array<{ url: string; title?: string }> };
-      return send(reply, context, 'map', values, html`<h2>Links (${links.length})</h2><ul class="rendered" id="map-links">${links.map((link) => html`<li>${link.url}${link.title ? html` — ${link.title}` : ''}</li>`)}</ul>`);
-    } catch (error) {
-      return failed(request, reply, context, 'map', values, error);
-    }
-  }));
-
-  scope.post('/playground/search', auth.page('team', 'search', async (request, reply, context) => {
-    const values = { query: formText(request, 'query'), limit: formText(request, 'limit') || '5' };
-    try {
-      const caller = { teamId: context.session.teamId, keyId: context.session.keyId };
-      const answer = await searchAction(services, caller, { query: values.query, limit: Number(values.limit) }, 'v2');
-      const web = ((answer.data as { web?: Array<{ url: string; title?: string; description?: string }> }).web ?? []);
-      const items = web.map((result) => html`<li><a href="${result.url}" rel="noopener noreferrer">${result.title || result.url}</a>${result.description ? html`<br><span class="muted">${result.description}</span>` : ''}</li>`);
-      return send(reply, context, 'search', values, html`<h2>Results (${web.length})</h2>${web.length ? html`<ol class="rendered" id="search-results">${items}</ol>` : html`<p class="muted">No results.</p>`}`);
-    } catch (error) {
-      return failed(request, reply, context, 'search', values, error);
-    }
-  }));
-
-  scope.post('/playground/extract', auth.page('team', 'extract', async (request, reply, context) => {
-    const values = { urls: formText(request, 'urls'), prompt: formText(request, 'prompt'), schema: formText(request, 'schema') };
-    try {
-      let schema: unknown;
-      if (values.schema.trim()) {
-        try {
-          schema = JSON.parse(values.schema);
-        } catch (error) {
-          throw new ValidationError(`\`schema\` must be JSON: ${(error as Error).message}`, 'schema');
-        }
+  scope.post(
+    '/playground/map',
+    auth.page('team', 'map', async (request, reply, context) => {
+      const values = { url: formText(request, 'url'), search: formText(request, 'search') };
+      try {
+        const caller = { teamId: context.session.teamId, keyId: context.session.keyId };
+        const { links } = (await mapAction(services, caller, { url: values.url, ...(values.search ? { search: values.search } : {}) }, 'v2')) as {
+          links: Array<{ url: string; title?: string }>;
+        };
+        return send(
+          reply,
+          context,
+          'map',
+          values,
+          html`<h2>Links (${links.length})</h2><ul class="rendered" id="map-links">${links.map((link) => html`<li>${link.url}${link.title ? html` — ${link.title}` : ''}</li>`)}</ul>`,
+        );
+      } catch (error) {
+        return failed(request, reply, context, 'map', values, error);
       }
-      const urls = values.urls.split('\n').map((line) => line.trim()).filter(Boolean);
-      const parsed = parseExtractRequest('v2', { urls, ...(values.prompt ? { prompt: values.prompt } : {}), ...(schema !== undefined ? { schema } : {}) });
-      if (!services.llm && !parsed.options.schema) throw new NotConfiguredError('Extract with only a prompt needs an LLM provider, and none is configured: give a JSON schema (filled from each page’s structured data), or ask the operator to configure one.');
-      await services.billing.requireCredits(context.session.teamId, 1);
-      const job = await services.jobs.startAgentJob({ kind: 'extract', teamId: context.session.teamId, url: parsed.options.urls[0] ?? parsed.options.prompt ?? '', request: { version: 'v2', options: parsed.options } });
-      return reply.redirect(`/dashboard/jobs/${job.id}`, 303);
-    } catch (error) {
-      return failed(request, reply, context, 'extract', values, error);
-    }
-  }));
+    }),
+  );
+
+  scope.post(
+    '/playground/search',
+    auth.page('team', 'search', async (request, reply, context) => {
+      const values = { query: formText(request, 'query'), limit: formText(request, 'limit') || '5' };
+      try {
+        const caller = { teamId: context.session.teamId, keyId: context.session.keyId };
+        const answer = await searchAction(services, caller, { query: values.query, limit: Number(values.limit) }, 'v2');
+        const web = (answer.data as { web?: Array<{ url: string; title?: string; description?: string }> }).web ?? [];
+        const items = web.map(
+          (result) =>
+            html`<li><a href="${result.url}" rel="noopener noreferrer">${result.title || result.url}</a>${result.description ? html`<br><span class="muted">${result.description}</span>` : ''}</li>`,
+        );
+        return send(
+          reply,
+          context,
+          'search',
+          values,
+          html`<h2>Results (${web.length})</h2>${web.length ? html`<ol class="rendered" id="search-results">${items}</ol>` : html`<p class="muted">No results.</p>`}`,
+        );
+      } catch (error) {
+        return failed(request, reply, context, 'search', values, error);
+      }
+    }),
+  );
+
+  scope.post(
+    '/playground/extract',
+    auth.page('team', 'extract', async (request, reply, context) => {
+      const values = { urls: formText(request, 'urls'), prompt: formText(request, 'prompt'), schema: formText(request, 'schema') };
+      try {
+        let schema: unknown;
+        if (values.schema.trim()) {
+          try {
+            schema = JSON.parse(values.schema);
+          } catch (error) {
+            throw new ValidationError(`\`schema\` must be JSON: ${(error as Error).message}`, 'schema');
+          }
+        }
+        const urls = values.urls
+          .split('\n')
+          .map((line) => line.trim())
+          .filter(Boolean);
+        const parsed = parseExtractRequest('v2', { urls, ...(values.prompt ? { prompt: values.prompt } : {}), ...(schema !== undefined ? { schema } : {}) });
+        if (!services.llm && !parsed.options.schema)
+          throw new NotConfiguredError(
+            'Extract with only a prompt needs an LLM provider, and none is configured: give a JSON schema (filled from each page’s structured data), or ask the operator to configure one.',
+          );
+        await services.billing.requireCredits(context.session.teamId, 1);
+        const job = await services.jobs.startAgentJob({
+          kind: 'extract',
+          teamId: context.session.teamId,
+          url: parsed.options.urls[0] ?? parsed.options.prompt ?? '',
+          request: { version: 'v2', options: parsed.options },
+        });
+        return reply.redirect(`/dashboard/jobs/${job.id}`, 303);
+      } catch (error) {
+        return failed(request, reply, context, 'extract', values, error);
+      }
+    }),
+  );
 }

@@ -35,7 +35,11 @@ export async function loadUsage(ledger: Ledger, teamId: string, now: number): Pr
 }
 
 export function summarize(rows: DailyUsage[], firstDay: number): UsageSummary {
-  const days = Array.from({ length: usageWindowDays }, (_, index) => ({ day: new Date(firstDay + index * dayMs).toISOString().slice(0, 10), credits: 0, tokens: 0 }));
+  const days = Array.from({ length: usageWindowDays }, (_, index) => ({
+    day: new Date(firstDay + index * dayMs).toISOString().slice(0, 10),
+    credits: 0,
+    tokens: 0,
+  }));
   const dayIndex = new Map(days.map((entry, index) => [entry.day, index]));
   const reasons = new Map<string, { reason: string; credits: number; tokens: number }>();
   for (const row of rows) {
@@ -64,8 +68,18 @@ export function renderUsage(team: Team, usage: UsageSummary): Html {
   ${stat('Tokens used, all time', team.tokensUsed.toLocaleString('en-US'))}
 </div>
 <h2>Credits per day</h2>
-${usageChart(usage.days.map((entry) => ({ day: entry.day, amount: entry.credits })), 'credits')}
-${usage.tokens > 0 ? html`<h2>Tokens per day</h2>${usageChart(usage.days.map((entry) => ({ day: entry.day, amount: entry.tokens })), 'tokens')}` : ''}
+${usageChart(
+  usage.days.map((entry) => ({ day: entry.day, amount: entry.credits })),
+  'credits',
+)}
+${
+  usage.tokens > 0
+    ? html`<h2>Tokens per day</h2>${usageChart(
+        usage.days.map((entry) => ({ day: entry.day, amount: entry.tokens })),
+        'tokens',
+      )}`
+    : ''
+}
 <h2>Per endpoint kind, last ${usageWindowDays} days</h2>
 ${
   usage.byReason.length === 0

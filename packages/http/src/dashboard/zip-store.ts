@@ -58,7 +58,11 @@ export function markdownFileName(index: number, url: string | undefined): string
   let slug = 'page';
   try {
     const parsed = new URL(url ?? '');
-    slug = `${parsed.hostname}${parsed.pathname}`.replace(/[^a-zA-Z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'page';
+    slug =
+      `${parsed.hostname}${parsed.pathname}`
+        .replace(/[^a-zA-Z0-9._-]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, 80) || 'page';
   } catch {
     // not a URL: the generic name
   }

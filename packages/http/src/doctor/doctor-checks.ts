@@ -44,7 +44,8 @@ export function checkNode(version = process.versions.node): CheckResult {
 
 export async function checkDataFolder(config: ServerConfig): Promise<CheckResult> {
   const folder = resolve(config.QUARRY_DATA_DIR);
-  if (!existsSync(folder)) return missing('Data folder', `${folder} does not exist yet`, '`npx quarry serve` creates it (set QUARRY_DATA_DIR to use another folder)');
+  if (!existsSync(folder))
+    return missing('Data folder', `${folder} does not exist yet`, '`npx quarry serve` creates it (set QUARRY_DATA_DIR to use another folder)');
   return ok('Data folder', `${folder} (${formatBytes(await folderBytes(folder))})`);
 }
 
@@ -84,21 +85,41 @@ export async function checkSqlite(config: ServerConfig): Promise<{ result: Check
       storage.close();
     }
   } catch (error) {
-    return { result: failing('Storage', `SQLite at ${file}: ${messageOf(error)}`, 'check that the data folder is writable and not on a network share, or set QUARRY_DATA_DIR'), hasKeys: undefined };
+    return {
+      result: failing(
+        'Storage',
+        `SQLite at ${file}: ${messageOf(error)}`,
+        'check that the data folder is writable and not on a network share, or set QUARRY_DATA_DIR',
+      ),
+      hasKeys: undefined,
+    };
   }
 }
 
 /** PostgreSQL's version, and whether keys exist (undefined before the schema exists). */
 export async function checkPostgres(config: ServerConfig): Promise<{ result: CheckResult; hasKeys: KeysKnown }> {
   const { defaultPostgresOptions, PostgresDatabase } = await import('@quarry/storage/distributed');
-  const db = new PostgresDatabase({ ...defaultPostgresOptions, connectionString: config.DATABASE_URL!, schema: config.QUARRY_PG_SCHEMA, maxConnections: 1, applicationName: 'quarry-doctor' });
+  const db = new PostgresDatabase({
+    ...defaultPostgresOptions,
+    connectionString: config.DATABASE_URL!,
+    schema: config.QUARRY_PG_SCHEMA,
+    maxConnections: 1,
+    applicationName: 'quarry-doctor',
+  });
   try {
     const [row] = await db.query<{ version: string }>('SHOW server_version');
     const keys = await db.query<{ found: boolean }>('SELECT EXISTS (SELECT 1 FROM api_keys) AS found').catch(() => undefined);
     const result = ok('PostgreSQL', `${row?.version ?? 'unknown version'} at ${redact(config.DATABASE_URL!)} (schema ${config.QUARRY_PG_SCHEMA})`);
     return { result, hasKeys: keys?.[0]?.found };
   } catch (error) {
-    return { result: failing('PostgreSQL', `${redact(config.DATABASE_URL!)}: ${messageOf(error)}`, 'start PostgreSQL or correct DATABASE_URL (postgres://user:password@host:5432/db)'), hasKeys: undefined };
+    return {
+      result: failing(
+        'PostgreSQL',
+        `${redact(config.DATABASE_URL!)}: ${messageOf(error)}`,
+        'start PostgreSQL or correct DATABASE_URL (postgres://user:password@host:5432/db)',
+      ),
+      hasKeys: undefined,
+    };
   } finally {
     await db.close().catch(() => undefined);
   }
@@ -126,7 +147,11 @@ export async function checkChromium(config: ServerConfig): Promise<CheckResult> 
     return failing('Browser', messageOf(error), 'point QUARRY_CHROMIUM_PATH at a Chromium executable, or unset it to use the installed one');
   }
   if (!path) {
-    return missing('Browser', 'no Chromium found: waitFor, actions, screenshot, mobile, location and branding answer an error', 'install it (apt-get install chromium) or set QUARRY_CHROMIUM_PATH');
+    return missing(
+      'Browser',
+      'no Chromium found: waitFor, actions, screenshot, mobile, location and branding answer an error',
+      'install it (apt-get install chromium) or set QUARRY_CHROMIUM_PATH',
+    );
   }
   try {
     const { stdout } = await run(path, ['--version'], { timeout: 15_000 });
@@ -148,7 +173,11 @@ export async function checkLlm(config: ServerConfig): Promise<CheckResult> {
     const answer = await provider.generateText({ system: 'Answer with the single word OK.', prompt: 'Are you there?', maxOutputTokens: 5 });
     return ok('LLM provider', `${model} answered (${answer.usage.inputTokens + answer.usage.outputTokens} tokens)`);
   } catch (error) {
-    return failing('LLM provider', `${model || 'configuration'}: ${messageOf(error)}`, 'check the provider URL, key and MODEL_NAME (QUARRY_LLM_PROVIDER, OPENAI_BASE_URL, OLLAMA_BASE_URL, ANTHROPIC_API_KEY)');
+    return failing(
+      'LLM provider',
+      `${model || 'configuration'}: ${messageOf(error)}`,
+      'check the provider URL, key and MODEL_NAME (QUARRY_LLM_PROVIDER, OPENAI_BASE_URL, OLLAMA_BASE_URL, ANTHROPIC_API_KEY)',
+    );
   }
 }
 
@@ -169,13 +198,19 @@ export async function checkSearch(config: ServerConfig): Promise<CheckResult> {
 
 export function checkProxies(config: ServerConfig): CheckResult {
   const pools = proxyPoolsOf(config);
-  if (pools.basic.length === 0 && pools.enhanced.length === 0) return ok('Proxies', 'none (pages are fetched directly; set QUARRY_PROXY_BASIC / QUARRY_PROXY_ENHANCED to use some)');
+  if (pools.basic.length === 0 && pools.enhanced.length === 0)
+    return ok('Proxies', 'none (pages are fetched directly; set QUARRY_PROXY_BASIC / QUARRY_PROXY_ENHANCED to use some)');
   const list = (urls: readonly string[]) => (urls.length ? urls.map(maskProxy).join(', ') : 'none');
   return ok('Proxies', `basic: ${list(pools.basic)}; enhanced: ${list(pools.enhanced)}`);
 }
 
 export function checkPrivateHosts(config: ServerConfig): CheckResult {
-  return ok('Private targets', config.QUARRY_ALLOW_PRIVATE_HOSTS ? `allowed: ${config.QUARRY_ALLOW_PRIVATE_HOSTS}` : 'refused (set QUARRY_ALLOW_PRIVATE_HOSTS to scrape loopback or LAN hosts)');
+  return ok(
+    'Private targets',
+    config.QUARRY_ALLOW_PRIVATE_HOSTS
+      ? `allowed: ${config.QUARRY_ALLOW_PRIVATE_HOSTS}`
+      : 'refused (set QUARRY_ALLOW_PRIVATE_HOSTS to scrape loopback or LAN hosts)',
+  );
 }
 
 export function checkRateLimits(config: ServerConfig, hasKeys: KeysKnown): CheckResult {
@@ -184,13 +219,22 @@ export function checkRateLimits(config: ServerConfig, hasKeys: KeysKnown): Check
 
 export function checkAuth(config: ServerConfig, hasKeys: KeysKnown): CheckResult {
   const refusal = keylessRefusal(config, hasKeys ?? false);
-  if (refusal) return failing('Auth', `no API keys and HOST=${config.HOST}: serve will refuse to start`, 'create a key (npx quarry keys create --team NAME), bind to 127.0.0.1, or set QUARRY_AUTH=off');
+  if (refusal)
+    return failing(
+      'Auth',
+      `no API keys and HOST=${config.HOST}: serve will refuse to start`,
+      'create a key (npx quarry keys create --team NAME), bind to 127.0.0.1, or set QUARRY_AUTH=off',
+    );
   return ok('Auth', `${describeAuth(config, hasKeys ?? false)}${hasKeys === undefined ? ' (keys unknown: the ledger was not read)' : ''}`);
 }
 
 export function checkWebhookSecret(config: ServerConfig): CheckResult {
   if (config.QUARRY_WEBHOOK_CA_FILE && !existsSync(config.QUARRY_WEBHOOK_CA_FILE)) {
-    return failing('Webhooks', `QUARRY_WEBHOOK_CA_FILE ${config.QUARRY_WEBHOOK_CA_FILE} does not exist`, 'point QUARRY_WEBHOOK_CA_FILE at a PEM file or unset it');
+    return failing(
+      'Webhooks',
+      `QUARRY_WEBHOOK_CA_FILE ${config.QUARRY_WEBHOOK_CA_FILE} does not exist`,
+      'point QUARRY_WEBHOOK_CA_FILE at a PEM file or unset it',
+    );
   }
   if (config.QUARRY_WEBHOOK_SECRET) return ok('Webhooks', 'signed with QUARRY_WEBHOOK_SECRET (a team’s own secret wins)');
   return missing('Webhooks', 'unsigned unless a team has its own secret', 'set QUARRY_WEBHOOK_SECRET, or run `npx quarry teams webhook-secret TEAM`');

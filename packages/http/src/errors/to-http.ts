@@ -44,7 +44,11 @@ export const logLevelOf: Record<ErrorCode, LogLevel> = {
 };
 
 /** Logs a request's failure at its level (see logLevelOf): a stack for internal errors only. */
-export function logFailure(log: { error(object: object, message: string): void; warn(message: string): void; info(message: string): void }, error: unknown, what: string): void {
+export function logFailure(
+  log: { error(object: object, message: string): void; warn(message: string): void; info(message: string): void },
+  error: unknown,
+  what: string,
+): void {
   const quarryError = asQuarryError(error);
   const level = logLevelOf[quarryError.code];
   if (level === 'error') log.error({ err: error }, `${what} failed`);
@@ -110,7 +114,6 @@ export function errorStatuses(): Map<number, string[]> {
   for (const [kind, status] of Object.entries(statusOfKind)) add(status, meaningOfKind[kind] ?? kind);
   return new Map([...statuses].sort(([a], [b]) => a - b));
 }
-
 
 /** Codes shown to clients in `code`, in the spelling Firecrawl clients know where one exists. */
 const publicCode: Partial<Record<ErrorCode, string>> = {

@@ -22,7 +22,10 @@ export function mcpRoutes(app: FastifyInstance, services: Services) {
       url: '/mcp',
       config: { authOnly: true },
       handler: async (_request, reply) =>
-        reply.status(405).header('allow', 'POST').send({ success: false, error: 'The MCP endpoint is stateless: send JSON-RPC requests with POST /mcp', code: 'METHOD_NOT_ALLOWED' }),
+        reply
+          .status(405)
+          .header('allow', 'POST')
+          .send({ success: false, error: 'The MCP endpoint is stateless: send JSON-RPC requests with POST /mcp', code: 'METHOD_NOT_ALLOWED' }),
     });
   }
 }

@@ -59,7 +59,14 @@ export const mcpTools: McpTool[] = [
     description: "List a website's URLs (sitemap and links) without fetching each page; `search` ranks matching URLs first.",
     inputSchema: {
       type: 'object',
-      properties: { url: str(), search: str(), sitemap: { type: 'string', enum: ['include', 'skip', 'only'] }, includeSubdomains: bool(), limit: num(), ignoreQueryParameters: bool() },
+      properties: {
+        url: str(),
+        search: str(),
+        sitemap: { type: 'string', enum: ['include', 'skip', 'only'] },
+        includeSubdomains: bool(),
+        limit: num(),
+        ignoreQueryParameters: bool(),
+      },
       required: ['url'],
     },
     kind: 'map',
@@ -82,7 +89,8 @@ export const mcpTools: McpTool[] = [
   },
   {
     name: 'firecrawl_crawl',
-    description: 'Crawl a website from a URL, wait for it (up to `timeout` seconds, 45 by default) and answer its status and pages; the id serves firecrawl_check_crawl_status.',
+    description:
+      'Crawl a website from a URL, wait for it (up to `timeout` seconds, 45 by default) and answer its status and pages; the id serves firecrawl_check_crawl_status.',
     inputSchema: {
       type: 'object',
       properties: {

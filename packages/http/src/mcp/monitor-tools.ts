@@ -13,7 +13,8 @@ const idArgument = { id: str('The monitor id.') };
 export const monitorTools: McpTool[] = [
   {
     name: 'firecrawl_monitor_create',
-    description: 'Watch pages for changes on a schedule: `body` as POST /v2/monitor takes it, or `page`/`pages` with `scheduleText` (e.g. "every 30 minutes"), `timezone`, `name` and `webhookUrl`.',
+    description:
+      'Watch pages for changes on a schedule: `body` as POST /v2/monitor takes it, or `page`/`pages` with `scheduleText` (e.g. "every 30 minutes"), `timezone`, `name` and `webhookUrl`.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -80,16 +81,22 @@ export const monitorTools: McpTool[] = [
     description: 'One check of a monitor with its pages and their diffs.',
     inputSchema: { type: 'object', properties: { ...idArgument, checkId: str(), status: str('Only pages with this status.') }, required: ['id', 'checkId'] },
     kind: 'crawlStatus',
-    run: (context, args) => actionsOf(context).check(context.caller, String(args.id ?? ''), String(args.checkId ?? ''), args.status ? { status: args.status } : {}),
+    run: (context, args) =>
+      actionsOf(context).check(context.caller, String(args.id ?? ''), String(args.checkId ?? ''), args.status ? { status: args.status } : {}),
   },
 ];
 
 /** The REST body of firecrawl_monitor_create: `body` as given, else built from the shorthand. */
 function createBody(args: Record<string, unknown>): unknown {
   if (args.body !== undefined) return args.body;
-  if (Array.isArray(args.queries) && args.queries.length > 0) throw new ValidationError('`queries`: search targets are not available in this engine; watch `page`/`pages` instead', 'queries');
-  if (typeof args.email === 'string' && args.email.trim()) throw new ValidationError('`email`: e-mail notifications are not available in this engine; use `webhookUrl`', 'email');
-  const urls = [...(typeof args.page === 'string' ? [args.page] : []), ...(Array.isArray(args.pages) ? args.pages.filter((url): url is string => typeof url === 'string') : [])];
+  if (Array.isArray(args.queries) && args.queries.length > 0)
+    throw new ValidationError('`queries`: search targets are not available in this engine; watch `page`/`pages` instead', 'queries');
+  if (typeof args.email === 'string' && args.email.trim())
+    throw new ValidationError('`email`: e-mail notifications are not available in this engine; use `webhookUrl`', 'email');
+  const urls = [
+    ...(typeof args.page === 'string' ? [args.page] : []),
+    ...(Array.isArray(args.pages) ? args.pages.filter((url): url is string => typeof url === 'string') : []),
+  ];
   if (urls.length === 0) throw new ValidationError('firecrawl_monitor_create needs `body`, `page` or `pages`', 'page');
   const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
   const webhookUrl = text(args.webhookUrl);

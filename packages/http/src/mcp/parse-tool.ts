@@ -22,7 +22,11 @@ export const parseTool: McpTool = {
       content: str('The file as base64 (over HTTP; also accepted over stdio).'),
       filename: str('The file name with content; its extension tells the type. Default: the name in filePath.'),
       contentType: str('The MIME type, when the extension does not tell it.'),
-      formats: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'object' }] }, description: 'markdown (default), html, rawHtml, links, summary, json' },
+      formats: {
+        type: 'array',
+        items: { anyOf: [{ type: 'string' }, { type: 'object' }] },
+        description: 'markdown (default), html, rawHtml, links, summary, json',
+      },
       jsonOptions: { type: 'object', properties: { prompt: str(), schema: anyObject() }, description: 'For the json format: a prompt and/or a JSON schema.' },
       onlyMainContent: bool(),
       includeTags: strings(),
@@ -39,7 +43,8 @@ export const parseTool: McpTool = {
   kind: 'scrape',
   run: async (context, args) => {
     const { filePath, content, filename, contentType, uploadRef, declaredSizeBytes: _declared, maxAge: _maxAge, pdfOptions, ...options } = args;
-    if (uploadRef !== undefined) throw new ValidationError('uploadRef: this server has no upload step; send the file as base64 `content` with its `filename`', 'uploadRef');
+    if (uploadRef !== undefined)
+      throw new ValidationError('uploadRef: this server has no upload step; send the file as base64 `content` with its `filename`', 'uploadRef');
     const file = await fileOf(context, { filePath, content, filename, contentType });
     const body = scrapeBody(options);
     if (pdfOptions !== undefined && body.parsers === undefined) {
@@ -52,22 +57,28 @@ export const parseTool: McpTool = {
 
 async function fileOf(context: ToolContext, args: { filePath: unknown; content: unknown; filename: unknown; contentType: unknown }): Promise<ParseFileInput> {
   const { filePath, content, filename, contentType } = args;
-  if ((filePath === undefined) === (content === undefined)) throw new ValidationError('Give either `filePath` (stdio) or `content` (base64, with `filename`), not both', 'content');
+  if ((filePath === undefined) === (content === undefined))
+    throw new ValidationError('Give either `filePath` (stdio) or `content` (base64, with `filename`), not both', 'content');
   for (const [field, value] of Object.entries({ filePath, content, filename, contentType })) {
-    if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) throw new ValidationError(`\`${field}\` must be a non-empty string; got ${JSON.stringify(value)}`, field);
+    if (value !== undefined && (typeof value !== 'string' || value.trim() === ''))
+      throw new ValidationError(`\`${field}\` must be a non-empty string; got ${JSON.stringify(value)}`, field);
   }
   const maxBytes = context.services.config.QUARRY_PARSE_MAX_BYTES;
   const type = contentType === undefined ? {} : { contentType: contentType as string };
   if (typeof filePath === 'string') {
     if (!context.localFiles) {
-      throw new ValidationError('filePath: this MCP server is remote and does not read its own disk; send the file as base64 `content` with its `filename` (filePath works with `quarry mcp` over stdio)', 'filePath');
+      throw new ValidationError(
+        'filePath: this MCP server is remote and does not read its own disk; send the file as base64 `content` with its `filename` (filePath works with `quarry mcp` over stdio)',
+        'filePath',
+      );
     }
     const size = await stat(filePath).then(
       (found) => (found.isFile() ? found.size : undefined),
       () => undefined,
     );
     if (size === undefined) throw new ValidationError(`filePath: no readable file at ${filePath}`, 'filePath');
-    if (size > maxBytes) throw new PayloadTooLargeError(`file: the file is larger than this server's parse limit of ${maxBytes} bytes (QUARRY_PARSE_MAX_BYTES)`);
+    if (size > maxBytes)
+      throw new PayloadTooLargeError(`file: the file is larger than this server's parse limit of ${maxBytes} bytes (QUARRY_PARSE_MAX_BYTES)`);
     if (size === 0) throw new ValidationError('filePath: the file is empty', 'filePath');
     return { bytes: new Uint8Array(await readFile(filePath)), filename: typeof filename === 'string' ? filename : basename(filePath), ...type };
   }
@@ -75,7 +86,8 @@ async function fileOf(context: ToolContext, args: { filePath: unknown; content: 
   const base64 = (content as string).replace(/^data:[^,]*;base64,/, '').replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64) || base64.length % 4 === 1) throw new ValidationError('content: expected the file as base64', 'content');
   // Refused before decoding: base64 is 4 characters per 3 bytes.
-  if (Math.floor((base64.length * 3) / 4) > maxBytes + 2) throw new PayloadTooLargeError(`file: the file is larger than this server's parse limit of ${maxBytes} bytes (QUARRY_PARSE_MAX_BYTES)`);
+  if (Math.floor((base64.length * 3) / 4) > maxBytes + 2)
+    throw new PayloadTooLargeError(`file: the file is larger than this server's parse limit of ${maxBytes} bytes (QUARRY_PARSE_MAX_BYTES)`);
   const bytes = new Uint8Array(Buffer.from(base64, 'base64'));
   if (bytes.length === 0) throw new ValidationError('content: the file is empty', 'content');
   return { bytes, filename, ...type };

@@ -5,7 +5,11 @@ import { anyObject, bool, num, str, strings } from './mcp-tool.js';
  * as plain format names and their settings in `jsonOptions` / `screenshotOptions`.
  */
 export const scrapeOptionProperties = {
-  formats: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'object' }] }, description: 'markdown (default), html, rawHtml, links, screenshot, summary, json, changeTracking, branding' },
+  formats: {
+    type: 'array',
+    items: { anyOf: [{ type: 'string' }, { type: 'object' }] },
+    description: 'markdown (default), html, rawHtml, links, screenshot, summary, json, changeTracking, branding',
+  },
   jsonOptions: { type: 'object', properties: { prompt: str(), schema: anyObject() }, description: 'For the json format: a prompt and/or a JSON schema.' },
   screenshotOptions: { type: 'object', properties: { fullPage: bool(), quality: num(), viewport: anyObject() } },
   onlyMainContent: bool(),

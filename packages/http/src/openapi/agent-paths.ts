@@ -20,7 +20,11 @@ const extractStatus = {
     success: { type: 'boolean', description: 'false only when the job failed' },
     status: status(['processing', 'completed', 'failed', 'cancelled']),
     data: { description: 'The merged data (null until the job completes).' },
-    sources: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } }, description: 'With showSources: the pages of each field (dotted path; `field[i]` for array items).' },
+    sources: {
+      type: 'object',
+      additionalProperties: { type: 'array', items: { type: 'string' } },
+      description: 'With showSources: the pages of each field (dotted path; `field[i]` for array items).',
+    },
     warning: { type: 'string' },
     error: { type: 'string' },
     expiresAt: { type: 'string', format: 'date-time' },
@@ -39,7 +43,10 @@ const activity = {
     depth: { type: 'integer' },
   },
 };
-const source = { type: 'object', properties: { url: { type: 'string' }, title: { type: 'string' }, description: { type: 'string' }, favicon: { type: 'string' } } };
+const source = {
+  type: 'object',
+  properties: { url: { type: 'string' }, title: { type: 'string' }, description: { type: 'string' }, favicon: { type: 'string' } },
+};
 
 const researchStatus = {
   type: 'object',
@@ -91,7 +98,19 @@ const agentList = {
   type: 'object',
   properties: {
     success: { type: 'boolean' },
-    agents: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, createdAt: { type: 'string', format: 'date-time' }, targetHint: { type: 'string' }, status: status(['processing', 'completed', 'failed', 'cancelled']), options: { type: 'object' } } } },
+    agents: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'string' },
+          createdAt: { type: 'string', format: 'date-time' },
+          targetHint: { type: 'string' },
+          status: status(['processing', 'completed', 'failed', 'cancelled']),
+          options: { type: 'object' },
+        },
+      },
+    },
     next: { type: 'string', description: 'The next page (older runs), only when there are more.' },
   },
 };
@@ -102,7 +121,10 @@ export function agentPaths(version: ApiVersion, { ok, body, idParam }: PathHelpe
       post: {
         summary: 'Start an extract job: structured data from pages (globs like https://site/* allowed), with a schema and/or a prompt',
         requestBody: body(extractRequestSchema),
-        responses: ok({ ...started, properties: { ...started.properties, urlTrace: { type: 'array' }, invalidURLs: { type: 'array', items: { type: 'string' } } } }),
+        responses: ok({
+          ...started,
+          properties: { ...started.properties, urlTrace: { type: 'array' }, invalidURLs: { type: 'array', items: { type: 'string' } } },
+        }),
       },
     },
     [`/${version}/extract/{id}`]: {
@@ -114,24 +136,50 @@ export function agentPaths(version: ApiVersion, { ok, body, idParam }: PathHelpe
     return {
       ...paths,
       '/v2/agent': {
-        post: { summary: 'Start the agent: search, browse and extract in steps, then answer the prompt shaped by the schema (needs a model)', requestBody: body(agentRequestSchema), responses: ok(started) },
+        post: {
+          summary: 'Start the agent: search, browse and extract in steps, then answer the prompt shaped by the schema (needs a model)',
+          requestBody: body(agentRequestSchema),
+          responses: ok(started),
+        },
         get: {
           summary: "Your team's agent runs, newest first",
-          parameters: [{ name: 'before', in: 'query', required: false, schema: { type: 'string' }, description: 'Only runs created before this ISO 8601 time (the `next` link sets it).' }],
+          parameters: [
+            {
+              name: 'before',
+              in: 'query',
+              required: false,
+              schema: { type: 'string' },
+              description: 'Only runs created before this ISO 8601 time (the `next` link sets it).',
+            },
+          ],
           responses: ok(agentList),
         },
       },
       '/v2/agent/{id}': {
         get: { summary: 'Agent status, answer, sources and credits', parameters: idParam, responses: ok(agentStatus) },
-        delete: { summary: 'Cancel an agent run', parameters: idParam, responses: ok({ type: 'object', properties: { success: { type: 'boolean' }, status: { type: 'string' } } }) },
+        delete: {
+          summary: 'Cancel an agent run',
+          parameters: idParam,
+          responses: ok({ type: 'object', properties: { success: { type: 'boolean' }, status: { type: 'string' } } }),
+        },
       },
     };
   }
   return {
     ...paths,
-    '/v1/deep-research': { post: { summary: 'Start deep research: search, read and analyze in rounds, then a final analysis', requestBody: body(deepResearchRequestSchema), responses: ok(started) } },
-    '/v1/deep-research/{id}': { get: { summary: 'Deep research status, activities, sources and analysis', parameters: idParam, responses: ok(researchStatus) } },
-    '/v1/llmstxt': { post: { summary: 'Start writing llms.txt (and llms-full.txt) for a site', requestBody: body(llmsTxtRequestSchema), responses: ok(started) } },
+    '/v1/deep-research': {
+      post: {
+        summary: 'Start deep research: search, read and analyze in rounds, then a final analysis',
+        requestBody: body(deepResearchRequestSchema),
+        responses: ok(started),
+      },
+    },
+    '/v1/deep-research/{id}': {
+      get: { summary: 'Deep research status, activities, sources and analysis', parameters: idParam, responses: ok(researchStatus) },
+    },
+    '/v1/llmstxt': {
+      post: { summary: 'Start writing llms.txt (and llms-full.txt) for a site', requestBody: body(llmsTxtRequestSchema), responses: ok(started) },
+    },
     '/v1/llmstxt/{id}': { get: { summary: 'llms.txt status and files', parameters: idParam, responses: ok(llmsTxtStatus) } },
   };
 }

@@ -4,16 +4,25 @@ export function docsPageHtml(documents: Record<string, ReturnType<typeof import(
     .map(([version, document]) => {
       const rows = Object.entries(document.paths)
         .flatMap(([path, operations]) =>
-          Object.entries(operations as unknown as Record<string, { summary: string; requestBody?: { content: Record<string, { schema: { properties?: Record<string, { description?: string; default?: unknown }> } }> } }>).map(
-            ([method, operation]) => {
-              // A JSON body, or a multipart one (parse's file upload).
-              const content = operation.requestBody ? Object.values(operation.requestBody.content)[0] : undefined;
-              const fields = Object.entries(content?.schema.properties ?? {})
-                .map(([name, field]) => `<li><code>${escape(name)}</code>${field.default !== undefined ? ` (default <code>${escape(JSON.stringify(field.default))}</code>)` : ''}${field.description ? ` — ${escape(field.description)}` : ''}</li>`)
-                .join('');
-              return `<details><summary><span class="method ${method}">${method.toUpperCase()}</span> <code>${escape(path)}</code> ${escape(operation.summary)}</summary>${fields ? `<ul>${fields}</ul>` : '<p>No body.</p>'}</details>`;
-            },
-          ),
+          Object.entries(
+            operations as unknown as Record<
+              string,
+              {
+                summary: string;
+                requestBody?: { content: Record<string, { schema: { properties?: Record<string, { description?: string; default?: unknown }> } }> };
+              }
+            >,
+          ).map(([method, operation]) => {
+            // A JSON body, or a multipart one (parse's file upload).
+            const content = operation.requestBody ? Object.values(operation.requestBody.content)[0] : undefined;
+            const fields = Object.entries(content?.schema.properties ?? {})
+              .map(
+                ([name, field]) =>
+                  `<li><code>${escape(name)}</code>${field.default !== undefined ? ` (default <code>${escape(JSON.stringify(field.default))}</code>)` : ''}${field.description ? ` — ${escape(field.description)}` : ''}</li>`,
+              )
+              .join('');
+            return `<details><summary><span class="method ${method}">${method.toUpperCase()}</span> <code>${escape(path)}</code> ${escape(operation.summary)}</summary>${fields ? `<ul>${fields}</ul>` : '<p>No body.</p>'}</details>`;
+          }),
         )
         .join('\n');
       return `<section><h2>${version} <a href="/${version}/openapi.json">openapi.json</a></h2>${rows}</section>`;

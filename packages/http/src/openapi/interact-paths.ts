@@ -6,7 +6,7 @@ const executeResponse = {
   type: 'object',
   properties: {
     success: { type: 'boolean', description: 'false when the code threw or ran out of time' },
-    result: { type: 'string', description: 'The value returned (JSON unless a string); for a prompt, the actions\' outputs' },
+    result: { type: 'string', description: "The value returned (JSON unless a string); for a prompt, the actions' outputs" },
     output: { type: 'string' },
     stdout: { type: 'string', description: 'console.log/info/debug of the page while the code ran' },
     stderr: { type: 'string', description: 'console.warn/error, then the error thrown' },

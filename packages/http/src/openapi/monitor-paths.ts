@@ -66,20 +66,41 @@ const checkParam = { name: 'checkId', in: 'path', required: true, schema: { type
 export function monitorPaths({ ok, body, idParam }: PathHelpers): Record<string, object> {
   return {
     '/v2/monitor': {
-      post: { summary: 'Create a monitor: pages or a site checked on a schedule for changes', requestBody: body(createMonitorRequestSchema), responses: ok(data(monitor)) },
+      post: {
+        summary: 'Create a monitor: pages or a site checked on a schedule for changes',
+        requestBody: body(createMonitorRequestSchema),
+        responses: ok(data(monitor)),
+      },
       get: { summary: "List the team's monitors", parameters: listParams, responses: ok(data({ type: 'array', items: monitor })) },
     },
     '/v2/monitor/{id}': {
       get: { summary: 'A monitor', parameters: idParam, responses: ok(data(monitor)) },
-      patch: { summary: 'Change a monitor (name, status, schedule, targets, webhook)', parameters: idParam, requestBody: body(updateMonitorRequestSchema), responses: ok(data(monitor)) },
-      delete: { summary: 'Delete a monitor and its queued tick', parameters: idParam, responses: ok({ type: 'object', properties: { success: { type: 'boolean' } } }) },
+      patch: {
+        summary: 'Change a monitor (name, status, schedule, targets, webhook)',
+        parameters: idParam,
+        requestBody: body(updateMonitorRequestSchema),
+        responses: ok(data(monitor)),
+      },
+      delete: {
+        summary: 'Delete a monitor and its queued tick',
+        parameters: idParam,
+        responses: ok({ type: 'object', properties: { success: { type: 'boolean' } } }),
+      },
     },
     '/v2/monitor/{id}/run': { post: { summary: 'Run a check now', parameters: idParam, responses: ok(data(check)) } },
-    '/v2/monitor/{id}/checks': { get: { summary: "A monitor's checks, newest first", parameters: [...idParam, ...listParams], responses: ok(data({ type: 'array', items: check })) } },
+    '/v2/monitor/{id}/checks': {
+      get: { summary: "A monitor's checks, newest first", parameters: [...idParam, ...listParams], responses: ok(data({ type: 'array', items: check })) },
+    },
     '/v2/monitor/{id}/checks/{checkId}': {
       get: {
         summary: 'A check with its pages and diffs',
-        parameters: [...idParam, checkParam, { name: 'skip', in: 'query', schema: { type: 'integer', minimum: 0 } }, { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1 } }, { name: 'status', in: 'query', schema: page.properties.status }],
+        parameters: [
+          ...idParam,
+          checkParam,
+          { name: 'skip', in: 'query', schema: { type: 'integer', minimum: 0 } },
+          { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1 } },
+          { name: 'status', in: 'query', schema: page.properties.status },
+        ],
         responses: ok(data({ ...check, properties: { ...check.properties, pages: { type: 'array', items: page }, next: { type: ['string', 'null'] } } })),
       },
     },

@@ -35,7 +35,10 @@ const errorResponse = {
 
 // Generated from the error map (errors/to-http.ts): every status an error can answer is documented.
 const errors = Object.fromEntries(
-  [...errorStatuses()].map(([status, meanings]) => [String(status), { ...errorResponse, description: meanings.map((text) => text[0]!.toUpperCase() + text.slice(1)).join('; ') + '.' }]),
+  [...errorStatuses()].map(([status, meanings]) => [
+    String(status),
+    { ...errorResponse, description: meanings.map((text) => text[0]!.toUpperCase() + text.slice(1)).join('; ') + '.' },
+  ]),
 );
 
 const documentSchema = {
@@ -67,7 +70,13 @@ const statusSchema = {
 const webResultSchema = {
   type: 'object',
   description: 'A web result; with scrapeOptions formats, the scraped document fields too.',
-  properties: { url: { type: 'string' }, title: { type: 'string' }, description: { type: 'string' }, position: { type: 'integer' }, ...documentSchema.properties },
+  properties: {
+    url: { type: 'string' },
+    title: { type: 'string' },
+    description: { type: 'string' },
+    position: { type: 'integer' },
+    ...documentSchema.properties,
+  },
 };
 const searchResponseV1 = { type: 'object', properties: { success: { type: 'boolean' }, data: { type: 'array', items: webResultSchema } } };
 const searchResponseV2 = {
@@ -79,8 +88,34 @@ const searchResponseV2 = {
       type: 'object',
       properties: {
         web: { type: 'array', items: webResultSchema },
-        images: { type: 'array', items: { type: 'object', properties: { title: { type: 'string' }, imageUrl: { type: 'string' }, imageWidth: { type: 'integer' }, imageHeight: { type: 'integer' }, url: { type: 'string' }, position: { type: 'integer' } } } },
-        news: { type: 'array', items: { type: 'object', properties: { title: { type: 'string' }, url: { type: 'string' }, snippet: { type: 'string' }, date: { type: 'string' }, imageUrl: { type: 'string' }, position: { type: 'integer' } } } },
+        images: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              title: { type: 'string' },
+              imageUrl: { type: 'string' },
+              imageWidth: { type: 'integer' },
+              imageHeight: { type: 'integer' },
+              url: { type: 'string' },
+              position: { type: 'integer' },
+            },
+          },
+        },
+        news: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              title: { type: 'string' },
+              url: { type: 'string' },
+              snippet: { type: 'string' },
+              date: { type: 'string' },
+              imageUrl: { type: 'string' },
+              position: { type: 'integer' },
+            },
+          },
+        },
       },
     },
   },
@@ -91,7 +126,7 @@ const watchDescription =
   'With `Connection: Upgrade`/`Upgrade: websocket` and the API key as the WebSocket sub-protocol (`new WebSocket(url, apiKey)`), ' +
   'switches to a live watch: `{type: "catchup", data: {status, completed, total, creditsUsed, expiresAt, data: [documents so far]}}`, ' +
   '`{type: "document", data}` per finished page, then `{type: "done", data}` or `{type: "error", error}`, also sent as the close reason. ' +
-  'A missing or wrong key (401) or another team\'s id (404) refuses the handshake.';
+  "A missing or wrong key (401) or another team's id (404) refuses the handshake.";
 const switching = { '101': { description: 'Switching to the WebSocket watch (see the description).' } };
 
 const ok = (schema: object, description = 'OK') => ({ '200': { description, content: { 'application/json': { schema } } }, ...errors });
@@ -129,16 +164,33 @@ export function openApiDocument(version: ApiVersion) {
     security: [{ bearer: [] }],
     paths: {
       [`/${version}/scrape`]: {
-        post: { summary: 'Scrape one page', requestBody: body(scrapeRequestSchema(version)), responses: ok({ type: 'object', properties: { success: { type: 'boolean' }, data: documentSchema } }) },
+        post: {
+          summary: 'Scrape one page',
+          requestBody: body(scrapeRequestSchema(version)),
+          responses: ok({ type: 'object', properties: { success: { type: 'boolean' }, data: documentSchema } }),
+        },
       },
       [`/${version}/scrape/{id}`]: {
-        get: { summary: 'An earlier scrape of your team by its metadata.scrapeId (kept 24 hours)', parameters: idParam, responses: ok({ type: 'object', properties: { success: { type: 'boolean' }, data: documentSchema } }) },
+        get: {
+          summary: 'An earlier scrape of your team by its metadata.scrapeId (kept 24 hours)',
+          parameters: idParam,
+          responses: ok({ type: 'object', properties: { success: { type: 'boolean' }, data: documentSchema } }),
+        },
       },
       [`/${version}/crawl`]: {
-        post: { summary: 'Start a crawl', requestBody: body(version === 'v1' ? crawlRequestSchemaV1 : crawlRequestSchemaV2), responses: ok({ type: 'object', properties: { success: { type: 'boolean' }, id: { type: 'string' }, url: { type: 'string' } } }) },
+        post: {
+          summary: 'Start a crawl',
+          requestBody: body(version === 'v1' ? crawlRequestSchemaV1 : crawlRequestSchemaV2),
+          responses: ok({ type: 'object', properties: { success: { type: 'boolean' }, id: { type: 'string' }, url: { type: 'string' } } }),
+        },
       },
       [`/${version}/crawl/{id}`]: {
-        get: { summary: 'Crawl status and documents (paginated), or a live WebSocket watch', description: watchDescription, parameters: pageParams, responses: { ...ok(statusSchema), ...switching } },
+        get: {
+          summary: 'Crawl status and documents (paginated), or a live WebSocket watch',
+          description: watchDescription,
+          parameters: pageParams,
+          responses: { ...ok(statusSchema), ...switching },
+        },
         delete: { summary: 'Cancel a crawl', parameters: idParam, responses: ok({ type: 'object', properties: { status: { const: 'cancelled' } } }) },
       },
       ...(version === 'v2'
@@ -146,21 +198,38 @@ export function openApiDocument(version: ApiVersion) {
             '/v2/crawl/params-preview': {
               post: {
                 summary: 'The crawl options a model generates from a prompt, without crawling (needs an LLM provider)',
-                requestBody: body({ type: 'object', required: ['url', 'prompt'], properties: { url: { type: 'string' }, prompt: { type: 'string', maxLength: 10_000 } } }),
+                requestBody: body({
+                  type: 'object',
+                  required: ['url', 'prompt'],
+                  properties: { url: { type: 'string' }, prompt: { type: 'string', maxLength: 10_000 } },
+                }),
                 responses: ok({ type: 'object', properties: { success: { type: 'boolean' }, data: { type: 'object' }, warning: { type: 'string' } } }),
               },
             },
           }
         : {}),
-      [`/${version}/crawl/{id}/errors`]: { get: { summary: 'Per-page errors and robots-blocked URLs', parameters: idParam, responses: ok({ type: 'object' }) } },
+      [`/${version}/crawl/{id}/errors`]: {
+        get: { summary: 'Per-page errors and robots-blocked URLs', parameters: idParam, responses: ok({ type: 'object' }) },
+      },
       [`/${version}/crawl/active`]: { get: { summary: 'Crawls of your team still running', responses: ok({ type: 'object' }) } },
       [`/${version}/batch/scrape`]: { post: { summary: 'Start a batch scrape', requestBody: body(batchBody), responses: ok({ type: 'object' }) } },
       [`/${version}/batch/scrape/{id}`]: {
-        get: { summary: 'Batch status and documents (paginated), or a live WebSocket watch', description: watchDescription, parameters: pageParams, responses: { ...ok(statusSchema), ...switching } },
+        get: {
+          summary: 'Batch status and documents (paginated), or a live WebSocket watch',
+          description: watchDescription,
+          parameters: pageParams,
+          responses: { ...ok(statusSchema), ...switching },
+        },
         delete: { summary: 'Cancel a batch scrape', parameters: idParam, responses: ok({ type: 'object' }) },
       },
       [`/${version}/batch/scrape/{id}/errors`]: { get: { summary: 'Per-page errors of a batch', parameters: idParam, responses: ok({ type: 'object' }) } },
-      [`/${version}/map`]: { post: { summary: 'Map the URLs of a site', requestBody: body(version === 'v1' ? mapRequestSchemaV1 : mapRequestSchemaV2), responses: ok({ type: 'object' }) } },
+      [`/${version}/map`]: {
+        post: {
+          summary: 'Map the URLs of a site',
+          requestBody: body(version === 'v1' ? mapRequestSchemaV1 : mapRequestSchemaV2),
+          responses: ok({ type: 'object' }),
+        },
+      },
       [`/${version}/search`]: {
         post: {
           summary: 'Search the web (or, with no provider configured, the pages this instance stored)',
@@ -180,8 +249,17 @@ export function openApiDocument(version: ApiVersion) {
                       schema: {
                         type: 'object',
                         properties: {
-                          file: { type: 'string', format: 'binary', description: 'The file; its name\'s extension tells the type (else the part\'s content type, else its bytes). At most QUARRY_PARSE_MAX_BYTES (413 above).' },
-                          options: { type: 'string', contentMediaType: 'application/json', description: 'JSON: the scrape options that apply to a file (formats, onlyMainContent, includeTags, excludeTags, timeout...).' },
+                          file: {
+                            type: 'string',
+                            format: 'binary',
+                            description:
+                              "The file; its name's extension tells the type (else the part's content type, else its bytes). At most QUARRY_PARSE_MAX_BYTES (413 above).",
+                          },
+                          options: {
+                            type: 'string',
+                            contentMediaType: 'application/json',
+                            description: 'JSON: the scrape options that apply to a file (formats, onlyMainContent, includeTags, excludeTags, timeout...).',
+                          },
                         },
                         required: ['file'],
                       },
@@ -201,15 +279,24 @@ export function openApiDocument(version: ApiVersion) {
       [`/${version}/concurrency-check`]: { get: { summary: 'Pages in flight and the limit', responses: ok({ type: 'object' }) } },
       [`/${version}/team/queue-status`]: { get: { summary: 'Queue depth', responses: ok({ type: 'object' }) } },
       [`/${version}/team/credit-usage/historical`]: {
-        get: { summary: 'Credits used per calendar month (UTC)', parameters: [{ name: 'byApiKey', in: 'query', schema: { type: 'boolean' } }], responses: ok({ type: 'object' }) },
+        get: {
+          summary: 'Credits used per calendar month (UTC)',
+          parameters: [{ name: 'byApiKey', in: 'query', schema: { type: 'boolean' } }],
+          responses: ok({ type: 'object' }),
+        },
       },
       [`/${version}/team/token-usage/historical`]: {
-        get: { summary: 'Tokens used per calendar month (UTC)', parameters: [{ name: 'byApiKey', in: 'query', schema: { type: 'boolean' } }], responses: ok({ type: 'object' }) },
+        get: {
+          summary: 'Tokens used per calendar month (UTC)',
+          parameters: [{ name: 'byApiKey', in: 'query', schema: { type: 'boolean' } }],
+          responses: ok({ type: 'object' }),
+        },
       },
       '/mcp': {
         post: {
           summary: 'MCP server (Streamable HTTP, stateless): the firecrawl-mcp tools (firecrawl_scrape, firecrawl_map, firecrawl_crawl, ...)',
-          description: 'JSON-RPC 2.0 messages of the Model Context Protocol; send `Accept: application/json, text/event-stream`. Tools run as the team of the API key.',
+          description:
+            'JSON-RPC 2.0 messages of the Model Context Protocol; send `Accept: application/json, text/event-stream`. Tools run as the team of the API key.',
           requestBody: body({ type: 'object', description: 'A JSON-RPC request, notification or batch.' }),
           responses: ok({ type: 'object', description: 'The JSON-RPC response.' }),
         },

@@ -1,5 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { agentOptionsOf, agentView, NotConfiguredError, parseAgentRequest, providerHelp, ValidationError, type AgentJobRequest, type AgentRunState, type JobRecord } from '@quarry/core';
+import {
+  agentOptionsOf,
+  agentView,
+  NotConfiguredError,
+  parseAgentRequest,
+  providerHelp,
+  ValidationError,
+  type AgentJobRequest,
+  type AgentRunState,
+  type JobRecord,
+} from '@quarry/core';
 import { bodyObject } from '../server/body.js';
 import type { Caller } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
@@ -20,7 +30,9 @@ export function agentRoutes(app: FastifyInstance, services: Services) {
   app.get('/v2/agent', { config: { kind: 'extractStatus' } }, async (request) => {
     const before = beforeOf(request);
     const now = services.clock.now();
-    const jobs = (await services.jobStore.listJobs(request.caller.teamId, 1_000)).filter((job) => job.kind === 'agent' && job.expiresAt > now && job.createdAt < before);
+    const jobs = (await services.jobStore.listJobs(request.caller.teamId, 1_000)).filter(
+      (job) => job.kind === 'agent' && job.expiresAt > now && job.createdAt < before,
+    );
     const page = jobs.slice(0, listPageSize);
     const more = jobs.length > listPageSize;
     return {
@@ -55,7 +67,8 @@ function beforeOf(request: FastifyRequest): number {
   const raw = (request.query as { before?: unknown }).before;
   if (raw === undefined || raw === '') return Number.POSITIVE_INFINITY;
   const time = typeof raw === 'string' ? (/^\d+$/.test(raw) ? Number(raw) : Date.parse(raw)) : Number.NaN;
-  if (!Number.isFinite(time)) throw new ValidationError(`\`before\` must be an ISO 8601 time or epoch milliseconds; got ${JSON.stringify(String(raw).slice(0, 100))}`, 'before');
+  if (!Number.isFinite(time))
+    throw new ValidationError(`\`before\` must be an ISO 8601 time or epoch milliseconds; got ${JSON.stringify(String(raw).slice(0, 100))}`, 'before');
   return time;
 }
 
@@ -69,6 +82,12 @@ function listItem(job: JobRecord) {
     origin: 'api',
     settings: { hidden: false, starred: false },
     status,
-    options: { urls: options.urls, prompt: options.prompt, ...(options.schema ? { schema: options.schema } : {}), model: options.model ?? 'quarry', effort: options.effort },
+    options: {
+      urls: options.urls,
+      prompt: options.prompt,
+      ...(options.schema ? { schema: options.schema } : {}),
+      model: options.model ?? 'quarry',
+      effort: options.effort,
+    },
   };
 }

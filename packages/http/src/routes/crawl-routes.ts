@@ -13,7 +13,9 @@ import { checkWatchable, watchJob } from './job-watch.js';
  * /v1/crawl/{id} with batch ids, so the status routes answer batch jobs too.
  */
 export function crawlRoutes(app: FastifyInstance, services: Services, version: ApiVersion) {
-  app.post(`/${version}/crawl`, { config: { kind: 'crawl' } }, (request) => startCrawlAction(services, request.caller, request.body, version, publicOrigin(request)));
+  app.post(`/${version}/crawl`, { config: { kind: 'crawl' } }, (request) =>
+    startCrawlAction(services, request.caller, request.body, version, publicOrigin(request)),
+  );
   if (version === 'v2') crawlParamsPreviewRoute(app, services);
 
   const active = async (request: { caller: { teamId: string } }) => {

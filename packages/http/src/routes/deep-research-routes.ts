@@ -1,5 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { deepResearchView, jobOfKind, NotConfiguredError, parseDeepResearchRequest, providerHelp, type DeepResearchJobRequest, type ResearchState } from '@quarry/core';
+import {
+  deepResearchView,
+  jobOfKind,
+  NotConfiguredError,
+  parseDeepResearchRequest,
+  providerHelp,
+  type DeepResearchJobRequest,
+  type ResearchState,
+} from '@quarry/core';
 import { bodyObject } from '../server/body.js';
 import type { Services } from '../server/services.js';
 import { agentStatusFields, callerAgentJob } from './agent-views.js';

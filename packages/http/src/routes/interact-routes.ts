@@ -18,10 +18,28 @@ export const interactRequestSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    code: { type: 'string', minLength: 1, description: 'JavaScript run inside the page; an expression\'s value or a `return` is the result. Send code or prompt.' },
-    prompt: { type: 'string', minLength: 1, description: 'What to do on the page, in words: the configured model turns it into scrape actions (501 without a model).' },
-    language: { enum: [...interactLanguages], default: 'javascript', description: '`javascript` runs in the page; `node` (the SDK\'s default), python and bash answer 501.' },
-    timeout: { type: 'number', exclusiveMinimum: 0, maximum: timeoutLimits.maxSeconds, default: timeoutLimits.defaultSeconds, description: 'Seconds the run may take; past it the run is killed and the session closed.' },
+    code: {
+      type: 'string',
+      minLength: 1,
+      description: "JavaScript run inside the page; an expression's value or a `return` is the result. Send code or prompt.",
+    },
+    prompt: {
+      type: 'string',
+      minLength: 1,
+      description: 'What to do on the page, in words: the configured model turns it into scrape actions (501 without a model).',
+    },
+    language: {
+      enum: [...interactLanguages],
+      default: 'javascript',
+      description: "`javascript` runs in the page; `node` (the SDK's default), python and bash answer 501.",
+    },
+    timeout: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: timeoutLimits.maxSeconds,
+      default: timeoutLimits.defaultSeconds,
+      description: 'Seconds the run may take; past it the run is killed and the session closed.',
+    },
     origin: { type: 'string' },
     integration: { type: 'string' },
   },
@@ -74,7 +92,13 @@ export async function interactAction(services: Services, caller: Caller, scrapeI
     async () =>
       input.code === undefined
         ? promptOutcome(services, sessions, key, url, input.prompt!, input.timeoutMs)
-        : { outcome: input.language === 'node' ? await sessions.runNode(key, url, input.code, input.timeoutMs) : await sessions.evaluate(key, url, input.code, input.timeoutMs), tokens: 0 },
+        : {
+            outcome:
+              input.language === 'node'
+                ? await sessions.runNode(key, url, input.code, input.timeoutMs)
+                : await sessions.evaluate(key, url, input.code, input.timeoutMs),
+            tokens: 0,
+          },
     ({ outcome, tokens }) => ({ credits: outcome.exitCode === 0 ? interactCredits : 0, tokens }),
   );
   const finished = outcome.exitCode === 0;
@@ -139,7 +163,15 @@ export function parseInteractRequest(body: unknown): InteractRequest {
   }
   const timeout = picked.timeout ?? timeoutLimits.defaultSeconds;
   if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0 || timeout > timeoutLimits.maxSeconds) {
-    throw new ValidationError(`\`timeout\` must be a number of seconds above 0 and at most ${timeoutLimits.maxSeconds}; got ${JSON.stringify(timeout)}`, 'timeout');
+    throw new ValidationError(
+      `\`timeout\` must be a number of seconds above 0 and at most ${timeoutLimits.maxSeconds}; got ${JSON.stringify(timeout)}`,
+      'timeout',
+    );
   }
-  return { ...(code !== undefined ? { code } : {}), ...(prompt !== undefined ? { prompt } : {}), language: language as Language, timeoutMs: Math.round(timeout * 1000) };
+  return {
+    ...(code !== undefined ? { code } : {}),
+    ...(prompt !== undefined ? { prompt } : {}),
+    language: language as Language,
+    timeoutMs: Math.round(timeout * 1000),
+  };
 }

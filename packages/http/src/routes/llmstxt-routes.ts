@@ -11,7 +11,9 @@ import type { Caller } from '../server/request-context.js';
  */
 export function llmsTxtRoutes(app: FastifyInstance, services: Services) {
   app.post('/v1/llmstxt', { config: { kind: 'scrape' } }, (request) => startLlmsTxtAction(services, request.caller, request.body));
-  app.get('/v1/llmstxt/:id', { config: { kind: 'crawlStatus' } }, (request) => llmsTxtStatusOf(services, request.caller, (request.params as { id: string }).id));
+  app.get('/v1/llmstxt/:id', { config: { kind: 'crawlStatus' } }, (request) =>
+    llmsTxtStatusOf(services, request.caller, (request.params as { id: string }).id),
+  );
 }
 
 /** Starts an llms.txt job for a caller: what POST /v1/llmstxt and the MCP tool run. */

@@ -13,16 +13,26 @@ export function mapRoutes(app: FastifyInstance, services: Services, version: Api
 export async function mapAction(services: Services, caller: Caller, body: unknown, version: ApiVersion) {
   const { url, options } = parseMapRequest(version, bodyObject(body));
   await services.billing.requireCredits(caller.teamId, creditPrices.map);
-  const links = await services.billing.chargeRequest(caller, 'map', () => services.engine.map(url, {
-    ...(options.search ? { search: options.search } : {}),
-    sitemap: options.sitemap,
-    includeSubdomains: options.includeSubdomains,
-    ignoreQueryParameters: options.ignoreQueryParameters,
-    limit: options.limit,
-    ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
-    useIndex: options.useIndex,
-    filterByPath: options.filterByPath,
-  }, { teamId: caller.teamId }), () => ({ credits: creditPrices.map, tokens: 0 }));
+  const links = await services.billing.chargeRequest(
+    caller,
+    'map',
+    () =>
+      services.engine.map(
+        url,
+        {
+          ...(options.search ? { search: options.search } : {}),
+          sitemap: options.sitemap,
+          includeSubdomains: options.includeSubdomains,
+          ignoreQueryParameters: options.ignoreQueryParameters,
+          limit: options.limit,
+          ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
+          useIndex: options.useIndex,
+          filterByPath: options.filterByPath,
+        },
+        { teamId: caller.teamId },
+      ),
+    () => ({ credits: creditPrices.map, tokens: 0 }),
+  );
   if (version === 'v1') return { success: true, links: links.map((link) => link.url) };
   return { success: true, links };
 }

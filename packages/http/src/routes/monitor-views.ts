@@ -1,4 +1,14 @@
-import { jobOfKind, pageKey, pageStatus, type AgentState, type JobErrorRecord, type JobRecord, type MonitorCheckState, type MonitorRecord, type ScrapeDocument } from '@quarry/core';
+import {
+  jobOfKind,
+  pageKey,
+  pageStatus,
+  type AgentState,
+  type JobErrorRecord,
+  type JobRecord,
+  type MonitorCheckState,
+  type MonitorRecord,
+  type ScrapeDocument,
+} from '@quarry/core';
 
 /**
  * The API's shapes of a monitor, a check and a check's pages, as Firecrawl's SDK reads them
@@ -67,7 +77,10 @@ export function checkPages(documents: ScrapeDocument[], errors: JobErrorRecord[]
   const pages = documents.map((document) => {
     const url = document.metadata.sourceURL || document.metadata.url;
     const tracking = document.changeTracking as { diff?: { text: string; json: unknown }; json?: unknown } | undefined;
-    const diff = tracking?.diff || tracking?.json ? { ...(tracking.diff ? { text: tracking.diff.text, json: tracking.diff.json } : {}), ...(tracking.json ? { json: tracking.json } : {}) } : null;
+    const diff =
+      tracking?.diff || tracking?.json
+        ? { ...(tracking.diff ? { text: tracking.diff.text, json: tracking.diff.json } : {}), ...(tracking.json ? { json: tracking.json } : {}) }
+        : null;
     return {
       id: document.metadata.scrapeId,
       targetId: targetOf(url),

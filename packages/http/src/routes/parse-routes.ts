@@ -32,7 +32,8 @@ export function parseRoutes(app: FastifyInstance, services: Services) {
 /** A parse for a caller: what POST /v2/parse and the MCP tool firecrawl_parse run. */
 export async function parseAction(services: Services, caller: Caller, file: ParseFileInput, body: Record<string, unknown>, abort?: AbortSignal) {
   const maxBytes = services.config.QUARRY_PARSE_MAX_BYTES;
-  if (file.bytes.length > maxBytes) throw new PayloadTooLargeError(`file: the file is larger than this server's parse limit of ${maxBytes} bytes (QUARRY_PARSE_MAX_BYTES)`);
+  if (file.bytes.length > maxBytes)
+    throw new PayloadTooLargeError(`file: the file is larger than this server's parse limit of ${maxBytes} bytes (QUARRY_PARSE_MAX_BYTES)`);
   const options = parseScrapeOptions('v2', take(body, []).rest);
   const teamId = caller.teamId;
   await services.billing.requireCredits(teamId, 1);
@@ -42,7 +43,8 @@ export async function parseAction(services: Services, caller: Caller, file: Pars
 }
 
 async function readUpload(request: FastifyRequest, maxBytes: number): Promise<{ file: ParseFileInput; optionsText: string | undefined }> {
-  if (!request.isMultipart()) throw new ValidationError('file: expected a multipart/form-data body with a `file` part (and an optional `options` part holding JSON)', 'file');
+  if (!request.isMultipart())
+    throw new ValidationError('file: expected a multipart/form-data body with a `file` part (and an optional `options` part holding JSON)', 'file');
   let file: ParseFileInput | undefined;
   let optionsText: string | undefined;
   try {
@@ -54,8 +56,10 @@ async function readUpload(request: FastifyRequest, maxBytes: number): Promise<{ 
     }
   } catch (error) {
     const code = (error as { code?: string }).code ?? '';
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new PayloadTooLargeError(`file: the file is larger than this server's parse limit of ${maxBytes} bytes (QUARRY_PARSE_MAX_BYTES)`);
-    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT') throw new ValidationError(`file: too many parts; send one \`file\` and one \`options\``, 'file');
+    if (code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new PayloadTooLargeError(`file: the file is larger than this server's parse limit of ${maxBytes} bytes (QUARRY_PARSE_MAX_BYTES)`);
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT')
+      throw new ValidationError(`file: too many parts; send one \`file\` and one \`options\``, 'file');
     if (error instanceof ValidationError) throw error;
     throw new ValidationError(`file: the multipart body could not be read: ${(error as Error).message}`, 'file');
   }

@@ -27,16 +27,22 @@ export async function searchAction(services: Services, caller: Caller, body: unk
   const teamId = caller.teamId;
   await services.billing.requireCredits(teamId, search.limit);
   const scrapeOptions = search.scrapeOptions;
-  const outcome = await services.billing.chargeRequest(caller, 'search', () => runSearch(
-    {
-      provider: services.search,
-      clock: services.clock,
-      scrape: (url, context) => services.engine.scrapeParsed(url, scrapeOptions!, { signal: context.signal, teamId }),
-      teamId,
-    },
-    search,
-    signal,
-  ), searchUsage);
+  const outcome = await services.billing.chargeRequest(
+    caller,
+    'search',
+    () =>
+      runSearch(
+        {
+          provider: services.search,
+          clock: services.clock,
+          scrape: (url, context) => services.engine.scrapeParsed(url, scrapeOptions!, { signal: context.signal, teamId }),
+          teamId,
+        },
+        search,
+        signal,
+      ),
+    searchUsage,
+  );
   if (version === 'v1') return { success: true, data: outcome.web.map((result) => webItem(result, version)) };
   return { success: true, data: dataV2(outcome, search.sources), creditsUsed: outcome.creditsUsed };
 }

@@ -47,7 +47,9 @@ export function buildServer(services: Services, options: { logger?: boolean | ob
     routerOptions: { ignoreDuplicateSlashes: true, maxParamLength },
     // The router's own refusals (an over-long id, a malformed URL) in the API's error body.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
-      const http = toHttpError(error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? paramTooLong() : new ValidationError(`Invalid request URL: ${error.message}`, 'url'));
+      const http = toHttpError(
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? paramTooLong() : new ValidationError(`Invalid request URL: ${error.message}`, 'url'),
+      );
       void reply.status(http.status).headers(http.headers).send(http.body);
     },
   });
@@ -89,12 +91,14 @@ export function buildServer(services: Services, options: { logger?: boolean | ob
 
   app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown }, request: FastifyRequest, reply: FastifyReply) => {
     // Fastify's own body parsing errors (bad JSON, wrong content type) are bad input too.
-    const normalized =
-      error.statusCode === 400 || error.statusCode === 415 ? new ValidationError(`Invalid request body: ${error.message}`, 'body') : error;
+    const normalized = error.statusCode === 400 || error.statusCode === 415 ? new ValidationError(`Invalid request body: ${error.message}`, 'body') : error;
     const http = toHttpError(normalized);
     // Routes log at warn (status polling would flood info): the request's outcome goes to the app's log.
     if (error.statusCode !== 413) logFailure(app.log.child({ reqId: request.id }), normalized, `${request.method} ${request.routeOptions.url ?? request.url}`);
-    void reply.status(error.statusCode === 413 ? 413 : http.status).headers(http.headers).send(http.body);
+    void reply
+      .status(error.statusCode === 413 ? 413 : http.status)
+      .headers(http.headers)
+      .send(http.body);
   });
 
   app.setNotFoundHandler((request, reply) => {

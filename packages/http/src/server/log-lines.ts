@@ -28,7 +28,9 @@ export function formatLogLine(line: string, colour = true): string {
   let message = String(entry.msg ?? '');
   if (entry.err?.message && !message.includes(entry.err.message)) message += `: ${entry.err.message}`;
   if (!colour) return `${time} ${level} ${message}`;
-  const highlighted = message.replace(/https?:\/\/\S+/g, (url) => bold(url)).replace(/(admin token[^:]*:\s*)(\S+)/i, (_all, label: string, token: string) => `${label}${bold(token)}`);
+  const highlighted = message
+    .replace(/https?:\/\/\S+/g, (url) => bold(url))
+    .replace(/(admin token[^:]*:\s*)(\S+)/i, (_all, label: string, token: string) => `${label}${bold(token)}`);
   const tint = levelColours[entry.level ?? 30];
   return tint ? `${time} ${tint}${level}${reset} ${highlighted}` : `${time} ${level} ${highlighted}`;
 }

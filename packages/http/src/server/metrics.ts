@@ -8,9 +8,24 @@ import type { Fetcher, FetchRequest, FetchResponse, JobEvent, JobRecords, Queue 
  */
 export class ServerMetrics {
   readonly registry = new Registry();
-  readonly requests = new Counter({ name: 'quarry_http_requests_total', help: 'HTTP requests by route and status.', labelNames: ['method', 'route', 'status'], registers: [this.registry] });
-  readonly pages = new Counter({ name: 'quarry_pages_total', help: 'Job pages finished, by outcome.', labelNames: ['kind', 'outcome'], registers: [this.registry] });
-  readonly jobEvents = new Counter({ name: 'quarry_job_transitions_total', help: 'Job state transitions.', labelNames: ['kind', 'state'], registers: [this.registry] });
+  readonly requests = new Counter({
+    name: 'quarry_http_requests_total',
+    help: 'HTTP requests by route and status.',
+    labelNames: ['method', 'route', 'status'],
+    registers: [this.registry],
+  });
+  readonly pages = new Counter({
+    name: 'quarry_pages_total',
+    help: 'Job pages finished, by outcome.',
+    labelNames: ['kind', 'outcome'],
+    registers: [this.registry],
+  });
+  readonly jobEvents = new Counter({
+    name: 'quarry_job_transitions_total',
+    help: 'Job state transitions.',
+    labelNames: ['kind', 'state'],
+    registers: [this.registry],
+  });
   readonly fetchSeconds = new Histogram({
     name: 'quarry_fetch_duration_seconds',
     help: 'Fetch latency by engine and outcome.',

@@ -72,7 +72,10 @@ export class MemoryRateLimiter implements RateLimiter {
 /** Reads `scrape=100,crawl=15` style overrides. */
 export function parseRateLimits(spec: string): Record<EndpointKind, number> {
   const limits = { ...defaultRateLimits };
-  for (const part of spec.split(',').map((entry) => entry.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)) {
     const [name, value] = part.split('=');
     if (name && name in limits && value && /^\d+$/.test(value)) limits[name as EndpointKind] = Number(value);
   }

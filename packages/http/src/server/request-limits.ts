@@ -119,5 +119,6 @@ export function checkBodySchemas(body: Record<string, unknown>, prefix = ''): vo
     });
   }
   const scrapeOptions = body.scrapeOptions;
-  if (prefix === '' && typeof scrapeOptions === 'object' && scrapeOptions !== null) checkBodySchemas(scrapeOptions as Record<string, unknown>, 'scrapeOptions.');
+  if (prefix === '' && typeof scrapeOptions === 'object' && scrapeOptions !== null)
+    checkBodySchemas(scrapeOptions as Record<string, unknown>, 'scrapeOptions.');
 }

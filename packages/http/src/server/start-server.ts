@@ -18,7 +18,11 @@ export interface RunningServer {
 
 export { isLoopbackHost } from './loopback.js';
 
-export async function startServer(services: Services, config: ServerConfig, options: { close: () => Promise<void>; logger?: object | boolean }): Promise<RunningServer> {
+export async function startServer(
+  services: Services,
+  config: ServerConfig,
+  options: { close: () => Promise<void>; logger?: object | boolean },
+): Promise<RunningServer> {
   const app = buildServer(services, { logger: options.logger ?? false });
   const hasKeys = await services.ledger.hasAnyKey();
   const refusal = keylessRefusal(config, hasKeys);

@@ -37,7 +37,9 @@ describe.runIf(available)('agent jobs on API and worker processes', () => {
   });
 
   const post = (path: string, body: unknown) =>
-    fetch(`${api.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((response) => response.json());
+    fetch(`${api.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((response) =>
+      response.json(),
+    );
   const finished = (path: string) =>
     waitFor(
       async () => {
@@ -50,7 +52,10 @@ describe.runIf(available)('agent jobs on API and worker processes', () => {
   it('writes llms.txt and extracts data with the work done by the workers', async () => {
     const [llms, extract] = await Promise.all([
       post('/v1/llmstxt', { url: `${site.url}/`, maxUrls: 4 }),
-      post('/v2/extract', { urls: [`${shop.url}/products/*`], schema: { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } } } }),
+      post('/v2/extract', {
+        urls: [`${shop.url}/products/*`],
+        schema: { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } } },
+      }),
     ]);
     const [llmsDone, extractDone] = await Promise.all([finished(`/v1/llmstxt/${llms.id}`), finished(`/v2/extract/${extract.id}`)]);
     expect(llmsDone.status).toBe('completed');

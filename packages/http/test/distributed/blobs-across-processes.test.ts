@@ -37,7 +37,13 @@ describe.runIf(available)('blob links across processes', () => {
 
   const stores = {
     postgres: () => ({}),
-    s3: () => ({ QUARRY_S3_ENDPOINT: s3.endpoint, QUARRY_S3_BUCKET: 'quarry-blobs', QUARRY_S3_ACCESS_KEY_ID: s3.credentials.accessKeyId, QUARRY_S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey, QUARRY_S3_PREFIX: 'shots/' }),
+    s3: () => ({
+      QUARRY_S3_ENDPOINT: s3.endpoint,
+      QUARRY_S3_BUCKET: 'quarry-blobs',
+      QUARRY_S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
+      QUARRY_S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
+      QUARRY_S3_PREFIX: 'shots/',
+    }),
   };
 
   for (const [name, settings] of Object.entries(stores)) {
@@ -53,7 +59,9 @@ describe.runIf(available)('blob links across processes', () => {
         const api = await startApiProcess({ ...env, QUARRY_DATA_DIR: await folder() });
         processes.push(api);
         const workerDir = await folder();
-        processes.push(await startWorkerProcess({ ...env, QUARRY_DATA_DIR: workerDir, QUARRY_PUBLIC_URL: api.url!, QUARRY_CHROMIUM_PATH: '/usr/bin/chromium' }, 1));
+        processes.push(
+          await startWorkerProcess({ ...env, QUARRY_DATA_DIR: workerDir, QUARRY_PUBLIC_URL: api.url!, QUARRY_CHROMIUM_PATH: '/usr/bin/chromium' }, 1),
+        );
 
         const started = await json(`${api.url}/v2/batch/scrape`, {
           method: 'POST',

@@ -37,7 +37,11 @@ describe.skipIf(skip)('interact on API and worker processes', () => {
   const js = (code: string) => ({ code, language: 'javascript' as never, timeout: 10 });
 
   async function post(api: string, id: string, body: unknown, key = keyA) {
-    const response = await fetch(`${api}/v2/scrape/${id}/interact`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+    const response = await fetch(`${api}/v2/scrape/${id}/interact`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify(body),
+    });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
 
@@ -73,7 +77,11 @@ describe.skipIf(skip)('interact on API and worker processes', () => {
     const scraped = await viaOne.scrape(`${site.url}/counter`, { formats: ['markdown'] });
     const id = scraped.metadata!.scrapeId!;
 
-    expect(await viaOne.interact(id, js("window.mark = 'set'; document.getElementById('inc').click(); return document.title;"))).toMatchObject({ success: true, result: 'Counter page', exitCode: 0 });
+    expect(await viaOne.interact(id, js("window.mark = 'set'; document.getElementById('inc').click(); return document.title;"))).toMatchObject({
+      success: true,
+      result: 'Counter page',
+      exitCode: 0,
+    });
     // The other API process reaches the same page: the mark and the click are there.
     expect(await viaTwo.interact(id, js("window.mark + ' ' + document.getElementById('n').textContent"))).toMatchObject({ success: true, result: 'set 1' });
 
@@ -94,7 +102,9 @@ describe.skipIf(skip)('interact on API and worker processes', () => {
     const id = scraped.metadata!.scrapeId!;
     // The click of the scrape's actions is on the kept page, reached from the other process.
     expect(await viaTwo.interact(id, js("document.getElementById('n').textContent"))).toMatchObject({ success: true, result: '1' });
-    expect(await viaOne.interact(id, js("document.getElementById('inc').click(); return document.getElementById('n').textContent;"))).toMatchObject({ result: '2' });
+    expect(await viaOne.interact(id, js("document.getElementById('inc').click(); return document.getElementById('n').textContent;"))).toMatchObject({
+      result: '2',
+    });
     expect(await viaTwo.stopInteraction(id)).toMatchObject({ success: true });
   });
 

@@ -57,7 +57,10 @@ describe.runIf(available)('two API processes and three workers', () => {
         }),
       ),
     );
-    const jobs = [{ id: crawl.id as string, path: 'crawl', pages: pageCount }, ...batches.map((batch) => ({ id: batch.id as string, path: 'batch/scrape', pages: batchSize }))];
+    const jobs = [
+      { id: crawl.id as string, path: 'crawl', pages: pageCount },
+      ...batches.map((batch) => ({ id: batch.id as string, path: 'batch/scrape', pages: batchSize })),
+    ];
 
     for (const [index, job] of jobs.entries()) {
       const done = await waitFor(

@@ -33,7 +33,11 @@ describe.runIf(available)('monitors on API and worker processes', () => {
 
   it('checks each tick once with two workers, and keeps the schedule when every worker is replaced', async () => {
     const firecrawl = new Firecrawl({ apiKey: '', apiUrl: api.url });
-    const monitor = await firecrawl.createMonitor({ name: 'watched', schedule: { cron: '*/2 * * * * *' }, targets: [{ type: 'scrape', urls: [`${site.url}/watched`] }] });
+    const monitor = await firecrawl.createMonitor({
+      name: 'watched',
+      schedule: { cron: '*/2 * * * * *' },
+      targets: [{ type: 'scrape', urls: [`${site.url}/watched`] }],
+    });
     const completed = async () => (await firecrawl.listMonitorChecks(monitor.id, { limit: 100 })).filter((check) => check.status === 'completed');
     await waitFor(async () => (await completed()).length >= 4, { timeoutMs: 40_000, message: 'four checks' });
 
@@ -54,7 +58,9 @@ describe.runIf(available)('monitors on API and worker processes', () => {
     // One scrape per check: the page was fetched exactly as many times as checks ran.
     const ran = checks.filter((check) => check.summary.totalPages === 1).length;
     expect(ran).toBe(checks.length);
-    await waitFor(async () => (await firecrawl.listMonitorChecks(monitor.id, { limit: 100 })).every((check) => check.status !== 'running'), { message: 'last check done' });
+    await waitFor(async () => (await firecrawl.listMonitorChecks(monitor.id, { limit: 100 })).every((check) => check.status !== 'running'), {
+      message: 'last check done',
+    });
     const all = (await completed()).filter((check) => check.summary.totalPages === 1).length;
     expect(site.hits('/watched')).toBe(all);
   });

@@ -86,10 +86,17 @@ describe.runIf(available && !missing)('outages of the backing services', () => {
     await waitFor(async () => (await json(`${api.url}/v2/crawl/${id}`)).completed >= 5, { timeoutMs: 30_000, message: 'first pages' });
 
     await server.stop();
-    for (const request of [fetch(`${api.url}/v2/crawl/${id}`), fetch(`${api.url}/v2/scrape`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${site.url}/p/1` }) })]) {
+    for (const request of [
+      fetch(`${api.url}/v2/crawl/${id}`),
+      fetch(`${api.url}/v2/scrape`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${site.url}/p/1` }) }),
+    ]) {
       const response = await request;
       expect(response.status).toBe(503);
-      expect(await response.json()).toMatchObject({ success: false, code: 'UNAVAILABLE', error: expect.stringMatching(/^The database is unavailable \(.+\); retry in a few seconds$/) });
+      expect(await response.json()).toMatchObject({
+        success: false,
+        code: 'UNAVAILABLE',
+        error: expect.stringMatching(/^The database is unavailable \(.+\); retry in a few seconds$/),
+      });
     }
     await server.start();
 

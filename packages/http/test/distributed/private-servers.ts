@@ -32,7 +32,13 @@ export async function startPrivateRedis(): Promise<PrivateServer> {
   let child: ChildProcess | undefined;
   const start = async () => {
     child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    await waitFor(() => spawnSync('redis-cli', ['-p', String(port), 'ping']).stdout?.toString().trim() === 'PONG', { timeoutMs: 10_000, message: 'private redis start' });
+    await waitFor(
+      () =>
+        spawnSync('redis-cli', ['-p', String(port), 'ping'])
+          .stdout?.toString()
+          .trim() === 'PONG',
+      { timeoutMs: 10_000, message: 'private redis start' },
+    );
   };
   const stop = async () => {
     spawnSync('redis-cli', ['-p', String(port), 'shutdown', 'nosave']);
@@ -60,7 +66,8 @@ export async function startPrivatePostgres(): Promise<PrivateServer> {
   const bin = postgresBinDir()!;
   const dir = mkdtempSync(join(tmpdir(), 'quarry-pg-'));
   const asRoot = process.getuid?.() === 0;
-  const command = (name: string, args: string[]): [string, string[]] => (asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, name), ...args]] : [join(bin, name), args]);
+  const command = (name: string, args: string[]): [string, string[]] =>
+    asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, name), ...args]] : [join(bin, name), args];
   if (asRoot) {
     const uid = Number(spawnSync('id', ['-u', 'postgres']).stdout.toString());
     const gid = Number(spawnSync('id', ['-g', 'postgres']).stdout.toString());
@@ -77,7 +84,10 @@ export async function startPrivatePostgres(): Promise<PrivateServer> {
   };
   const start = async () => {
     pgCtl(['start', '-w', '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`]);
-    await waitFor(() => spawnSync(join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)]).status === 0, { timeoutMs: 20_000, message: 'private postgres start' });
+    await waitFor(() => spawnSync(join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)]).status === 0, {
+      timeoutMs: 20_000,
+      message: 'private postgres start',
+    });
   };
   // Fast shutdown: sessions are cut and the server exits, as in a real outage.
   const stop = async () => pgCtl(['stop', '-w', '-m', 'fast']);

@@ -44,10 +44,17 @@ export async function startApiProcess(env: Record<string, string>): Promise<Quar
   const port = await freePort();
   const started = spawnQuarry(['serve', '--role', 'api'], { ...env, PORT: String(port) });
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(() => fetch(`${url}/health`).then((response) => response.ok, () => false), {
-    timeoutMs: 30_000,
-    message: `API process start:\n${started.output()}`,
-  });
+  await waitFor(
+    () =>
+      fetch(`${url}/health`).then(
+        (response) => response.ok,
+        () => false,
+      ),
+    {
+      timeoutMs: 30_000,
+      message: `API process start:\n${started.output()}`,
+    },
+  );
   return { ...started, url };
 }
 

@@ -32,7 +32,9 @@ describe.runIf(available)('limits shared by every worker process', () => {
       const index = Number(/(\d+)$/.exec(url.pathname)?.[1] ?? 0);
       const links = Array.from({ length: 10 }, (_, next) => `<a href="/${group}/p${(index * 3 + next) % 24}">next</a>`).join(' ');
       response.writeHead(200, { 'content-type': 'text/html' });
-      response.end(`<html><head><title>${group} ${index}</title></head><body><main><h1>${group} page ${index}</h1><p>Text of page ${index}, long enough to be content.</p>${links}</main></body></html>`);
+      response.end(
+        `<html><head><title>${group} ${index}</title></head><body><main><h1>${group} page ${index}</h1><p>Text of page ${index}, long enough to be content.</p>${links}</main></body></html>`,
+      );
     });
     api = await startApiProcess(env);
     processes.push(api, ...(await Promise.all([1, 2, 3].map(() => startWorkerProcess(env, 4)))));
@@ -43,7 +45,8 @@ describe.runIf(available)('limits shared by every worker process', () => {
     await dropIsolated(env);
   });
 
-  const post = (path: string, body: unknown) => json(`${api.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = (path: string, body: unknown) =>
+    json(`${api.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const finished = (path: string, id: string) =>
     waitFor(
       async () => {
@@ -54,7 +57,14 @@ describe.runIf(available)('limits shared by every worker process', () => {
     );
 
   it("holds a crawl's maxConcurrency across three workers", async () => {
-    const crawl = await post('/v2/crawl', { url: `${site.url}/mc/p0`, crawlEntireDomain: true, sitemap: 'skip', ignoreRobotsTxt: true, maxConcurrency: 2, limit: 24 });
+    const crawl = await post('/v2/crawl', {
+      url: `${site.url}/mc/p0`,
+      crawlEntireDomain: true,
+      sitemap: 'skip',
+      ignoreRobotsTxt: true,
+      maxConcurrency: 2,
+      limit: 24,
+    });
     const done = await finished('crawl', crawl.id);
     expect(done.completed).toBe(24);
     expect(peaks.get('mc')).toBe(2);

@@ -35,7 +35,14 @@ export async function startForwardProxy(options: { sourceAddress: string; creden
     delete headers['proxy-authorization'];
     delete headers['proxy-connection'];
     const upstream = http.request(
-      { host: target.hostname, port: target.port || 80, path: target.pathname + target.search, method: request.method, headers, localAddress: options.sourceAddress },
+      {
+        host: target.hostname,
+        port: target.port || 80,
+        path: target.pathname + target.search,
+        method: request.method,
+        headers,
+        localAddress: options.sourceAddress,
+      },
       (answer) => {
         response.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(response);

@@ -18,8 +18,17 @@ export const shopProducts: ShopProduct[] = [
 ];
 
 export function shopPageHtml(product: ShopProduct, links: string[]): string {
-  const facts = [`Name: ${product.name}`, product.price !== undefined ? `Price: ${product.price.toFixed(2)}` : '', product.tags ? `Tags: ${product.tags.join(', ')}` : ''].filter(Boolean);
-  const jsonLd = { '@context': 'https://schema.org', '@type': 'Product', name: product.name, ...(product.price !== undefined ? { offers: { '@type': 'Offer', price: product.price.toFixed(2), priceCurrency: 'EUR' } } : {}) };
+  const facts = [
+    `Name: ${product.name}`,
+    product.price !== undefined ? `Price: ${product.price.toFixed(2)}` : '',
+    product.tags ? `Tags: ${product.tags.join(', ')}` : '',
+  ].filter(Boolean);
+  const jsonLd = {
+    '@context': 'https://schema.org',
+    '@type': 'Product',
+    name: product.name,
+    ...(product.price !== undefined ? { offers: { '@type': 'Offer', price: product.price.toFixed(2), priceCurrency: 'EUR' } } : {}),
+  };
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${product.name} | Shop</title>
 <meta name="description" content="The ${product.name} of the shop.">
 <script type="application/ld+json">${JSON.stringify(jsonLd)}</script></head>
@@ -32,7 +41,8 @@ ${facts.map((fact) => `<p>${fact}</p>`).join('\n')}
 
 export function shopRoutes(): RouteTable {
   const routes: RouteTable = {};
-  for (const product of shopProducts) routes[product.path] = { body: shopPageHtml(product, product.path === '/products/' ? ['/products/kettle', '/products/pot'] : ['/products/']) };
+  for (const product of shopProducts)
+    routes[product.path] = { body: shopPageHtml(product, product.path === '/products/' ? ['/products/kettle', '/products/pot'] : ['/products/']) };
   routes['/robots.txt'] = { type: 'text/plain', body: 'User-agent: *\nAllow: /\n' };
   return routes;
 }

@@ -31,7 +31,9 @@ if (mode === 'v2') {
   out(end);
 } else {
   const app = new FirecrawlAppV1({ apiKey, apiUrl });
-  const watch = await (mode === 'v1-batch' ? app.batchScrapeUrlsAndWatch(target.split(','), { formats: ['markdown'] }) : app.crawlUrlAndWatch(target, { limit: 10 }));
+  const watch = await (mode === 'v1-batch'
+    ? app.batchScrapeUrlsAndWatch(target.split(','), { formats: ['markdown'] })
+    : app.crawlUrlAndWatch(target, { limit: 10 }));
   const urls = [];
   watch.addEventListener('document', (event) => urls.push(event.detail.metadata?.sourceURL));
   const end = await new Promise((resolve) => {

@@ -142,10 +142,11 @@ export class BullmqQueue implements Queue {
     }
     if (taken.length < max) this.mayHaveWork = false;
     if (taken.length === 0) return [];
-    const attempts = await recordLeases.run<number[]>(this.redis, [this.keys.leased, this.keys.tokens, this.keys.attempts], [
-      this.clock.now() + leaseMs,
-      ...taken.flatMap((entry) => [entry.id, entry.token]),
-    ]);
+    const attempts = await recordLeases.run<number[]>(
+      this.redis,
+      [this.keys.leased, this.keys.tokens, this.keys.attempts],
+      [this.clock.now() + leaseMs, ...taken.flatMap((entry) => [entry.id, entry.token])],
+    );
     return taken.map((entry, index) => ({ ...entry.message, attempts: attempts[index] ?? 0, leaseToken: entry.token }));
   }
 
@@ -155,7 +156,11 @@ export class BullmqQueue implements Queue {
 
   private async ackNow(message: LeasedMessage): Promise<void> {
     const id = bullId(message.id);
-    const ended = await endLease.run<number>(this.redis, [this.keys.leased, this.keys.tokens, this.keys.attempts, this.keys.job(message.jobId)], [id, message.leaseToken]);
+    const ended = await endLease.run<number>(
+      this.redis,
+      [this.keys.leased, this.keys.tokens, this.keys.attempts, this.keys.job(message.jobId)],
+      [id, message.leaseToken],
+    );
     if (ended === 1) await this.bull.remove(id);
   }
 
@@ -166,12 +171,11 @@ export class BullmqQueue implements Queue {
   private async releaseNow(message: LeasedMessage, delayMs: number): Promise<void> {
     const id = bullId(message.id);
     const hasDelay = delayMs > 0;
-    const outcome = await giveBack.run<number>(this.redis, [this.keys.leased, this.keys.tokens, this.keys.delayed], [
-      id,
-      message.leaseToken,
-      this.clock.now() + Math.max(0, delayMs),
-      hasDelay ? '1' : '0',
-    ]);
+    const outcome = await giveBack.run<number>(
+      this.redis,
+      [this.keys.leased, this.keys.tokens, this.keys.delayed],
+      [id, message.leaseToken, this.clock.now() + Math.max(0, delayMs), hasDelay ? '1' : '0'],
+    );
     if (outcome === 1) await this.moveToWait([id]);
   }
 
@@ -180,9 +184,18 @@ export class BullmqQueue implements Queue {
   }
 
   private async removeJobNow(jobId: string): Promise<void> {
-    const ids = await forgetJob.run<string[]>(this.redis, [this.keys.leased, this.keys.delayed, this.keys.tokens, this.keys.attempts, this.keys.job(jobId)], []);
+    const ids = await forgetJob.run<string[]>(
+      this.redis,
+      [this.keys.leased, this.keys.delayed, this.keys.tokens, this.keys.attempts, this.keys.job(jobId)],
+      [],
+    );
     for (let index = 0; index < ids.length; index += 100) await Promise.all(ids.slice(index, index + 100).map((id) => this.bull.remove(id)));
-    if (ids.length > 0) await this.redis.pipeline().zrem(this.keys.scheduled, ...ids).hdel(this.keys.scheduledData, ...ids).exec();
+    if (ids.length > 0)
+      await this.redis
+        .pipeline()
+        .zrem(this.keys.scheduled, ...ids)
+        .hdel(this.keys.scheduledData, ...ids)
+        .exec();
   }
 
   async waitForWork(timeoutMs: number, signal?: AbortSignal): Promise<void> {
@@ -190,7 +203,11 @@ export class BullmqQueue implements Queue {
     while (!signal?.aborted && !this.mayHaveWork) {
       // Each look at Redis races the clock, so a deadline or a delay that ends is met on time.
       // Redis unreachable: look again after the poll interval.
-      const readiness = await this.raceUntil(wakeAt, this.readiness().catch(() => ({ ready: false, nextAt: Number.POSITIVE_INFINITY })), signal);
+      const readiness = await this.raceUntil(
+        wakeAt,
+        this.readiness().catch(() => ({ ready: false, nextAt: Number.POSITIVE_INFINITY })),
+        signal,
+      );
       if (readiness === undefined) return;
       if (readiness.ready) return;
       wakeAt = Math.min(wakeAt, readiness.nextAt);

@@ -28,7 +28,11 @@ export class PostgresBlobStore implements BlobStore {
       throw new ValidationError(`a blob must be at most ${this.options.maxBytes} bytes; got ${bytes.byteLength}`, 'bytes');
     }
     const id = randomBytes(16).toString('hex');
-    await this.db.execute('INSERT INTO blobs (id, content_type, bytes) VALUES ($1, $2, $3)', [id, contentType, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]);
+    await this.db.execute('INSERT INTO blobs (id, content_type, bytes) VALUES ($1, $2, $3)', [
+      id,
+      contentType,
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    ]);
     return id;
   }
 

@@ -64,7 +64,19 @@ export class PostgresJobStore implements JobStore {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id
        )
        SELECT quarry_add_outbox($11) FROM job WHERE $11::text IS NOT NULL`,
-      [job.id, job.kind, job.teamId, job.status, job.url, JSON.stringify(job.request), job.createdAt, job.expiresAt, job.kickoffDone, job.error ?? null, outboxJson(outbox)],
+      [
+        job.id,
+        job.kind,
+        job.teamId,
+        job.status,
+        job.url,
+        JSON.stringify(job.request),
+        job.createdAt,
+        job.expiresAt,
+        job.kickoffDone,
+        job.error ?? null,
+        outboxJson(outbox),
+      ],
     );
   }
 
@@ -170,7 +182,9 @@ export class PostgresJobStore implements JobStore {
   }
 
   async pendingItems(jobId: string): Promise<FrontierEntry[]> {
-    const rows = await this.db.query<ItemRow>("SELECT key, url, discovery_depth, state FROM job_items WHERE job_id = $1 AND state = 'queued' ORDER BY seq", [jobId]);
+    const rows = await this.db.query<ItemRow>("SELECT key, url, discovery_depth, state FROM job_items WHERE job_id = $1 AND state = 'queued' ORDER BY seq", [
+      jobId,
+    ]);
     return rows.map(toEntry);
   }
 
@@ -254,7 +268,8 @@ export class PostgresJobStore implements JobStore {
       );
       if (saved === 0) return false;
       if (!finish) return true;
-      if (finish.credits > 0) await client.query('SELECT quarry_charge($1, $2, $3, $4, NULL, $5)', [teamId, finish.credits, finish.reason, finish.finishedAt, jobId]);
+      if (finish.credits > 0)
+        await client.query('SELECT quarry_charge($1, $2, $3, $4, NULL, $5)', [teamId, finish.credits, finish.reason, finish.finishedAt, jobId]);
       if (finish.tokens > 0) {
         await client.execute(
           `WITH team AS (UPDATE teams SET tokens_used = tokens_used + $2 WHERE id = $1 RETURNING id)

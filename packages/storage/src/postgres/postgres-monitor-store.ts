@@ -34,16 +34,21 @@ export class PostgresMonitorStore implements MonitorStore {
 
   async saveMonitor(monitor: MonitorRecord, expectedNextCheckId?: string | null): Promise<boolean> {
     const values = [monitor.status, monitor.nextCheckId, JSON.stringify(monitor), monitor.id];
-    if (expectedNextCheckId === undefined) return (await this.db.execute('UPDATE monitors SET status = $1, next_check_id = $2, body = $3 WHERE id = $4', values)) > 0;
-    const changed = await this.db.execute('UPDATE monitors SET status = $1, next_check_id = $2, body = $3 WHERE id = $4 AND next_check_id IS NOT DISTINCT FROM $5', [
-      ...values,
-      expectedNextCheckId,
-    ]);
+    if (expectedNextCheckId === undefined)
+      return (await this.db.execute('UPDATE monitors SET status = $1, next_check_id = $2, body = $3 WHERE id = $4', values)) > 0;
+    const changed = await this.db.execute(
+      'UPDATE monitors SET status = $1, next_check_id = $2, body = $3 WHERE id = $4 AND next_check_id IS NOT DISTINCT FROM $5',
+      [...values, expectedNextCheckId],
+    );
     return changed > 0;
   }
 
   async addCheck(monitorId: string, checkId: string, createdAt: number): Promise<void> {
-    await this.db.execute('INSERT INTO monitor_checks (monitor_id, check_id, created_at) VALUES ($1, $2, $3) ON CONFLICT (check_id) DO NOTHING', [monitorId, checkId, createdAt]);
+    await this.db.execute('INSERT INTO monitor_checks (monitor_id, check_id, created_at) VALUES ($1, $2, $3) ON CONFLICT (check_id) DO NOTHING', [
+      monitorId,
+      checkId,
+      createdAt,
+    ]);
   }
 
   async listChecks(monitorId: string, limit: number, offset: number): Promise<string[]> {

@@ -33,7 +33,12 @@ export class RedisRateLimiter<Kind extends string> {
     const resetAt = Math.ceil((start + this.windowMs) / 1000);
     // Fails open: while Redis is unreachable, requests are not counted rather than refused.
     if (this.redis.status !== 'ready') return { limit, remaining: limit, resetAt };
-    const results = await this.redis.multi().incr(key).pexpire(key, this.windowMs * 2).exec().catch(() => null);
+    const results = await this.redis
+      .multi()
+      .incr(key)
+      .pexpire(key, this.windowMs * 2)
+      .exec()
+      .catch(() => null);
     if (!results) return { limit, remaining: limit, resetAt };
     const count = Number(results[0]?.[1] ?? 0);
     if (count > limit) {

@@ -62,9 +62,18 @@ export class RedisSlotLimiter implements SlotLimiter {
     if (claims.length === 0) return { token };
     const now = this.clock.now();
     const keys = this.keysOf(claims.map((claim) => claim.key));
-    const [taken, wait] = await this.scriptsFor(claims.length).acquire.run<[number, number]>(this.redis, keys, [now, now + ttlMs, token, ttlMs, ...claims.map((claim) => claim.limit)]);
+    const [taken, wait] = await this.scriptsFor(claims.length).acquire.run<[number, number]>(this.redis, keys, [
+      now,
+      now + ttlMs,
+      token,
+      ttlMs,
+      ...claims.map((claim) => claim.limit),
+    ]);
     if (taken !== 1) return { retryInMs: wait };
-    this.held.set(token, claims.map((claim) => claim.key));
+    this.held.set(
+      token,
+      claims.map((claim) => claim.key),
+    );
     return { token };
   }
 

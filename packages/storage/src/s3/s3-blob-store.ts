@@ -70,7 +70,11 @@ export class S3BlobStore implements BlobStore {
     try {
       return await this.client.fetch(url, { ...init, signal: AbortSignal.timeout(this.options.timeoutMs ?? defaultTimeoutMs) });
     } catch (error) {
-      throw new QuarryError('unavailable', `The blob store is unavailable (${error instanceof Error ? error.message : String(error)}); retry in a few seconds`, { cause: error, retryable: true });
+      throw new QuarryError(
+        'unavailable',
+        `The blob store is unavailable (${error instanceof Error ? error.message : String(error)}); retry in a few seconds`,
+        { cause: error, retryable: true },
+      );
     }
   }
 
@@ -82,6 +86,8 @@ export class S3BlobStore implements BlobStore {
     }
     const text = (await response.text().catch(() => '')).slice(0, 300);
     const retryable = response.status >= 500;
-    throw new QuarryError(retryable ? 'unavailable' : 'internal', `The blob store answered ${method} with HTTP ${response.status}${text ? `: ${text}` : ''}`, { retryable });
+    throw new QuarryError(retryable ? 'unavailable' : 'internal', `The blob store answered ${method} with HTTP ${response.status}${text ? `: ${text}` : ''}`, {
+      retryable,
+    });
   }
 }

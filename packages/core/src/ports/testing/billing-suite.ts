@@ -51,7 +51,12 @@ export function describeBilling(name: string, make: (clock: ManualClock) => Bill
 
     describe('a request', () => {
       it('charges its credits and tokens together after the work succeeded, with its key and reason', async () => {
-        const answer = await billing.chargeRequest({ teamId: team, keyId: 'key-1' }, 'scrape', async () => 'the page', () => ({ credits: 5, tokens: 1_200 }));
+        const answer = await billing.chargeRequest(
+          { teamId: team, keyId: 'key-1' },
+          'scrape',
+          async () => 'the page',
+          () => ({ credits: 5, tokens: 1_200 }),
+        );
         expect(answer).toBe('the page');
         expect(await totals()).toEqual({ credits: 5, tokens: 1_200, rows: 2, balance: 95 });
         const usage = await ledger.listUsage(team);
@@ -63,13 +68,23 @@ export function describeBilling(name: string, make: (clock: ManualClock) => Bill
       });
 
       it('is charged nothing when its work fails', async () => {
-        const failing = billing.chargeRequest({ teamId: team, requestId: 'r-1' }, 'scrape', async () => {
-          throw new Error('the site is down');
-        }, () => ({ credits: 1, tokens: 10 }));
+        const failing = billing.chargeRequest(
+          { teamId: team, requestId: 'r-1' },
+          'scrape',
+          async () => {
+            throw new Error('the site is down');
+          },
+          () => ({ credits: 1, tokens: 10 }),
+        );
         await expect(failing).rejects.toThrow('the site is down');
         expect(await totals()).toEqual({ credits: 0, tokens: 0, rows: 0, balance: 100 });
         // The id was not spent: the retry that succeeds is charged.
-        await billing.chargeRequest({ teamId: team, requestId: 'r-1' }, 'scrape', async () => 'ok', () => ({ credits: 1, tokens: 10 }));
+        await billing.chargeRequest(
+          { teamId: team, requestId: 'r-1' },
+          'scrape',
+          async () => 'ok',
+          () => ({ credits: 1, tokens: 10 }),
+        );
         expect(await totals()).toEqual({ credits: 1, tokens: 10, rows: 2, balance: 99 });
       });
 
@@ -78,22 +93,39 @@ export function describeBilling(name: string, make: (clock: ManualClock) => Bill
         const first = await ledger.chargeUsage(team, { credits: 3, tokens: 40 }, 'scrape', { requestId: 'retry-me', apiKeyId: 'key-1' });
         expect(first).toEqual({ credits: 3, tokens: 40, repeated: false });
         let runs = 0;
-        await billing.chargeRequest(payer, 'scrape', async () => runs++, () => ({ credits: 3, tokens: 40 }));
+        await billing.chargeRequest(
+          payer,
+          'scrape',
+          async () => runs++,
+          () => ({ credits: 3, tokens: 40 }),
+        );
         expect(runs).toBe(1);
-        expect(await ledger.chargeUsage(team, { credits: 3, tokens: 40 }, 'scrape', { requestId: 'retry-me' })).toEqual({ credits: 3, tokens: 40, repeated: true });
+        expect(await ledger.chargeUsage(team, { credits: 3, tokens: 40 }, 'scrape', { requestId: 'retry-me' })).toEqual({
+          credits: 3,
+          tokens: 40,
+          repeated: true,
+        });
         expect(await totals()).toEqual({ credits: 3, tokens: 40, rows: 2, balance: 97 });
         // Another key, and the same key from another team, are other requests.
-        await billing.chargeRequest({ ...payer, requestId: 'another' }, 'scrape', async () => 0, () => ({ credits: 3, tokens: 0 }));
+        await billing.chargeRequest(
+          { ...payer, requestId: 'another' },
+          'scrape',
+          async () => 0,
+          () => ({ credits: 3, tokens: 0 }),
+        );
         await ledger.ensureTeam('team-b', 'Team B');
-        await billing.chargeRequest({ teamId: 'team-b', requestId: 'retry-me' }, 'scrape', async () => 0, () => ({ credits: 2, tokens: 0 }));
+        await billing.chargeRequest(
+          { teamId: 'team-b', requestId: 'retry-me' },
+          'scrape',
+          async () => 0,
+          () => ({ credits: 2, tokens: 0 }),
+        );
         expect((await totals()).credits).toBe(6);
         expect((await totals('team-b')).credits).toBe(2);
       });
 
       it('sent many times at once with one key is charged once', async () => {
-        const answers = await Promise.all(
-          Array.from({ length: 8 }, () => ledger.chargeUsage(team, { credits: 2, tokens: 5 }, 'map', { requestId: 'burst' })),
-        );
+        const answers = await Promise.all(Array.from({ length: 8 }, () => ledger.chargeUsage(team, { credits: 2, tokens: 5 }, 'map', { requestId: 'burst' })));
         expect(answers.filter((answer) => !answer.repeated)).toHaveLength(1);
         expect(answers.every((answer) => answer.credits === 2 && answer.tokens === 5)).toBe(true);
         expect(await totals()).toEqual({ credits: 2, tokens: 5, rows: 2, balance: 98 });
@@ -101,9 +133,17 @@ export function describeBilling(name: string, make: (clock: ManualClock) => Bill
 
       it('takes credits as far as the balance goes, and a retry after a top-up takes no more', async () => {
         await ledger.setCredits(team, 2);
-        expect(await billing.charge({ teamId: team, requestId: 'big' }, 'search', { credits: 5, tokens: 0 })).toEqual({ credits: 2, tokens: 0, repeated: false });
+        expect(await billing.charge({ teamId: team, requestId: 'big' }, 'search', { credits: 5, tokens: 0 })).toEqual({
+          credits: 2,
+          tokens: 0,
+          repeated: false,
+        });
         await ledger.setCredits(team, 50);
-        expect(await billing.charge({ teamId: team, requestId: 'big' }, 'search', { credits: 5, tokens: 0 })).toEqual({ credits: 2, tokens: 0, repeated: true });
+        expect(await billing.charge({ teamId: team, requestId: 'big' }, 'search', { credits: 5, tokens: 0 })).toEqual({
+          credits: 2,
+          tokens: 0,
+          repeated: true,
+        });
         expect(await ledger.getCredits(team)).toBe(50);
       });
 
@@ -161,7 +201,13 @@ export function describeBilling(name: string, make: (clock: ManualClock) => Bill
       it('that failed is charged nothing', async () => {
         await jobs.createJob(jobRecord('job-1', { teamId: team }));
         await jobs.addItems('job-1', [frontierEntry('a')], 10);
-        const failed: PageOutcome = { key: frontierEntry('a').key, error: { code: 'timeout', message: 'too slow', url: 'https://example.com/a' }, credits: 0, tokens: 0, finishedAt: clock.now() };
+        const failed: PageOutcome = {
+          key: frontierEntry('a').key,
+          error: { code: 'timeout', message: 'too slow', url: 'https://example.com/a' },
+          credits: 0,
+          tokens: 0,
+          finishedAt: clock.now(),
+        };
         expect(await jobs.finishItem('job-1', team, failed)).toBe(true);
         expect(await totals()).toEqual({ credits: 0, tokens: 0, rows: 0, balance: 100 });
       });

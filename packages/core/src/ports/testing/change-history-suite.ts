@@ -50,7 +50,9 @@ export function describeChangeHistory(name: string, make: () => ChangeHistory | 
     it('keeps fields and status, and replaces the snapshot of the same page in the same job', async () => {
       await history.record(snapshot({ jobId: 'job-1', fields: { price: 10, name: 'A' }, statusCode: 200 }));
       await history.record(snapshot({ jobId: 'job-1', fields: { price: 12 }, statusCode: 404, scrapedAt: t0 + 5 }));
-      expect(await history.latest('team-a', null, 'https://a.example/page')).toEqual(snapshot({ jobId: 'job-1', fields: { price: 12 }, statusCode: 404, scrapedAt: t0 + 5 }));
+      expect(await history.latest('team-a', null, 'https://a.example/page')).toEqual(
+        snapshot({ jobId: 'job-1', fields: { price: 12 }, statusCode: 404, scrapedAt: t0 + 5 }),
+      );
     });
 
     it("lists the pages of the site's previous job", async () => {
@@ -67,7 +69,11 @@ export function describeChangeHistory(name: string, make: () => ChangeHistory | 
       await history.record(snapshot({ jobId: 'job-9', scrapedAt: t0 + 300, urlKey: 'https://b.example/x', url: 'http://b.example/x', site: 'b.example' }));
       await history.record(snapshot({ jobId: 'job-8', scrapedAt: t0 + 300, tag: 'other', urlKey: 'https://a.example/t', url: 'http://a.example/t' }));
       await history.record(snapshot({ scrapedAt: t0 + 400, urlKey: 'https://a.example/single', url: 'http://a.example/single' }));
-      expect((await history.previousJobUrls('team-a', null, 'a.example', 'job-3')).sort()).toEqual(['http://a.example/a', 'http://a.example/b', 'http://a.example/c']);
+      expect((await history.previousJobUrls('team-a', null, 'a.example', 'job-3')).sort()).toEqual([
+        'http://a.example/a',
+        'http://a.example/b',
+        'http://a.example/c',
+      ]);
       expect(await history.previousJobUrls('team-a', null, 'a.example', 'job-2')).toEqual(['http://a.example/a']);
       expect(await history.previousJobUrls('team-b', null, 'a.example', 'job-3')).toEqual([]);
     });

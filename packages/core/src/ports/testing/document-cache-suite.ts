@@ -36,8 +36,18 @@ export function describeDocumentCache(name: string, make: () => DocumentCache | 
     });
 
     it('keeps the links stored with an entry, and none when none were', async () => {
-      await cache.put({ key: 'k1', url: 'https://example.com/a', document: pageDocument('a'), storedAt: t0, links: ['https://example.com/b', 'https://example.com/c'] });
-      expect(await cache.get('k1', 1_000, t0)).toEqual({ document: pageDocument('a'), storedAt: t0, links: ['https://example.com/b', 'https://example.com/c'] });
+      await cache.put({
+        key: 'k1',
+        url: 'https://example.com/a',
+        document: pageDocument('a'),
+        storedAt: t0,
+        links: ['https://example.com/b', 'https://example.com/c'],
+      });
+      expect(await cache.get('k1', 1_000, t0)).toEqual({
+        document: pageDocument('a'),
+        storedAt: t0,
+        links: ['https://example.com/b', 'https://example.com/c'],
+      });
       await cache.put({ key: 'k2', url: 'https://example.com/b', document: pageDocument('b'), storedAt: t0, links: [] });
       expect(await cache.get('k2', 1_000, t0)).toEqual({ document: pageDocument('b'), storedAt: t0, links: [] });
     });

@@ -67,7 +67,10 @@ export function samplePayload(kind: JobKind): JobPayload {
     case 'agent':
       return { kind, request: { version: 'v2', options: parseAgentRequest({ prompt: 'find the title', urls: [url] }) } };
     case 'monitor_check':
-      return { kind, request: { monitorId: 'monitor-1', trigger: 'manual', runAt: 1_700_000_000_000, targets: [{ id: 'target-1', type: 'scrape', urls: [url] }] } };
+      return {
+        kind,
+        request: { monitorId: 'monitor-1', trigger: 'manual', runAt: 1_700_000_000_000, targets: [{ id: 'target-1', type: 'scrape', urls: [url] }] },
+      };
   }
 }
 
@@ -223,7 +226,9 @@ export function describeJobStore(name: string, make: () => JobStoreFixture | Pro
       });
 
       it('stops at the limit of live items', async () => {
-        expect(keysOf(await store.addItems('job-1', [frontierEntry('a'), frontierEntry('b'), frontierEntry('c')], 2))).toEqual(keysOf([frontierEntry('a'), frontierEntry('b')]));
+        expect(keysOf(await store.addItems('job-1', [frontierEntry('a'), frontierEntry('b'), frontierEntry('c')], 2))).toEqual(
+          keysOf([frontierEntry('a'), frontierEntry('b')]),
+        );
         expect(await store.addItems('job-1', [frontierEntry('d')], 2)).toEqual([]);
         // A key refused by the limit was not recorded as seen: it can come in once a slot frees.
         expect(await store.getItem('job-1', frontierEntry('c').key)).toBeUndefined();
@@ -232,7 +237,11 @@ export function describeJobStore(name: string, make: () => JobStoreFixture | Pro
 
       it('never exceeds the limit nor adds a key twice under concurrent calls', async () => {
         const calls = Array.from({ length: 12 }, (_, call) =>
-          store.addItems('job-1', Array.from({ length: 20 }, (_, index) => frontierEntry(`p${(call * 7 + index) % 40}`)), 30),
+          store.addItems(
+            'job-1',
+            Array.from({ length: 20 }, (_, index) => frontierEntry(`p${(call * 7 + index) % 40}`)),
+            30,
+          ),
         );
         const added = (await Promise.all(calls)).flat();
         const keys = keysOf(added);
@@ -244,7 +253,10 @@ export function describeJobStore(name: string, make: () => JobStoreFixture | Pro
 
       it('marks keys seen without queuing them, answering which were new', async () => {
         await store.addItems('job-1', [frontierEntry('a')], 10);
-        expect(await store.markSeen('job-1', [frontierEntry('a').key, frontierEntry('r').key, frontierEntry('r').key, frontierEntry('s').key])).toEqual([frontierEntry('r').key, frontierEntry('s').key]);
+        expect(await store.markSeen('job-1', [frontierEntry('a').key, frontierEntry('r').key, frontierEntry('r').key, frontierEntry('s').key])).toEqual([
+          frontierEntry('r').key,
+          frontierEntry('s').key,
+        ]);
         expect(await store.markSeen('job-1', [frontierEntry('r').key])).toEqual([]);
         expect(await store.getItem('job-1', frontierEntry('r').key)).toBeUndefined();
         expect(await store.addItems('job-1', [frontierEntry('r'), frontierEntry('t')], 10)).toEqual([frontierEntry('t')]);
@@ -269,7 +281,9 @@ export function describeJobStore(name: string, make: () => JobStoreFixture | Pro
 
       it('finishes exactly once under concurrent deliveries of the same page', async () => {
         await store.addItems('job-1', [frontierEntry('a')], 10);
-        const results = await Promise.all(Array.from({ length: 6 }, (_, index) => store.finishItem('job-1', teamId, index % 2 ? failure('a') : success('a', 3))));
+        const results = await Promise.all(
+          Array.from({ length: 6 }, (_, index) => store.finishItem('job-1', teamId, index % 2 ? failure('a') : success('a', 3))),
+        );
         expect(results.filter(Boolean)).toHaveLength(1);
         const progress = await store.progress('job-1');
         expect(progress.completed + progress.failed).toBe(1);
@@ -324,7 +338,11 @@ export function describeJobStore(name: string, make: () => JobStoreFixture | Pro
 
       it('lists documents in completion order, with skip and limit', async () => {
         const keys = ['a', 'b', 'c', 'd', 'e'];
-        await store.addItems('job-1', keys.map((key) => frontierEntry(key)), 10);
+        await store.addItems(
+          'job-1',
+          keys.map((key) => frontierEntry(key)),
+          10,
+        );
         for (const key of ['c', 'a', 'e', 'b']) await store.finishItem('job-1', teamId, success(key));
         await store.finishItem('job-1', teamId, failure('d'));
         const urls = (documents: ScrapeDocument[]) => documents.map((document) => document.metadata.url.slice('https://example.com/'.length));
@@ -347,7 +365,11 @@ export function describeJobStore(name: string, make: () => JobStoreFixture | Pro
       });
 
       it('counts progress through a whole crawl', async () => {
-        await store.addItems('job-1', ['a', 'b', 'c', 'd'].map((key) => frontierEntry(key)), 10);
+        await store.addItems(
+          'job-1',
+          ['a', 'b', 'c', 'd'].map((key) => frontierEntry(key)),
+          10,
+        );
         await store.finishItem('job-1', teamId, success('a', 1));
         await store.finishItem('job-1', teamId, success('b', 5));
         await store.finishItem('job-1', teamId, failure('c'));
@@ -439,7 +461,14 @@ export function describeJobStore(name: string, make: () => JobStoreFixture | Pro
         expect(await store.saveJobState('agent-1', teamId, { step: 2, value: 'late' })).toBe(false);
         expect(await store.getJobState('agent-1')).toEqual({ step: 1, value: { data: { name: 'Quarry' } } });
         await store.createJob(jobRecord('agent-2', { kind: 'llmstxt' }));
-        expect(await store.saveJobState('agent-2', teamId, { step: 1, value: null }, finish({ status: 'failed', error: 'model unreachable', credits: 0, tokens: 0 }))).toBe(true);
+        expect(
+          await store.saveJobState(
+            'agent-2',
+            teamId,
+            { step: 1, value: null },
+            finish({ status: 'failed', error: 'model unreachable', credits: 0, tokens: 0 }),
+          ),
+        ).toBe(true);
         expect(await store.getJob('agent-2')).toMatchObject({ status: 'failed', error: 'model unreachable' });
         await store.createJob(jobRecord('agent-3', { kind: 'deep_research' }));
         expect(await store.updateJob('agent-3', { status: 'cancelled' })).toBe(true);

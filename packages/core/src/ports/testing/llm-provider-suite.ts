@@ -22,7 +22,9 @@ export interface LlmProviderTestSettings {
   timeoutMs: number;
 }
 
-const page = ['# Acme Kettle', '', 'A kettle that boils fast.', '', '- **Name**: Acme Kettle', '- Price: 39.50', '- In stock: yes', '- Colors: red, blue'].join('\n');
+const page = ['# Acme Kettle', '', 'A kettle that boils fast.', '', '- **Name**: Acme Kettle', '- Price: 39.50', '- In stock: yes', '- Colors: red, blue'].join(
+  '\n',
+);
 const schema = {
   type: 'object',
   properties: { name: { type: 'string' }, price: { type: 'number' }, inStock: { type: 'boolean' }, colors: { type: 'array', items: { type: 'string' } } },

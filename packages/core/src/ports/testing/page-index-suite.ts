@@ -27,7 +27,9 @@ export function describePageIndex(name: string, make: () => PageIndex | Promise<
       index = await make();
       await index.add(page('https://a.example/fox', 'The quick brown fox jumps over the lazy dog. Foxes are quick.'));
       await index.add(page('https://a.example/dog', 'A lazy dog sleeps all day in the sun.', t0 + hour));
-      await index.add(page('https://docs.b.example/install', 'Install the package with npm and run the server.', t0 + 2 * hour, 'Installing', 'How to install'));
+      await index.add(
+        page('https://docs.b.example/install', 'Install the package with npm and run the server.', t0 + 2 * hour, 'Installing', 'How to install'),
+      );
     });
 
     it('finds pages by words of their text, best match first, with a snippet', async () => {
@@ -72,7 +74,9 @@ export function describePageIndex(name: string, make: () => PageIndex | Promise<
 
     it('lists the pages of a site and its subdomains, newest first', async () => {
       expect((await index.pagesOf('a.example', 10, scope)).map((entry) => entry.url)).toEqual(['https://a.example/dog', 'https://a.example/fox']);
-      expect(await index.pagesOf('b.example', 10, scope)).toEqual([{ url: 'https://docs.b.example/install', title: 'Installing', description: 'How to install' }]);
+      expect(await index.pagesOf('b.example', 10, scope)).toEqual([
+        { url: 'https://docs.b.example/install', title: 'Installing', description: 'How to install' },
+      ]);
       expect(await index.pagesOf('a.example', 1, scope)).toHaveLength(1);
       expect(await index.pagesOf('c.example', 10, scope)).toEqual([]);
     });

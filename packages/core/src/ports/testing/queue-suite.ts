@@ -164,12 +164,7 @@ export function describeQueue(name: string, make: (clock: ManualClock) => Queue 
     });
 
     it('removes every message of a job, ready, delayed or leased, and only that job', async () => {
-      await queue.enqueue([
-        queueMessage('a'),
-        queueMessage('b'),
-        queueMessage('c'),
-        queueMessage('x', { id: 'job-2:x', jobId: 'job-2' }),
-      ]);
+      await queue.enqueue([queueMessage('a'), queueMessage('b'), queueMessage('c'), queueMessage('x', { id: 'job-2:x', jobId: 'job-2' })]);
       const [a, b] = await queue.lease(2, 1_000);
       await queue.release(b!, 5_000);
       await queue.removeJob('job-1');

@@ -10,7 +10,10 @@ export function describeSlotLimiter(name: string, make: (clock: ManualClock) => 
   describe.skipIf(options.skip ?? false)(`SlotLimiter: ${name}`, () => {
     it('takes a slot under every claim or none, and frees it on release', async () => {
       const [first, second] = await make(new ManualClock());
-      const claims = [{ key: 'team:acme', limit: 2 }, { key: 'job:1', limit: 5 }];
+      const claims = [
+        { key: 'team:acme', limit: 2 },
+        { key: 'job:1', limit: 5 },
+      ];
       const a = await first.acquire(claims, 10_000);
       const b = await second.acquire(claims, 10_000);
       expect('token' in a && 'token' in b).toBe(true);
@@ -36,7 +39,13 @@ export function describeSlotLimiter(name: string, make: (clock: ManualClock) => 
     it('keeps only the cooled-down key closed for its delay, and says how long', async () => {
       const clock = new ManualClock();
       const [first, second] = await make(clock);
-      const page = (await first.acquire([{ key: 'job:slow', limit: 1 }, { key: 'team:t', limit: 4 }], 60_000)) as { token: string };
+      const page = (await first.acquire(
+        [
+          { key: 'job:slow', limit: 1 },
+          { key: 'team:t', limit: 4 },
+        ],
+        60_000,
+      )) as { token: string };
       await first.release(page.token, { key: 'job:slow', ms: 2_000 });
       expect(await second.acquire([{ key: 'job:slow', limit: 1 }], 60_000)).toEqual({ retryInMs: 2_000 });
       expect(await second.acquire([{ key: 'team:t', limit: 4 }], 60_000)).toHaveProperty('token');
