@@ -37,8 +37,8 @@ export async function contextOptionsFor(request: FetchRequest, userAgent?: strin
     deviceScaleFactor: device.deviceScaleFactor,
     isMobile: device.isMobile,
     hasTouch: device.hasTouch,
-    locale: request.location?.locale ?? defaultLocale.locale,
-    ...(request.location ? { timezoneId: request.location.timezoneId } : {}),
+    locale: request.browser?.location?.locale ?? defaultLocale.locale,
+    ...(request.browser?.location ? { timezoneId: request.browser?.location.timezoneId } : {}),
     extraHTTPHeaders: headers,
     ignoreHTTPSErrors: request.skipTlsVerification ?? false,
     serviceWorkers: 'block',
@@ -52,7 +52,7 @@ export async function contextOptionsFor(request: FetchRequest, userAgent?: strin
  */
 export function acceptLanguageFor(request: FetchRequest): string {
   const own = Object.entries(request.headers ?? {}).find(([name]) => name.toLowerCase() === 'accept-language')?.[1];
-  return own ?? request.location?.acceptLanguage ?? defaultLocale.acceptLanguage;
+  return own ?? request.browser?.location?.acceptLanguage ?? defaultLocale.acceptLanguage;
 }
 
 const credentialHeaderNames: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie']);

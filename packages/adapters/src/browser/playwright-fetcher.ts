@@ -160,7 +160,7 @@ export class PlaywrightFetcher implements Fetcher {
     const pool = await this.poolOf();
     const refusals: TargetError[] = [];
     try {
-      const blocker = request.blockAds ? await this.blockerOf() : undefined;
+      const blocker = request.browser?.blockAds ? await this.blockerOf() : undefined;
       const upstream = request.proxyUrl ? await this.chainedProxyOf(request.proxyUrl) : undefined;
       const contextOptions = {
         ...(await contextOptionsFor(request, this.options.userAgent)),
@@ -168,7 +168,8 @@ export class PlaywrightFetcher implements Fetcher {
       };
       const render = (context: BrowserContext) =>
         this.withDeadline(context, request, remainingMs, () => this.render(context, request, remainingMs, refusals, started, blocker));
-      const keep = request.keepPage && this.keeper?.wants(request.keepPage) ? { key: request.keepPage, keeper: this.keeper } : undefined;
+      const keepPage = request.browser?.keepPage;
+      const keep = keepPage && this.keeper?.wants(keepPage) ? { key: keepPage, keeper: this.keeper } : undefined;
       if (!keep) return await pool.withContext(contextOptions, render, request.signal);
       // The page stays open for interact: handed to the keeper after a successful render.
       const lease = await pool.openContext(contextOptions, request.signal);
@@ -400,21 +401,24 @@ export class PlaywrightFetcher implements Fetcher {
 
     await page.waitForLoadState('load', { timeout: Math.min(pageSettling.loadCapMs, remainingMs() / 2) }).catch(() => undefined);
     await quiet.settle(page, pageSettling.quietMs, Math.min(pageSettling.quietCapMs, remainingMs() / 4));
-    if (request.blockAds) await AdBlocker.removeCookieBanners(page);
-    if (request.waitFor) await page.waitForTimeout(request.waitFor);
+    const asked = request.browser ?? {};
+    if (asked.blockAds) await AdBlocker.removeCookieBanners(page);
+    if (asked.waitFor) await page.waitForTimeout(asked.waitFor);
     const scope = { page, quiet, remainingMs };
-    const actions = request.actions && request.actions.length > 0 ? await runActions(scope, request.actions) : undefined;
-    const screenshot = request.screenshot ? await captureScreenshot(page, request.screenshot, remainingMs()) : undefined;
-    const branding = request.probeBranding ? ((await page.evaluate(brandingProbeSource)) as BrandingProbe) : undefined;
+    const actions = asked.actions && asked.actions.length > 0 ? await runActions(scope, asked.actions) : undefined;
+    const screenshot = asked.screenshot ? await captureScreenshot(page, asked.screenshot, remainingMs()) : undefined;
+    const branding = asked.probeBranding ? ((await page.evaluate(brandingProbeSource)) as BrandingProbe) : undefined;
     const renderedHtml = await this.contentOf(page);
     return {
       ...this.responseOf(request, response, headers, new TextEncoder().encode(renderedHtml), started, landed.url),
       // Where the page is now (a script may have navigated), or where credentialed redirects ended.
       url: landed.url && page.url() === response.url() ? landed.url : new URL(page.url()),
-      renderedHtml,
-      ...(screenshot ? { screenshot } : {}),
-      ...(actions ? { actions } : {}),
-      ...(branding ? { branding } : {}),
+      browser: {
+        renderedHtml,
+        ...(screenshot ? { screenshot } : {}),
+        ...(actions ? { actions } : {}),
+        ...(branding ? { branding } : {}),
+      },
     };
   }
 

@@ -38,7 +38,7 @@ describe.skipIf(skipWithoutChromium)('BrowserPool soak', () => {
     try {
       for (let index = 0; index < scrapes; index += 2) {
         const pair = await Promise.all([index, index + 1].map((n) => fetcher.fetch({ url: new URL(`/p/${n}`, site.url), timeoutMs: 20_000 })));
-        for (const [offset, response] of pair.entries()) expect(response.renderedHtml).toContain(`page /p/${index + offset}`);
+        for (const [offset, response] of pair.entries()) expect(response.browser?.renderedHtml).toContain(`page /p/${index + offset}`);
         if (index % 20 === 18) {
           counts.push(chromiumProcesses().length);
           rss.push(totalRssMb());

@@ -92,63 +92,63 @@ describe.skipIf(skipWithoutChromium)('PlaywrightFetcher', () => {
     expect(response.engine).toBe('browser');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/html');
-    expect(response.renderedHtml).toContain('<h1>Rendered by script</h1>');
-    expect(new TextDecoder().decode(response.body)).toBe(response.renderedHtml);
+    expect(response.browser?.renderedHtml).toContain('<h1>Rendered by script</h1>');
+    expect(new TextDecoder().decode(response.body)).toBe(response.browser?.renderedHtml);
   });
 
   it('waits for data the page fetches after load', async () => {
     const response = await fetcher.fetch(request('/fetches'));
-    expect(response.renderedHtml).toContain('loaded after fetch');
+    expect(response.browser?.renderedHtml).toContain('loaded after fetch');
   });
 
   it('sends headers, cookies (to the target only) and the location language', async () => {
     const response = await fetcher.fetch(
-      request('/headers', { headers: { 'x-custom': 'yes', cookie: 'session=abc; theme=dark' }, location: locationProfile({ country: 'DE' }) }),
+      request('/headers', { headers: { 'x-custom': 'yes', cookie: 'session=abc; theme=dark' }, browser: { location: locationProfile({ country: 'DE' }) } }),
     );
-    const seen = JSON.parse(text(response.renderedHtml, 'h')!.replace(/&quot;/g, '"'));
+    const seen = JSON.parse(text(response.browser?.renderedHtml, 'h')!.replace(/&quot;/g, '"'));
     expect(seen).toMatchObject({ lang: 'de-DE,de;q=0.9', cookie: 'session=abc; theme=dark', custom: 'yes' });
     expect(seen.ua).not.toMatch(/Headless/);
   });
 
   it('emulates the timezone and locale of a location', async () => {
-    const tokyo = await fetcher.fetch(request('/clock', { location: locationProfile({ country: 'JP' }) }));
-    expect(text(tokyo.renderedHtml, 'tz')).toBe('Asia/Tokyo');
-    expect(text(tokyo.renderedHtml, 'lang')).toBe('ja-JP');
-    const plain = await fetcher.fetch(request('/clock', { location: locationProfile({ country: 'FR', languages: ['en-GB'] }) }));
-    expect(text(plain.renderedHtml, 'tz')).toBe('Europe/Paris');
-    expect(text(plain.renderedHtml, 'lang')).toBe('en-GB');
+    const tokyo = await fetcher.fetch(request('/clock', { browser: { location: locationProfile({ country: 'JP' }) } }));
+    expect(text(tokyo.browser?.renderedHtml, 'tz')).toBe('Asia/Tokyo');
+    expect(text(tokyo.browser?.renderedHtml, 'lang')).toBe('ja-JP');
+    const plain = await fetcher.fetch(request('/clock', { browser: { location: locationProfile({ country: 'FR', languages: ['en-GB'] }) } }));
+    expect(text(plain.browser?.renderedHtml, 'tz')).toBe('Europe/Paris');
+    expect(text(plain.browser?.renderedHtml, 'lang')).toBe('en-GB');
   });
 
   it('emulates a phone: small viewport, touch, mobile user agent', async () => {
-    const phone = await fetcher.fetch(request('/mobile', { mobile: true, screenshot: { fullPage: false } }));
-    expect(phone.renderedHtml).toMatch(/data-touch="true"/);
-    expect(Number(/data-width="(\d+)"/.exec(phone.renderedHtml!)?.[1])).toBeLessThan(600);
+    const phone = await fetcher.fetch(request('/mobile', { mobile: true, browser: { screenshot: { fullPage: false } } }));
+    expect(phone.browser?.renderedHtml).toMatch(/data-touch="true"/);
+    expect(Number(/data-width="(\d+)"/.exec(phone.browser!.renderedHtml!)?.[1])).toBeLessThan(600);
     const desktop = await fetcher.fetch(request('/mobile'));
-    expect(desktop.renderedHtml).toMatch(/data-touch="false"/);
-    expect(pngSize(phone.screenshot!.bytes).width).toBeLessThan(1280);
+    expect(desktop.browser?.renderedHtml).toMatch(/data-touch="false"/);
+    expect(pngSize(phone.browser!.screenshot!.bytes).width).toBeLessThan(1280);
   });
 
   it('takes viewport and full-page screenshots of the right size', async () => {
-    const viewport = await fetcher.fetch(request('/long', { screenshot: { fullPage: false } }));
-    expect(viewport.screenshot!.contentType).toBe('image/png');
-    expect(pngSize(viewport.screenshot!.bytes)).toEqual({ width: 1280, height: 720 });
-    const full = await fetcher.fetch(request('/long', { screenshot: { fullPage: true } }));
-    expect(pngSize(full.screenshot!.bytes).width).toBe(1280);
-    expect(pngSize(full.screenshot!.bytes).height).toBeGreaterThan(80 * 40);
-    const sized = await fetcher.fetch(request('/long', { screenshot: { fullPage: false, viewport: { width: 800, height: 600 } } }));
-    expect(pngSize(sized.screenshot!.bytes)).toEqual({ width: 800, height: 600 });
-    const jpeg = await fetcher.fetch(request('/long', { screenshot: { fullPage: false, quality: 50 } }));
-    expect(jpeg.screenshot!.contentType).toBe('image/jpeg');
+    const viewport = await fetcher.fetch(request('/long', { browser: { screenshot: { fullPage: false } } }));
+    expect(viewport.browser!.screenshot!.contentType).toBe('image/png');
+    expect(pngSize(viewport.browser!.screenshot!.bytes)).toEqual({ width: 1280, height: 720 });
+    const full = await fetcher.fetch(request('/long', { browser: { screenshot: { fullPage: true } } }));
+    expect(pngSize(full.browser!.screenshot!.bytes).width).toBe(1280);
+    expect(pngSize(full.browser!.screenshot!.bytes).height).toBeGreaterThan(80 * 40);
+    const sized = await fetcher.fetch(request('/long', { browser: { screenshot: { fullPage: false, viewport: { width: 800, height: 600 } } } }));
+    expect(pngSize(sized.browser!.screenshot!.bytes)).toEqual({ width: 800, height: 600 });
+    const jpeg = await fetcher.fetch(request('/long', { browser: { screenshot: { fullPage: false, quality: 50 } } }));
+    expect(jpeg.browser!.screenshot!.contentType).toBe('image/jpeg');
   });
 
   it('blocks ads from a listed host and removes cookie banners, only when asked', async () => {
     const open = await fetcher.fetch(request('/ads'));
-    expect(text(open.renderedHtml, 'slot')).toBe('BUY NOW AD');
-    const blocked = await fetcher.fetch(request('/ads', { blockAds: true }));
-    expect(text(blocked.renderedHtml, 'slot')).toBe('empty slot');
-    const banner = await fetcher.fetch(request('/cookies', { blockAds: true }));
-    expect(banner.renderedHtml).not.toContain('We use cookies');
-    expect(banner.renderedHtml).toContain('The story.');
+    expect(text(open.browser?.renderedHtml, 'slot')).toBe('BUY NOW AD');
+    const blocked = await fetcher.fetch(request('/ads', { browser: { blockAds: true } }));
+    expect(text(blocked.browser?.renderedHtml, 'slot')).toBe('empty slot');
+    const banner = await fetcher.fetch(request('/cookies', { browser: { blockAds: true } }));
+    expect(banner.browser?.renderedHtml).not.toContain('We use cookies');
+    expect(banner.browser?.renderedHtml).toContain('The story.');
   });
 
   it('refuses private targets through the SSRF guard, also after a redirect', async () => {

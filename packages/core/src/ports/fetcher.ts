@@ -8,9 +8,8 @@ import type { SessionKey } from './browser-sessions.js';
  * failures into core errors: `TargetError` (kind dns, connection, tls, ssrf, too-large,
  * redirect, http-status is NOT thrown: any HTTP status is a response) or `TimeoutError`.
  *
- * The browser fields (waitFor, actions, screenshot, location, blockAds, probeBranding) are read
- * only by browser fetchers; the engine sends them only to an engine whose profile has the feature
- * (scrape/engine-choice.ts), so an HTTP fetcher may ignore them.
+ * The browser-only fields live under `request.browser` and `response.browser` (the way vercel/ai
+ * namespaces provider-specific options), so the contract every engine reads is the rest.
  */
 export interface FetchRequest {
   url: URL;
@@ -33,20 +32,29 @@ export interface FetchRequest {
   /** Redirects followed at most for this request (robots.txt: 5, RFC 9309); the fetcher's own limit otherwise. */
   maxRedirects?: number;
   signal?: AbortSignal;
-  /** Browser: milliseconds to wait after the page loaded, before actions run. */
+  /**
+   * Browser-only options, read only by browser fetchers (an HTTP fetcher ignores them); the engine
+   * sends them only to an engine whose profile has the feature (scrape/engine-choice.ts).
+   */
+  browser?: BrowserFetchOptions;
+}
+
+/** The request fields only a browser reads, namespaced under `FetchRequest.browser`. */
+export interface BrowserFetchOptions {
+  /** Milliseconds to wait after the page loaded, before actions run. */
   waitFor?: number;
-  /** Browser: actions to run in order after load (validated: limits and wait rules hold). */
+  /** Actions to run in order after load (validated: limits and wait rules hold). */
   actions?: Action[];
-  /** Browser: a screenshot of the page after the actions. */
+  /** A screenshot of the page after the actions. */
   screenshot?: ScreenshotSpec;
-  /** Browser: locale, timezone and Accept-Language to emulate (resolved from `location` by core). */
+  /** Locale, timezone and Accept-Language to emulate (resolved from `location` by core). */
   location?: LocationProfile;
-  /** Browser: block ads and trackers and hide cookie banners. */
+  /** Block ads and trackers and hide cookie banners. */
   blockAds?: boolean;
-  /** Browser: run the branding probe on the rendered page. */
+  /** Run the branding probe on the rendered page. */
   probeBranding?: boolean;
   /**
-   * Browser: leave the page open for interact under this key (BrowserSessions) instead of closing
+   * Leave the page open for interact under this key (BrowserSessions) instead of closing
    * it, when the fetcher keeps sessions and their limits allow; ignored otherwise.
    */
   keepPage?: SessionKey;
@@ -98,13 +106,19 @@ export interface FetchResponse {
   engine: string;
   /** Wall time of the exchange in milliseconds. */
   elapsedMs: number;
-  /** Browser: the DOM serialised after load, waitFor and actions (used instead of `body` for HTML). */
+  /** What only a browser produces (rendered DOM, screenshot, action outputs, branding). */
+  browser?: BrowserFetchResult;
+}
+
+/** The response fields only a browser fills, namespaced under `FetchResponse.browser`. */
+export interface BrowserFetchResult {
+  /** The DOM serialised after load, waitFor and actions (used instead of `body` for HTML). */
   renderedHtml?: string;
-  /** Browser: the screenshot asked for by `request.screenshot`. */
+  /** The screenshot asked for by `request.browser.screenshot`. */
   screenshot?: Capture;
-  /** Browser: outputs of `request.actions` (present when actions were given). */
+  /** Outputs of `request.browser.actions` (present when actions were given). */
   actions?: ActionOutputs;
-  /** Browser: raw branding measurements, when `request.probeBranding` was set. */
+  /** Raw branding measurements, when `request.browser.probeBranding` was set. */
   branding?: BrandingProbe;
 }
 

@@ -73,20 +73,22 @@ export function browserRequestFields(options: ScrapeOptions): Omit<FetchRequest,
     headers: options.headers,
     skipTlsVerification: options.skipTlsVerification,
     mobile: options.mobile,
-    waitFor: options.waitFor,
-    actions: options.actions,
-    blockAds: options.blockAds,
-    ...(screenshot
-      ? {
-          screenshot: {
-            fullPage: screenshot.fullPage,
-            ...(screenshot.quality ? { quality: screenshot.quality } : {}),
-            ...(screenshot.viewport ? { viewport: screenshot.viewport } : {}),
-          },
-        }
-      : {}),
-    ...(options.location ? { location: locationProfile(options.location) } : {}),
-    ...(options.formats.some((format) => format.type === 'branding') ? { probeBranding: true } : {}),
+    browser: {
+      waitFor: options.waitFor,
+      actions: options.actions,
+      blockAds: options.blockAds,
+      ...(screenshot
+        ? {
+            screenshot: {
+              fullPage: screenshot.fullPage,
+              ...(screenshot.quality ? { quality: screenshot.quality } : {}),
+              ...(screenshot.viewport ? { viewport: screenshot.viewport } : {}),
+            },
+          }
+        : {}),
+      ...(options.location ? { location: locationProfile(options.location) } : {}),
+      ...(options.formats.some((format) => format.type === 'branding') ? { probeBranding: true } : {}),
+    },
   };
 }
 
@@ -147,7 +149,7 @@ async function fetchRetryingTransient(fetcher: Fetcher, request: FetchRequest, c
 function withHtml(response: FetchResponse): FetchedPage {
   const contentType = response.headers.get('content-type');
   if (contentKindOf(contentType, response.body) !== 'html') return { response };
-  return { response, html: response.renderedHtml ?? decodeBody(response.body, contentType).text };
+  return { response, html: response.browser?.renderedHtml ?? decodeBody(response.body, contentType).text };
 }
 
 export async function fetchWithEngines(engines: EngineSet, clock: Clock, target: URL, options: ScrapeOptions, extras: FetchExtras = {}): Promise<FetchedPage> {
@@ -155,7 +157,8 @@ export async function fetchWithEngines(engines: EngineSet, clock: Clock, target:
   const available: Array<EngineProfile & { fetcher: Fetcher }> = [{ ...engineProfiles.http, fetcher: engines.fetcher }];
   if (engines.browser) available.push({ ...engineProfiles.browser, fetcher: engines.browser });
   const able = chooseEngines(options, available, engines.browserHint);
-  const fields = { ...browserRequestFields(options), ...(proxyUrl ? { proxyUrl } : {}), ...(keepPage ? { keepPage } : {}) };
+  const base = browserRequestFields(options);
+  const fields = { ...base, ...(proxyUrl ? { proxyUrl } : {}), ...(keepPage ? { browser: { ...base.browser, keepPage } } : {}) };
   const started = clock.now();
   let kept: { page: FetchedPage; verdict: Verdict } | undefined;
   let lastError: unknown;

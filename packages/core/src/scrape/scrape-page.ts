@@ -245,9 +245,10 @@ export async function buildDocument(
       );
   }
   void remainingMs;
-  if (response.screenshot && wants.has('screenshot')) document.screenshot = await linkCapture(response.screenshot, deps.blobs);
-  if (response.actions && options.actions.length > 0) document.actions = await linkActions(response.actions, deps.blobs);
-  if (wants.has('branding') && response.branding) document.branding = brandingFromProbe(response.branding) as Record<string, unknown>;
+  const browser = response.browser;
+  if (browser?.screenshot && wants.has('screenshot')) document.screenshot = await linkCapture(browser.screenshot, deps.blobs);
+  if (browser?.actions && options.actions.length > 0) document.actions = await linkActions(browser.actions, deps.blobs);
+  if (wants.has('branding') && browser?.branding) document.branding = brandingFromProbe(browser.branding) as Record<string, unknown>;
 
   const failed = response.status >= 400;
   const metadata: DocumentMetadata = {
