@@ -1,3 +1,4 @@
+import { creditPrices } from '../billing/prices.js';
 import type { AgentJobKind, JobBase, JobPayload, JobRecord } from '../ports/job-store.js';
 import { agentJobKinds } from '../ports/job-store.js';
 import type { QueueMessage } from '../ports/queue.js';
@@ -19,8 +20,8 @@ export const agentStepPrefix = '~step:';
 /** Agent jobs and their results are kept this long (Firecrawl: 6 hours). */
 export const agentJobTtlMs = 6 * 60 * 60 * 1000;
 
-/** Tokens that make one credit when an agent job is charged (extract and research bill tokens). */
-export const tokensPerCredit = 15;
+/** Tokens that make one credit when an agent job is charged (extract and research bill tokens); priced in billing/prices.ts. */
+export const tokensPerCredit: number = creditPrices.tokensPerAgentCredit;
 
 export function isAgentJob(job: Pick<JobRecord, 'kind'>): job is Pick<JobRecord, 'kind'> & { kind: AgentJobKind } {
   return (agentJobKinds as readonly string[]).includes(job.kind);

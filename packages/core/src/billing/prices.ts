@@ -5,11 +5,21 @@ import type { ScrapeOptions } from '../options/scrape-options.js';
  * - a page 1; a parsed PDF one per page; the json format (and changeTracking in json mode) 5; the
  *   enhanced proxy 4 more. Failed pages cost 0.
  * - a map 1; an interact call that finishes 1.
- * - a search: 1 per result, or a scraped result's own credits (search/run-search.ts adds them up).
- * Model tokens are recorded as tokens, not converted to credits here (agent jobs convert them
- * against their own limit: agent-jobs/agent-job.ts).
+ * - a search: 1 per result, or a scraped result's own credits, at least 1 (search/run-search.ts
+ *   adds them up).
+ * - an agent job (extract, deep research, llms.txt): its pages' credits plus one credit per
+ *   `tokensPerAgentCredit` model tokens, rounded up (agent-jobs/agent-job.ts). Other model tokens
+ *   are recorded as tokens, not converted to credits.
  */
-export const creditPrices = { page: 1, json: 5, enhancedProxySurcharge: 4, map: 1, interact: 1, searchResult: 1 } as const;
+export const creditPrices = {
+  page: 1,
+  json: 5,
+  enhancedProxySurcharge: 4,
+  map: 1,
+  interact: 1,
+  searchResult: 1,
+  tokensPerAgentCredit: 15,
+} as const;
 
 export function creditsForDocument(input: {
   options: Pick<ScrapeOptions, 'formats'>;

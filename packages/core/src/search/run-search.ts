@@ -1,3 +1,4 @@
+import { creditPrices } from '../billing/prices.js';
 import type { ScrapeDocument } from '../document.js';
 import { TimeoutError, asQuarryError } from '../errors.js';
 import type { SearchRequest } from '../options/search-options.js';
@@ -117,22 +118,22 @@ async function search(deps: SearchDeps, request: SearchRequest, signal: AbortSig
     ...(hit.imageUrl ? { imageUrl: hit.imageUrl } : {}),
     position: index + 1,
   }));
-  let creditsUsed = images.length + news.length;
+  let creditsUsed = (images.length + news.length) * creditPrices.searchResult;
   if (request.scrapeOptions) {
     const scraped = await Promise.all(web.map((result) => scrapeResult(deps, result, signal)));
     creditsUsed += scraped.reduce((sum, credits) => sum + credits, 0);
   } else {
-    creditsUsed += web.length;
+    creditsUsed += web.length * creditPrices.searchResult;
   }
   return { web, images, news, creditsUsed };
 }
 
 /** Scrapes one result into it; a page that fails keeps its search fields and says why. Returns its credits. */
 async function scrapeResult(deps: SearchDeps, result: WebResult, signal: AbortSignal): Promise<number> {
-  if (!isHttpUrl(result.url)) return 1;
+  if (!isHttpUrl(result.url)) return creditPrices.searchResult;
   try {
     result.document = await deps.scrape(result.url, { signal });
-    return Math.max(1, result.document.metadata.creditsUsed);
+    return Math.max(creditPrices.searchResult, result.document.metadata.creditsUsed);
   } catch (error) {
     if (signal.aborted) throw error;
     result.document = {
@@ -147,7 +148,7 @@ async function scrapeResult(deps: SearchDeps, result: WebResult, signal: AbortSi
         error: asQuarryError(error).message,
       },
     };
-    return 1;
+    return creditPrices.searchResult;
   }
 }
 
