@@ -1,4 +1,4 @@
-import type { ApiKeyInfo, OutboxEntry, OutboxState, UsageKind, UsageRecord } from '@quarry/core';
+import { NotFoundError, ValidationError, type ApiKeyInfo, type OutboxEntry, type OutboxState, type Team, type UsageKind, type UsageRecord } from '@quarry/core';
 
 /**
  * Rows of the tables both backends share (same columns in SQLite and PostgreSQL) and their
@@ -81,3 +81,28 @@ export function toEntry(row: OutboxRow): OutboxEntry {
     ...(row.finished_at !== null ? { finishedAt: row.finished_at } : {}),
   };
 }
+
+export interface TeamRow {
+  id: string;
+  name: string;
+  credits: number | null;
+  tokens_used: number;
+  tokens: number | null;
+  created_at: number;
+}
+
+export const toTeam = (row: TeamRow): Team => ({
+  id: row.id,
+  name: row.name,
+  credits: row.credits,
+  tokensUsed: row.tokens_used,
+  tokens: row.tokens,
+  createdAt: row.created_at,
+});
+
+/** A credit or token count a ledger takes: a non-negative safe integer, or a 400 naming the field. */
+export function requireCount(field: string, value: number) {
+  if (!Number.isSafeInteger(value) || value < 0) throw new ValidationError(`\`${field}\` must be a non-negative integer; got ${value}`, field);
+}
+
+export const unknownTeam = (teamId: string) => new NotFoundError(`Team ${teamId} not found`);

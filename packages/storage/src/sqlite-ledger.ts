@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   localTeamId,
-  NotFoundError,
   systemClock,
-  ValidationError,
   type ApiKeyInfo,
   type AuthenticatedKey,
   type ChargeContext,
@@ -22,16 +20,7 @@ import {
 import { apiKeyPattern, hashApiKey, hashesEqual, newApiKey } from './api-key.js';
 import type { SqliteDatabase } from './open-sqlite.js';
 import { TeamCredits } from './team-credits.js';
-import { toKeyInfo, toUsage, type KeyRow, type UsageRow } from './row-mappers.js';
-
-interface TeamRow {
-  id: string;
-  name: string;
-  credits: number | null;
-  tokens_used: number;
-  tokens: number | null;
-  created_at: number;
-}
+import { requireCount, toKeyInfo, toTeam, toUsage, unknownTeam, type KeyRow, type TeamRow, type UsageRow } from './row-mappers.js';
 
 /**
  * Ledger on SQLite: teams, hashed API keys, credits and usage in the tables of migration 3. Shares its
@@ -193,18 +182,3 @@ export class SqliteLedger implements Ledger {
     return row;
   }
 }
-
-function requireCount(field: string, value: number) {
-  if (!Number.isSafeInteger(value) || value < 0) throw new ValidationError(`\`${field}\` must be a non-negative integer; got ${value}`, field);
-}
-
-const unknownTeam = (teamId: string) => new NotFoundError(`Team ${teamId} not found`);
-
-const toTeam = (row: TeamRow): Team => ({
-  id: row.id,
-  name: row.name,
-  credits: row.credits,
-  tokensUsed: row.tokens_used,
-  tokens: row.tokens,
-  createdAt: row.created_at,
-});

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import {
   NotFoundError,
   systemClock,
-  ValidationError,
   type ApiKeyInfo,
   type AuthenticatedKey,
   type ChargeContext,
@@ -19,16 +18,7 @@ import {
 } from '@quarry/core';
 import { apiKeyPattern, hashApiKey, hashesEqual, newApiKey } from '../api-key.js';
 import type { PostgresDatabase } from './postgres-database.js';
-import { toKeyInfo, toUsage, type KeyRow, type UsageRow } from '../row-mappers.js';
-
-interface TeamRow {
-  id: string;
-  name: string;
-  credits: number | null;
-  tokens_used: number;
-  tokens: number | null;
-  created_at: number;
-}
+import { requireCount, toKeyInfo, toTeam, toUsage, unknownTeam, type KeyRow, type TeamRow, type UsageRow } from '../row-mappers.js';
 
 const teamColumns = 'id, name, credits, tokens_used, tokens, created_at';
 
@@ -228,18 +218,3 @@ export class PostgresLedger implements Ledger {
     if (rows.length === 0) throw new NotFoundError(`Unknown team ${teamId}`);
   }
 }
-
-function requireCount(field: string, value: number) {
-  if (!Number.isSafeInteger(value) || value < 0) throw new ValidationError(`\`${field}\` must be a non-negative integer; got ${value}`, field);
-}
-
-const unknownTeam = (teamId: string) => new NotFoundError(`Team ${teamId} not found`);
-
-const toTeam = (row: TeamRow): Team => ({
-  id: row.id,
-  name: row.name,
-  credits: row.credits,
-  tokensUsed: row.tokens_used,
-  tokens: row.tokens,
-  createdAt: row.created_at,
-});
