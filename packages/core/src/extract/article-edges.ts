@@ -4,7 +4,8 @@
  * paragraph, link density, repeated sibling shape), no class names:
  *
  * - before the title `h1`: text that is an escaped tag (a tracking pixel the page printed as text)
- *   and blocks of links with no prose (category and tag lists, breadcrumbs);
+ *   and blocks of links with no prose (category and tag lists, breadcrumbs); inside the title's
+ *   own header, short labels beside it (a category or kicker: a few words, no sentence);
  * - after the last prose paragraph: runs of teasers (three or more blocks of one shape, each a
  *   linked headline or thumbnail with at most a one-line blurb) with the heading that introduces
  *   them, an address block (short lines with a postcode and a phone number, no sentence), and a
@@ -42,6 +43,11 @@ const postcodeLinePattern = /(?:^|\s)\d{4,5}\s+\p{L}|\p{L}\s+\d{4,5}(?:\s|$)/u;
 /** ...and a phone number (seven digits or more in a run of digits and separators). */
 const phoneLinePattern = /\+?\(?\d[\d\s()./-]{6,}\d/;
 const phoneMinimumDigits = 7;
+
+/** A label beside the title in its header (a category, a kicker): at most this long... */
+const labelMaximumText = 40;
+/** ...and at most this many words. */
+const labelMaximumWords = 4;
 
 /** A link that leads nowhere: a script button or a jump to the top of the page. */
 const deadHrefPattern = /^\s*(?:#(?:top)?|javascript:.*)?\s*$/i;
@@ -171,6 +177,32 @@ function trimBeforeTitle(flow: Element, title: Element, stats: Map<Element, Text
   }
 }
 
+/** A short label with no sentence, image or heading: a category or kicker printed beside the title. */
+function isTitleLabel(element: Element, stats: TextStats | undefined): boolean {
+  if (!stats || stats.text === 0 || stats.text > labelMaximumText || stats.media > 0) return false;
+  if (headingTags.has(element.name) || descendantElements(element).some((child) => headingTags.has(child.name))) return false;
+  const text = collapsedText(element);
+  return text.split(' ').length <= labelMaximumWords && !sentenceEndPattern.test(`${text} `);
+}
+
+/**
+ * Removes the labels that share the title's header: the siblings before the title and before each
+ * of its wrappers up to the flow (`div.info > span.category` beside `h1`). Only when no prose comes
+ * before the title, so a heading found in the middle of the text keeps what precedes it.
+ */
+function trimTitleLabels(flow: Element, title: Element, stats: Map<Element, TextStats>, holders: Set<Element>): void {
+  const titleBlock = blockOf(flow, title);
+  if (!titleBlock) return;
+  const blocks = flow.children.filter(isTag);
+  if (blocks.slice(0, blocks.indexOf(titleBlock as Element)).some((block) => holders.has(block))) return;
+  for (let node: Element = title; node !== flow && node.parent && isTag(node.parent); node = node.parent) {
+    const siblings = node.parent.children;
+    for (const sibling of siblings.slice(0, siblings.indexOf(node))) {
+      if (isTag(sibling) && !holders.has(sibling) && isTitleLabel(sibling, stats.get(sibling))) detach(sibling);
+    }
+  }
+}
+
 function trimAfterProse(flow: Element, stats: Map<Element, TextStats>, holders: Set<Element>, depth = 0): void {
   const blocks = flow.children.filter(isTag);
   let lastProse = -1;
@@ -213,6 +245,9 @@ function trimAfterProse(flow: Element, stats: Map<Element, TextStats>, holders: 
 export function trimArticleEdges(container: Element, title: Element | undefined, stats: Map<Element, TextStats>): void {
   const flow = flowOf(container);
   const holders = proseHolders(flow, stats);
-  if (title && title !== flow && isWithin(title, flow)) trimBeforeTitle(flow, title, stats, holders);
+  if (title && title !== flow && isWithin(title, flow)) {
+    trimBeforeTitle(flow, title, stats, holders);
+    trimTitleLabels(flow, title, stats, holders);
+  }
   trimAfterProse(flow, stats, holders);
 }
