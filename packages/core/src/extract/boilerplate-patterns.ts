@@ -350,7 +350,7 @@ export const chromeTextPatterns: readonly RegExp[] = [
   /^(?:edit this page|edit on github|edit page|improve this (?:page|doc)|suggest (?:an )?edits?|report an issue)$/i,
   /^last (?:updated|modified)(?: on| at| by)?\b.{0,80}$/i,
   /^(?:share|share this|share this (?:article|post|story|page)|share on \w+|tweet|print|email|e-mail|teilen|drucken|weiterempfehlen|partager|imprimer|compartir|imprimir)[:!]?$/i,
-  /^(?:advertisement|advertising|anzeige|werbung|publicité|publicidad|sponsored|ad)$/i,
+  /^(?:advertisement|advertising|anzeige|werbung|publicité|publicidad|pubblicità|publicidade|reklama|reklame|advertentie|annons|annonse|mainos|sponsored|ad)$/i,
   /^(?:skip to (?:main )?content|skip to navigation|jump to navigation|jump to search|zum inhalt springen)$/i,
   /^(?:on this page|in this article|table of contents|contents|inhaltsverzeichnis|in this section)$/i,
   /^(?:[«‹←<]\s*)?(?:previous|next|prev|older|newer|zurück|weiter|vorheriger?|nächster?)(?: (?:post|posts|article|page|story|entry|entries|chapter|beitrag|artikel))?(?:\s*[»›→>])?(?:\s*:\s*.{0,100})?$/i,
@@ -366,7 +366,7 @@ export const chromeTextPatterns: readonly RegExp[] = [
   /^\(?(?:foto|fotos|bild|bilder|photo|photos|image|images|picture|quelle|source|credit|credits|copyright|©)\s*(?::|©|by\b)[^.!?]{0,100}\)?$/i,
   /^©.{0,100}$/,
   // comment prompts
-  /^(?:kommentare? (?:schreiben|verfassen|anzeigen)|keine kommentare|write a comment|add (?:a )?comment|post (?:a )?comment|show comments|view comments|kommentar abgeben)\b.{0,10}$/i,
+  /^(?:kommentare? (?:schreiben|verfassen|anzeigen)|keine kommentare|write a comment|add (?:a )?comment|post (?:a )?comment|show comments|view comments|kommentar abgeben)\b.{0,10}(?:\s*\([^()]{0,80}\))?$/i,
 ];
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Structure-preserving cleanup inside the chosen content: drops chrome that lives inside articles
  * (share rows, "Edit this page", pagers, "Related" and "Comments" sections, link lists, empty
- * wrappers) and keeps tables, code blocks, lists of prose, headings, figures and quotes.
+ * wrappers, photo credits glued to the end of a caption) and keeps tables, code blocks, lists of
+ * prose, headings, figures and quotes.
  */
 import { type Element, isTag, isText } from 'domhandler';
 import { chromeSectionHeadingPattern } from './boilerplate-patterns.js';
@@ -323,6 +324,38 @@ function removeRepeatedCaptions(container: Element): void {
   }
 }
 
+/**
+ * A photo credit after a caption's last sentence ("... der Schweiz. © AFP / M. Bertorello",
+ * "... René Klemmer. Foto: GdP/H. Immel"): the sentence end, then a copyright sign or a credit word
+ * with a colon, then a short name.
+ */
+const creditTailPattern =
+  /(?<=[.!?)»”"]\s+)(?:©|\(c\)|(?:foto|fotos|bild|bilder|photo|photos|picture|image|credit|credits|quelle|source|crédit|crédito|fuente)\s*:)[^©]{1,80}$/iu;
+
+/** A caption: a caption element or class, or the text block right after a block that is only an image. */
+function isCaptionBlock(element: Element, stats: Map<Element, TextStats>): boolean {
+  if (isCaption(element)) return true;
+  let previous = element.prev;
+  while (previous && isText(previous) && previous.data.trim() === '') previous = previous.prev;
+  const previousStats = previous && isTag(previous) ? stats.get(previous) : undefined;
+  return !!previousStats && previousStats.images > 0 && previousStats.text === 0;
+}
+
+/** Cuts the photo credit off the end of each caption; the caption's own words stay. */
+function removeCreditTails(container: Element): void {
+  const stats = measureText(container);
+  for (const element of descendantElements(container)) {
+    const elementStats = stats.get(element);
+    if (!elementStats || elementStats.text === 0 || elementStats.text > chromeTextMaximum || elementStats.blocks !== 1) continue;
+    if (!isCaptionBlock(element, stats)) continue;
+    let last = element.lastChild;
+    while (last && isText(last) && last.data.trim() === '') last = last.prev;
+    if (!last || !isText(last)) continue;
+    const match = creditTailPattern.exec(last.data.trimEnd());
+    if (match) last.data = last.data.slice(0, match.index).trimEnd();
+  }
+}
+
 function hasOwnText(element: Element): boolean {
   return element.children.some((child) => isText(child) && child.data.trim() !== '');
 }
@@ -397,5 +430,6 @@ export function cleanContent(container: Element, options: CleanupOptions): void 
   removeClutter(container, options);
   removeLinkRuns(container);
   removeRepeatedCaptions(container);
+  removeCreditTails(container);
   removeOrphanHeadings(container, emptyBefore);
 }
