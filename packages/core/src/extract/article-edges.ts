@@ -11,7 +11,10 @@
  *   them, an address block (short lines with a postcode and a phone number, no sentence), and a
  *   link that goes nowhere (`href="#"`, `javascript:`: a "back to top" or "print" button).
  *
- * Lists, tables, code and headings between the title and the last paragraph are never touched.
+ * Anywhere: an author box, the short block around a `rel="author"` link (name, photo, position).
+ *
+ * Apart from an author box, lists, tables, code and headings between the title and the last
+ * paragraph are never touched.
  */
 import { type AnyNode, type Element, isTag, isText } from 'domhandler';
 import { collapsedText, descendantElements, detach, headingTags, isInline, isWithin } from './dom-tools.js';
@@ -48,6 +51,9 @@ const phoneMinimumDigits = 7;
 const labelMaximumText = 40;
 /** ...and at most this many words. */
 const labelMaximumWords = 4;
+
+/** An author box (the name linked with `rel="author"`, a photo, a one-line position) is at most this long. */
+const authorBoxMaximumText = 200;
 
 /** A link that leads nowhere: a script button or a jump to the top of the page. */
 const deadHrefPattern = /^\s*(?:#(?:top)?|javascript:.*)?\s*$/i;
@@ -203,6 +209,25 @@ function trimTitleLabels(flow: Element, title: Element, stats: Map<Element, Text
   }
 }
 
+/**
+ * Removes author boxes: around each `rel="author"` link, the largest block that is still short and
+ * holds no prose paragraph (name, photo, position, "follow" buttons).
+ */
+function trimAuthorBoxes(flow: Element, stats: Map<Element, TextStats>, holders: Set<Element>): void {
+  const authorLinks = descendantElements(flow).filter((element) => element.name === 'a' && /(?:^|\s)author(?:\s|$)/i.test(element.attribs.rel ?? ''));
+  const boxes = new Set<Element>();
+  for (const link of authorLinks) {
+    let box: Element | undefined;
+    for (let node: Element = link; node !== flow && !holders.has(node); node = node.parent as Element) {
+      if ((stats.get(node)?.text ?? Infinity) > authorBoxMaximumText) break;
+      box = node;
+      if (!node.parent || !isTag(node.parent)) break;
+    }
+    if (box) boxes.add(box);
+  }
+  for (const box of boxes) detach(box);
+}
+
 function trimAfterProse(flow: Element, stats: Map<Element, TextStats>, holders: Set<Element>, depth = 0): void {
   const blocks = flow.children.filter(isTag);
   let lastProse = -1;
@@ -249,5 +274,6 @@ export function trimArticleEdges(container: Element, title: Element | undefined,
     trimBeforeTitle(flow, title, stats, holders);
     trimTitleLabels(flow, title, stats, holders);
   }
+  trimAuthorBoxes(flow, stats, holders);
   trimAfterProse(flow, stats, holders);
 }
