@@ -234,10 +234,10 @@ const shortProseTags: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5
 /**
  * Weighted characters of prose under each element: the own text of blocks that is mostly not
  * links and long enough to be a sentence (or sits in a heading, cell, item or code block).
+ * `elements`: the caller's `descendantElements(root)`, when it has them already.
  */
-export function measureProse(root: ParentNode, stats: Map<Element, TextStats>): Map<Element, number> {
+export function measureProse(root: ParentNode, stats: Map<Element, TextStats>, elements = descendantElements(root)): Map<Element, number> {
   const prose = new Map<Element, number>();
-  const elements = descendantElements(root);
   for (const element of elements) {
     if (inlineTags.has(element.name)) continue;
     const own = ownText(element, stats);
