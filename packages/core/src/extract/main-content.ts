@@ -23,7 +23,7 @@ import { cloneTree, collapsedText, descendantElements, documentOf, elementOf, fi
 import { isNonContent } from './page-preparation.js';
 import { declaredTitles, findTitleHeading } from './page-title.js';
 import { includeSiblings } from './sibling-inclusion.js';
-import { type TextStats, measureProse, measureText } from './text-stats.js';
+import { type TextStats, measureProse, measureText, measureTotalText } from './text-stats.js';
 
 export interface MainContentResult {
   /** A new domhandler Document holding only the main content (the input tree is not mutated). */
@@ -136,7 +136,7 @@ function extractOnce(source: Document, titles: string[], useClassHints: boolean)
   trimArticleEdges(container, heading, stats);
   cleanContent(container, { useClassHints });
   attachTitle(container, parts[0]!, heading, order);
-  const text = measureText(container).get(container)?.text ?? 0;
+  const text = measureTotalText(container);
   return { content: container, text, contentProse, pageProse };
 }
 
