@@ -85,23 +85,42 @@ export function descendantElements(parent: ParentNode): Element[] {
   return result;
 }
 
+/** Nodes a copy leaves out (with their subtrees): those under `within` that `drop` rejects. */
+export interface ClonePruning {
+  within: ParentNode;
+  drop: (node: AnyNode) => boolean;
+}
+
 /**
  * A deep copy of `root` built without recursion (domhandler's `cloneNode(true)` recurses and
- * overflows the stack on pages that nest thousands of unclosed tags).
+ * overflows the stack on pages that nest thousands of unclosed tags). With `pruning`, the nodes it
+ * drops are never copied, rather than copied and detached afterwards.
  */
-export function cloneTree<T extends ParentNode>(root: T): T {
+export function cloneTree<T extends ParentNode>(root: T, pruning?: ClonePruning): T {
   const copy = root.cloneNode(false) as T;
-  const stack: [ParentNode, ParentNode][] = [[root, copy]];
-  while (stack.length > 0) {
-    const [source, target] = stack.pop()!;
-    const children = source.children.map((child) => child.cloneNode(false));
-    children.forEach((child, index) => {
+  const sources: ParentNode[] = [root];
+  const targets: ParentNode[] = [copy];
+  const isPruned: boolean[] = [root === pruning?.within];
+  while (sources.length > 0) {
+    const source = sources.pop()!;
+    const target = targets.pop()!;
+    const prune = isPruned.pop()!;
+    const children: AnyNode[] = [];
+    let previous: AnyNode | null = null;
+    for (const original of source.children) {
+      if (prune && pruning!.drop(original)) continue;
+      const child = original.cloneNode(false);
       child.parent = target;
-      child.prev = children[index - 1] ?? null;
-      child.next = children[index + 1] ?? null;
-      const original = source.children[index]!;
-      if (hasChildNodes(original)) stack.push([original, child as ParentNode]);
-    });
+      child.prev = previous;
+      if (previous) previous.next = child;
+      previous = child;
+      children.push(child);
+      if (hasChildNodes(original)) {
+        sources.push(original);
+        targets.push(child as ParentNode);
+        isPruned.push(prune || original === pruning?.within);
+      }
+    }
     target.children = children;
   }
   return copy;

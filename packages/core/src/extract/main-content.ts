@@ -20,10 +20,10 @@ import { removeChrome } from './chrome-removal.js';
 import { cleanContent } from './content-cleanup.js';
 import { scoreContent } from './content-scoring.js';
 import { cloneTree, collapsedText, descendantElements, documentOf, elementOf, firstElement, hintText, isWithin } from './dom-tools.js';
-import { stripNonContent } from './page-preparation.js';
+import { isNonContent } from './page-preparation.js';
 import { declaredTitles, findTitleHeading } from './page-title.js';
 import { includeSiblings } from './sibling-inclusion.js';
-import { type TextStats, measureProse, measureText } from './text-stats.js';
+import { type TextStats, measureProse, measureText, measureTotalText } from './text-stats.js';
 
 export interface MainContentResult {
   /** A new domhandler Document holding only the main content (the input tree is not mutated). */
@@ -66,9 +66,9 @@ function bodyOf(document: ParentNode): ParentNode {
  * Elements that say "the content is here": `main`, `role=main`, an article-body itemprop or class,
  * the page's only `article`. They and their ancestors survive chrome removal.
  */
-function contentAnchors(body: ParentNode, stats: Map<Element, TextStats>): Element[] {
-  const articles = descendantElements(body).filter((element) => element.name === 'article');
-  return descendantElements(body).filter((element) => {
+function contentAnchors(elements: Element[], stats: Map<Element, TextStats>): Element[] {
+  const articles = elements.filter((element) => element.name === 'article');
+  return elements.filter((element) => {
     if ((stats.get(element)?.text ?? 0) < anchorMinimumText) return false;
     if (element.name === 'main' || element.attribs.role === 'main') return true;
     if (element.name === 'article' && articles.length === 1) return true;
@@ -93,16 +93,20 @@ function totalOf(root: ParentNode, measure: Map<Element, number>): number {
   return root.children.reduce((sum, child) => sum + (isTag(child) ? (measure.get(child) ?? 0) : 0), 0);
 }
 
-/** A working copy of the page body, stripped of non-content and chrome. */
+/**
+ * A working copy of the page body, stripped of non-content and chrome. The copy leaves the
+ * non-content out rather than copying and detaching it, and one list of the body's elements serves
+ * the document order, the anchors and the prose measure.
+ */
 function cleanedBody(source: Document, useClassHints: boolean, title?: (body: ParentNode) => Element | undefined) {
-  const body = bodyOf(cloneTree(source));
-  stripNonContent(body);
+  const body = bodyOf(cloneTree(source, { within: bodyOf(source), drop: isNonContent }));
   const heading = title?.(body);
+  const elements = descendantElements(body);
   const order = new Map<Element, number>();
-  descendantElements(body).forEach((element, index) => order.set(element, index));
+  elements.forEach((element, index) => order.set(element, index));
   const stats = measureText(body);
-  const prose = measureProse(body, stats);
-  const anchors = contentAnchors(body, stats);
+  const prose = measureProse(body, stats, elements);
+  const anchors = contentAnchors(elements, stats);
   removeChrome(body, {
     useClassHints,
     protectedElements: withAncestors(heading ? [...anchors, heading] : anchors),
@@ -132,7 +136,7 @@ function extractOnce(source: Document, titles: string[], useClassHints: boolean)
   trimArticleEdges(container, heading, stats);
   cleanContent(container, { useClassHints });
   attachTitle(container, parts[0]!, heading, order);
-  const text = measureText(container).get(container)?.text ?? 0;
+  const text = measureTotalText(container);
   return { content: container, text, contentProse, pageProse };
 }
 

@@ -31,16 +31,18 @@ export function isHidden(element: Element): boolean {
   return attribs.class ? attribs.class.split(/\s+/).some((token) => hiddenClassTokens.has(token.toLowerCase())) : false;
 }
 
-/** Removes non-content nodes from `root` in place. */
+/** True for a node `stripNonContent` removes (with its subtree). */
+export function isNonContent(node: AnyNode): boolean {
+  if (isTag(node)) return nonContentTags.has(node.name) || isHidden(node);
+  return node.type !== 'text'; // comments, doctype, CDATA, processing instructions
+}
+
+/** Removes non-content nodes from `root` in place (`cloneTree` can leave them out instead). */
 export function stripNonContent(root: ParentNode): void {
   const stack: AnyNode[] = [...root.children];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (isTag(node)) {
-      if (nonContentTags.has(node.name) || isHidden(node)) detach(node);
-      else for (const child of node.children) stack.push(child);
-    } else if (node.type !== 'text') {
-      detach(node); // comments, doctype, CDATA, processing instructions
-    }
+    if (isNonContent(node)) detach(node);
+    else if (isTag(node)) for (const child of node.children) stack.push(child);
   }
 }

@@ -1,7 +1,7 @@
 import { parseDocument } from 'htmlparser2';
 import { findOne } from 'domutils';
 import { describe, expect, it } from 'vitest';
-import { linkDensity, measureProse, measureText } from './text-stats.js';
+import { linkDensity, measureProse, measureText, measureTotalText } from './text-stats.js';
 
 describe('measureText', () => {
   const document = parseDocument(
@@ -20,6 +20,10 @@ describe('measureText', () => {
     expect(divStats.images).toBe(1);
     expect(divStats.media).toBe(1);
     expect(linkDensity(divStats)).toBeCloseTo(12 / 37);
+  });
+
+  it('gives the same total as the per-element stats, without them', () => {
+    expect(measureTotalText(div)).toBe(stats.get(div)!.text);
   });
 
   it('treats non-ASCII spaces, commas and Hangul like the ASCII path does', () => {

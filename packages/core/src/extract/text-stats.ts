@@ -186,6 +186,35 @@ export function measureText(root: ParentNode): Map<Element, TextStats> {
   return result;
 }
 
+/**
+ * Weighted characters of text under `root`: what `measureText(root).get(root).text` gives, without
+ * the per-element stats (one pass over the text nodes, nothing allocated per element).
+ */
+export function measureTotalText(root: ParentNode): number {
+  let total = 0;
+  const lists: AnyNode[][] = [root.children];
+  const next: number[] = [0];
+  let depth = 1;
+  while (depth > 0) {
+    const level = depth - 1;
+    const list = lists[level]!;
+    const index = next[level]!;
+    if (index >= list.length) {
+      depth = level;
+      continue;
+    }
+    next[level] = index + 1;
+    const node = list[index]!;
+    if (isText(node)) total += measureNode(node).length;
+    else if (isTag(node) && node.children.length > 0) {
+      lists[depth] = node.children;
+      next[depth] = 0;
+      depth++;
+    }
+  }
+  return total;
+}
+
 /** Adds `other` into `stats`, field by field (`sign` -1 subtracts). */
 export function addStats(stats: TextStats, other: TextStats, sign = 1): void {
   stats.text += sign * other.text;
@@ -234,10 +263,10 @@ const shortProseTags: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5
 /**
  * Weighted characters of prose under each element: the own text of blocks that is mostly not
  * links and long enough to be a sentence (or sits in a heading, cell, item or code block).
+ * `elements`: the caller's `descendantElements(root)`, when it has them already.
  */
-export function measureProse(root: ParentNode, stats: Map<Element, TextStats>): Map<Element, number> {
+export function measureProse(root: ParentNode, stats: Map<Element, TextStats>, elements = descendantElements(root)): Map<Element, number> {
   const prose = new Map<Element, number>();
-  const elements = descendantElements(root);
   for (const element of elements) {
     if (inlineTags.has(element.name)) continue;
     const own = ownText(element, stats);

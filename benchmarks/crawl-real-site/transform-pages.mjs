@@ -1,0 +1,94 @@
+/**
+ * In-process CPU per page of the transform (parse, main content, markdown, links): `transformHtml`
+ * over the first N HTML pages of an installed Debian documentation package, as the CLI crawl's
+ * transform worker runs it. Prints CPU ms/page, the garbage collector's share and a hash of every
+ * page's markdown and links, so two builds can be compared for speed and identical output.
+ *
+ *   node benchmarks/crawl-real-site/transform-pages.mjs [--core DIST] [--pages 600] [--dir DIR] [--repeat 1]
+ *
+ * `--core` loads a copied `packages/core/dist` (e.g. node_modules/.before-core) instead of the
+ * current build. `--compare DIST` runs the current build and DIST in the same process, page by page
+ * alternating which goes first, so both see the same machine load (the steady figure on a shared
+ * machine; use `--repeat 3`). Add `node --cpu-prof` to profile.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: {
+    core: { type: 'string' },
+    pages: { type: 'string', default: '600' },
+    dir: { type: 'string', default: '/usr/share/doc/cmake-data/html' },
+    repeat: { type: 'string', default: '1' },
+    compare: { type: 'string' },
+  },
+});
+const load = (dist) => (dist ? import(pathToFileURL(resolve(dist, 'index.js')).href) : import('@quarry/core'));
+const variants = [{ name: values.core ?? 'current', core: await load(values.core) }];
+if (values.compare) variants.push({ name: values.compare, core: await load(values.compare) });
+
+/** HTML files in a stable order, skipping Sphinx's `_sources`, `_static` and similar folders. */
+function htmlFiles(dir) {
+  const files = [];
+  const walk = (folder) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (entry.name.startsWith('_')) continue;
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.html')) files.push(path);
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+const pages = htmlFiles(values.dir)
+  .slice(0, Number(values.pages))
+  .map((path) => ({ url: `http://127.0.0.1/${relative(values.dir, path)}`, html: readFileSync(path, 'utf8') }));
+
+let gcMs = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcMs += entry.duration;
+}).observe({ entryTypes: ['gc'] });
+
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+for (const variant of variants) Object.assign(variant, { hash: createHash('sha256'), cpu: 0 });
+for (let round = 0; round < Number(values.repeat); round++) {
+  pages.forEach((page, index) => {
+    const order = (index + round) % 2 === 0 ? variants : [...variants].reverse();
+    for (const variant of order) {
+      const start = cpuMs();
+      const output = variant.core.transformHtml({
+        html: page.html,
+        url: page.url,
+        onlyMainContent: true,
+        includeTags: [],
+        excludeTags: [],
+        removeBase64Images: true,
+        want: { markdown: true, html: false, links: true, images: false },
+      });
+      variant.cpu += cpuMs() - start;
+      if (round === 0) variant.hash.update(`${page.url}\n${output.markdown}\n${output.links.join('\n')}\n`);
+    }
+  });
+}
+const count = pages.length * Number(values.repeat);
+await new Promise((done) => setTimeout(done, 10)); // let the last gc entries arrive
+for (const variant of variants) {
+  console.log(
+    JSON.stringify({
+      core: variant.name,
+      pages: count,
+      cpuMsPerPage: Number((variant.cpu / count).toFixed(3)),
+      hash: variant.hash.digest('hex').slice(0, 16),
+    }),
+  );
+}
+console.log(JSON.stringify({ gcMsPerPage: Number((gcMs / count / variants.length).toFixed(3)) }));
