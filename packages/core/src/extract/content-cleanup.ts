@@ -210,6 +210,8 @@ const clutterRules: readonly [string, (container: Container) => boolean, 'keep' 
   ['media without text', ({ stats }) => stats.text === 0, 'keep'],
   ['link list', ({ element, density, weight }) => listTags.has(element.name) && weight < 0 && density > 0.3, 'remove'],
   ['list', ({ element }) => listTags.has(element.name), 'keep'],
+  ['list wrapper', ({ element, density, weight }) => isListWrapper(element) && !(weight < 0 && density > 0.3), 'keep'],
+  ['document section', ({ element }) => isDocumentSectionBlock(element), 'keep'],
   ['heading wrapper', ({ element }) => isHeadingWrapper(element), 'keep'],
   ['data table', ({ element }) => element.name === 'table' && hasHeaderCells(element), 'keep'],
   ['prose with many commas', ({ stats, density }) => stats.commas >= 10 && density < 0.5, 'keep'],
@@ -218,6 +220,29 @@ const clutterRules: readonly [string, (container: Container) => boolean, 'keep' 
   ['table', ({ element }) => element.name === 'table', 'keep'],
   ['chrome element', ({ element, stats, density }) => chromeElementTags.has(element.name) && (density > 0.3 || stats.text < 100), 'remove'],
 ];
+
+/**
+ * A wrapper whose one child is a list of links to other pages (Sphinx's `toctree-wrapper`): judged
+ * as the list is. An outline of the page's own sections repeats its headings and is judged as any
+ * other container.
+ */
+function isListWrapper(element: Element): boolean {
+  if (hasOwnText(element)) return false;
+  const children = element.children.filter(isTag);
+  if (children.length !== 1 || !listTags.has(children[0]!.name)) return false;
+  return descendantElements(children[0]!).some((child) => child.name === 'a' && !isInPageLink(child));
+}
+
+/**
+ * A `section` opened by a heading that is one section of a flat, sectioned document: a part of
+ * the document like any other, even when its whole body is a list of links ("Policies Introduced
+ * by CMake 3.25", "Previous CVEs").
+ */
+function isDocumentSectionBlock(element: Element): boolean {
+  if (element.name !== 'section') return false;
+  const first = element.children.find((child): child is Element => isTag(child) && collapsedText(child) !== '');
+  return !!first && headingTags.has(first.name) && isDocumentSection(first);
+}
 
 /** A table with header cells is data (a layout table has none). */
 function hasHeaderCells(table: Element): boolean {
@@ -277,13 +302,17 @@ const linkOnlyMaximum = 600;
  */
 function removeLinkRuns(container: Element): void {
   const stats = measureText(container);
+  // In-page links (a heading's permalink `#id` widget) do not make a heading a list of links.
+  const linkCount = (element: Element): number => descendantElements(element).filter((child) => child.name === 'a' && !isInPageLink(child)).length;
   const isLinkOnly = (element: Element): boolean => {
     const elementStats = stats.get(element);
     if (!linkRunTags.has(element.name) || !elementStats || elementStats.text === 0) return false;
+    // A list (or its wrapper) is judged as a list; a document's section is content; a heading
+    // whose only links stay in the page (Sphinx's link back to the contents) is a title.
+    if (isListWrapper(element) || isDocumentSectionBlock(element)) return false;
+    if (headingTags.has(element.name) && linkCount(element) === 0) return false;
     return elementStats.text <= linkOnlyMaximum && linkDensity(elementStats) >= linkOnlyDensity;
   };
-  // In-page links (a heading's permalink `#id` widget) do not make a heading a list of links.
-  const linkCount = (element: Element): number => descendantElements(element).filter((child) => child.name === 'a' && !isInPageLink(child)).length;
   for (const parent of [container, ...descendantElements(container)]) {
     let run: Element[] = [];
     const flush = (): void => {
