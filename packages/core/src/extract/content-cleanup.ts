@@ -51,6 +51,8 @@ function isInSentence(element: Element): boolean {
 
 /** A heading with at least this many peers of its level in one parent (itself included)... */
 const documentSectionPeers = 3;
+/** A `section` with this many peers is one of a document when their parent section is a higher heading's. */
+const nestedSectionPeers = 2;
 
 /** True when `heading` opens `section`: the first element with text in it. */
 function opensSection(section: Element, heading: Element): boolean {
@@ -239,9 +241,21 @@ function isListWrapper(element: Element): boolean {
  * by CMake 3.25", "Previous CVEs").
  */
 function isDocumentSectionBlock(element: Element): boolean {
-  if (element.name !== 'section') return false;
+  const level = openingHeadingLevel(element);
+  if (level === 0) return false;
+  const parent = element.parent;
+  if (!parent || !isTag(parent)) return false;
+  const peers = parent.children.filter((child) => isTag(child) && openingHeadingLevel(child) === level).length;
+  // Nested as docutils nests them: two sections under their parent heading's section are a document.
+  const parentLevel = openingHeadingLevel(parent);
+  return peers >= (parentLevel > 0 && parentLevel < level ? nestedSectionPeers : documentSectionPeers);
+}
+
+/** The level of the heading that opens a `section` (its first element with text); 0 if none. */
+function openingHeadingLevel(element: Element): number {
+  if (element.name !== 'section') return 0;
   const first = element.children.find((child): child is Element => isTag(child) && collapsedText(child) !== '');
-  return !!first && headingTags.has(first.name) && isDocumentSection(first);
+  return first ? headingLevel(first) : 0;
 }
 
 /** A table with header cells is data (a layout table has none). */
