@@ -61,7 +61,9 @@ const fixed = (value: number): string => value.toFixed(3);
 export function runSphinx(extractors: [string, Extractor][], perSite: number, detail?: string, tuningOnly = false): void {
   const pages = loadSphinxPages(perSite).filter((page) => !(tuningOnly && page.site.heldOut));
   if (pages.length === 0) {
-    console.log('\nreal Sphinx sites: none installed (apt-get install -y sphinx-doc python3-doc cmake-doc python-requests-doc)');
+    console.log(
+      '\nreal Sphinx sites: none installed (apt-get install -y sphinx-doc python3-doc cmake-doc python-requests-doc python-flask-doc python-dask-doc python-celery-doc)',
+    );
     return;
   }
   const tallies = new Map<string, Tally>();
