@@ -7,7 +7,7 @@
 import { loadQuarryMarkdown, quarryExtractor } from '../main-content/extractors.js';
 import { loadSourcePages } from './corpus.js';
 import { dress } from './dress.js';
-import { canonical, codeKey } from './rst.js';
+import { codeKey, sectionTitle } from './rst.js';
 import { featureNames, featuresOfHtml, featuresOfMarkdown } from './score.js';
 import { loadSphinxPages } from './sphinx-corpus.js';
 import { moreTemplates } from './templates-more.js';
@@ -27,7 +27,7 @@ function missing(expected: Map<string, number>, output: Map<string, number>): st
 if (target.startsWith('sphinx:')) {
   for (const page of loadSphinxPages(Number(option('--sphinx') ?? 30)).filter((p) => p.site.name === target.slice(7))) {
     const features = featuresOfMarkdown(extract(page.html, 'https://docs.example.com/x').markdown);
-    const headings = new Map([...features.headings].map(([key, count]) => [canonical(key.replace(/^h\d /, '')), count]));
+    const headings = new Map([...features.headings].map(([key, count]) => [sectionTitle(key.replace(/^h\d /, '')), count]));
     const code = new Map([...features.code].map(([key, count]) => [codeKey(key.split('\u0000')[1] ?? ''), count]));
     const lost = [...missing(page.truth.headings, headings).map((key) => `heading: ${key}`), ...missing(page.truth.code, code).map((key) => `code: ${key}`)];
     if (lost.length > 0) console.log(`${page.path}\n  ${lost.slice(0, 8).join('\n  ')}`);

@@ -60,6 +60,15 @@ export function canonical(text: string): string {
     .trim();
 }
 
+/**
+ * A section title as both sides are compared: canonical text without a leading section number
+ * ("16.1. "), which Sphinx writes into the heading of a numbered toctree's pages and no source has.
+ * Applied to the source's titles and to each extractor's headings alike.
+ */
+export function sectionTitle(text: string): string {
+  return canonical(text).replace(/^(?:\d+\.)+ /, '');
+}
+
 /** Inline markup to the text a reader sees. */
 export function inlineText(text: string): string {
   return text
@@ -123,7 +132,7 @@ export function rstTruth(source: string): RstTruth {
     const next = lines[index + 1] ?? '';
     // Section title: text underlined (optionally overlined) with one punctuation character.
     if (line.trim() !== '' && !adornment.test(line) && indentOf(line) === 0 && adornment.test(next) && next.trim().length >= line.trim().length) {
-      const title = canonical(inlineText(line.trim()));
+      const title = sectionTitle(inlineText(line.trim()));
       add(truth.headings, title);
       textParts.push(title);
       index += 2;

@@ -6,7 +6,7 @@
  */
 import { aebScores, shingleCounts, type ShingleCounts } from '../main-content/metrics.js';
 import type { Extractor } from '../main-content/extractors.js';
-import { canonical, codeKey } from './rst.js';
+import { canonical, codeKey, sectionTitle } from './rst.js';
 import { featuresOfMarkdown, multisetRecall, type Counts } from './score.js';
 import { loadSphinxPages, sphinxSites } from './sphinx-corpus.js';
 
@@ -35,7 +35,7 @@ function rekey(map: Map<string, number>, key: (old: string) => string): Map<stri
 function outputFeatures(markdown: string) {
   const features = featuresOfMarkdown(markdown);
   return {
-    headings: rekey(features.headings, (key) => canonical(key.replace(/^h\d /, ''))),
+    headings: rekey(features.headings, (key) => sectionTitle(key.replace(/^h\d /, ''))),
     code: rekey(features.code, (key) => codeKey(key.split('\u0000')[1] ?? '')),
     links: rekey(features.links, (key) => {
       const at = key.lastIndexOf(' -> ');
@@ -58,10 +58,12 @@ function scoresOf(tally: Tally): Record<SphinxFeature | 'text' | 'overall', numb
 
 const fixed = (value: number): string => value.toFixed(3);
 
-export function runSphinx(extractors: [string, Extractor][], perSite: number, detail?: string): void {
-  const pages = loadSphinxPages(perSite);
+export function runSphinx(extractors: [string, Extractor][], perSite: number, detail?: string, tuningOnly = false): void {
+  const pages = loadSphinxPages(perSite).filter((page) => !(tuningOnly && page.site.heldOut));
   if (pages.length === 0) {
-    console.log('\nreal Sphinx sites: none installed (apt-get install -y sphinx-doc python3-doc cmake-doc python-requests-doc)');
+    console.log(
+      '\nreal Sphinx sites: none installed (apt-get install -y sphinx-doc python3-doc cmake-doc python-requests-doc python-flask-doc python-dask-doc python-celery-doc)',
+    );
     return;
   }
   const tallies = new Map<string, Tally>();

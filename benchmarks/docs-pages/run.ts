@@ -7,6 +7,7 @@
  *
  *   npx tsx benchmarks/docs-pages/run.ts [--pages N] [--sphinx N] [--pages-detail template|site] [--quarry-only]
  *     [--variants bare,docusaurus]   (only these variants: a quicker look while tuning)
+ *     [--tuning-only]   (Sphinx: only the tuning sites, so tuning runs never print a held-out figure)
  */
 import { createHash } from 'node:crypto';
 import { aebScores, shingleCounts, type ShingleCounts } from '../main-content/metrics.js';
@@ -148,7 +149,7 @@ async function main(): Promise<void> {
       );
     }
   }
-  if (sphinxPerSite > 0) runSphinx(extractors, sphinxPerSite, detail);
+  if (sphinxPerSite > 0) runSphinx(extractors, sphinxPerSite, detail, args.includes('--tuning-only'));
   if (details.length > 0) console.log(`\npages of ${detail} where Quarry lost structure:\n${details.join('\n')}`);
 }
 

@@ -104,12 +104,20 @@ function proseHolders(root: Element, stats: Map<Element, TextStats>): Set<Elemen
 /** The shape of a teaser item: tag and class. */
 const shapeOf = (element: Element): string => `${element.name} ${element.attribs.class ?? ''}`;
 
+/**
+ * A heading that links to a place in this page (its permalink, Sphinx's link back to the
+ * contents) titles a section of the page: it is not a teaser's headline.
+ */
+function isSectionTitle(heading: Element): boolean {
+  return descendantElements(heading).some((child) => child.name === 'a' && /^#./.test(child.attribs.href ?? ''));
+}
+
 /** One teaser: short, holds a link, and is a headline or a thumbnail rather than a sentence. */
 function isTeaserItem(element: Element, stats: Map<Element, TextStats>): boolean {
   const itemStats = stats.get(element);
   if (!itemStats || itemStats.text > teaserMaximumText || itemStats.linkText === 0) return false;
   const inner = descendantElements(element);
-  const hasHeading = inner.some((child) => headingTags.has(child.name));
+  const hasHeading = inner.some((child) => headingTags.has(child.name) && !isSectionTitle(child));
   const hasThumbnail = inner.some((child) => child.name === 'a' && (stats.get(child)?.images ?? 0) > 0);
   // A plain list item holding a link and a few words is a list of links (content), not a teaser.
   return hasHeading || hasThumbnail;

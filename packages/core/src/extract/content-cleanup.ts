@@ -52,6 +52,8 @@ function isInSentence(element: Element): boolean {
 
 /** A heading with at least this many peers of its level in one parent (itself included)... */
 const documentSectionPeers = 3;
+/** A `section` with this many peers is one of a document when their parent section is a higher heading's. */
+const nestedSectionPeers = 2;
 
 /** True when `heading` opens `section`: the first element with text in it. */
 function opensSection(section: Element, heading: Element): boolean {
@@ -211,6 +213,8 @@ const clutterRules: readonly [string, (container: Container) => boolean, 'keep' 
   ['media without text', ({ stats }) => stats.text === 0, 'keep'],
   ['link list', ({ element, density, weight }) => listTags.has(element.name) && weight < 0 && density > 0.3, 'remove'],
   ['list', ({ element }) => listTags.has(element.name), 'keep'],
+  ['list wrapper', ({ element, density, weight }) => isListWrapper(element) && !(weight < 0 && density > 0.3), 'keep'],
+  ['document section', ({ element }) => isDocumentSectionBlock(element), 'keep'],
   ['heading wrapper', ({ element }) => isHeadingWrapper(element), 'keep'],
   ['data table', ({ element }) => element.name === 'table' && hasHeaderCells(element), 'keep'],
   ['prose with many commas', ({ stats, density }) => stats.commas >= 10 && density < 0.5, 'keep'],
@@ -219,6 +223,41 @@ const clutterRules: readonly [string, (container: Container) => boolean, 'keep' 
   ['table', ({ element }) => element.name === 'table', 'keep'],
   ['chrome element', ({ element, stats, density }) => chromeElementTags.has(element.name) && (density > 0.3 || stats.text < 100), 'remove'],
 ];
+
+/**
+ * A wrapper whose one child is a list of links to other pages (Sphinx's `toctree-wrapper`): judged
+ * as the list is. An outline of the page's own sections repeats its headings and is judged as any
+ * other container.
+ */
+function isListWrapper(element: Element): boolean {
+  if (hasOwnText(element)) return false;
+  const children = element.children.filter(isTag);
+  if (children.length !== 1 || !listTags.has(children[0]!.name)) return false;
+  return descendantElements(children[0]!).some((child) => child.name === 'a' && !isInPageLink(child));
+}
+
+/**
+ * A `section` opened by a heading that is one section of a flat, sectioned document: a part of
+ * the document like any other, even when its whole body is a list of links ("Policies Introduced
+ * by CMake 3.25", "Previous CVEs").
+ */
+function isDocumentSectionBlock(element: Element): boolean {
+  const level = openingHeadingLevel(element);
+  if (level === 0) return false;
+  const parent = element.parent;
+  if (!parent || !isTag(parent)) return false;
+  const peers = parent.children.filter((child) => isTag(child) && openingHeadingLevel(child) === level).length;
+  // Nested as docutils nests them: two sections under their parent heading's section are a document.
+  const parentLevel = openingHeadingLevel(parent);
+  return peers >= (parentLevel > 0 && parentLevel < level ? nestedSectionPeers : documentSectionPeers);
+}
+
+/** The level of the heading that opens a `section` (its first element with text); 0 if none. */
+function openingHeadingLevel(element: Element): number {
+  if (element.name !== 'section') return 0;
+  const first = element.children.find((child): child is Element => isTag(child) && collapsedText(child) !== '');
+  return first ? headingLevel(first) : 0;
+}
 
 /** A table with header cells is data (a layout table has none). */
 function hasHeaderCells(table: Element): boolean {
@@ -278,13 +317,17 @@ const linkOnlyMaximum = 600;
  */
 function removeLinkRuns(container: Element): void {
   const stats = measureText(container);
+  // In-page links (a heading's permalink `#id` widget) do not make a heading a list of links.
+  const linkCount = (element: Element): number => descendantElements(element).filter((child) => child.name === 'a' && !isInPageLink(child)).length;
   const isLinkOnly = (element: Element): boolean => {
     const elementStats = stats.get(element);
     if (!linkRunTags.has(element.name) || !elementStats || elementStats.text === 0) return false;
+    // A list (or its wrapper) is judged as a list; a document's section is content; a heading
+    // whose only links stay in the page (Sphinx's link back to the contents) is a title.
+    if (isListWrapper(element) || isDocumentSectionBlock(element)) return false;
+    if (headingTags.has(element.name) && linkCount(element) === 0) return false;
     return elementStats.text <= linkOnlyMaximum && linkDensity(elementStats) >= linkOnlyDensity;
   };
-  // In-page links (a heading's permalink `#id` widget) do not make a heading a list of links.
-  const linkCount = (element: Element): number => descendantElements(element).filter((child) => child.name === 'a' && !isInPageLink(child)).length;
   for (const parent of [container, ...descendantElements(container)]) {
     let run: Element[] = [];
     const flush = (): void => {
