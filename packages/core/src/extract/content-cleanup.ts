@@ -8,7 +8,7 @@ import { type Element, isTag, isText } from 'domhandler';
 import { chromeSectionHeadingPattern } from './boilerplate-patterns.js';
 import { isChromeText } from './chrome-text.js';
 import { hintWeight } from './content-scoring.js';
-import { collapsedText, descendantElements, detach, headingTags, hintText, inlineTags } from './dom-tools.js';
+import { collapsedText, descendantElements, detach, hasCollapsedText, headingTags, hintText, inlineTags } from './dom-tools.js';
 import { type TextStats, addStats, linkDensity, measureText } from './text-stats.js';
 
 export interface CleanupOptions {
@@ -57,7 +57,7 @@ const nestedSectionPeers = 2;
 
 /** True when `heading` opens `section`: the first element with text in it. */
 function opensSection(section: Element, heading: Element): boolean {
-  return section.name === 'section' && section.children.find((child) => isTag(child) && collapsedText(child) !== '') === heading;
+  return section.name === 'section' && section.children.find((child) => isTag(child) && hasCollapsedText(child)) === heading;
 }
 
 /**
@@ -126,6 +126,7 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
     if (elementStats && elementStats.text > 0 && elementStats.text <= chromeTextMaximum && !hasSeveralBlocks(element)) {
       const text = collapsedText(element);
       if (isChromeText(text)) {
+        discount(element, stats, container);
         detach(element);
         continue;
       }
@@ -138,7 +139,7 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
 function hasSeveralBlocks(element: Element): boolean {
   let blocks = 0;
   for (const child of element.children) {
-    if (isTag(child) && !inlineTags.has(child.name) && collapsedText(child) !== '' && ++blocks >= 2) return true;
+    if (isTag(child) && !inlineTags.has(child.name) && hasCollapsedText(child) && ++blocks >= 2) return true;
   }
   return false;
 }
@@ -148,9 +149,13 @@ function hasVisibleContent(element: Element, stats: Map<Element, TextStats>): bo
   return !!elementStats && (elementStats.text > 0 || elementStats.media > 0);
 }
 
-/** Drops "Related", "Comments", "Share this" sections: the heading and what follows it. */
-function removeChromeSections(container: Element): void {
-  const stats = measureText(container);
+/**
+ * Drops "Related", "Comments", "Share this" sections: the heading and what follows it. Reads
+ * `stats` as they were before the first removal; true when it removed anything (`stats` are then
+ * out of date).
+ */
+function removeChromeSections(container: Element, stats: Map<Element, TextStats>): boolean {
+  let removed = false;
   const headings = descendantElements(container).filter((element) => headingLevel(element) >= 2);
   for (const heading of headings) {
     if (!heading.parent || !chromeSectionHeadingPattern.test(collapsedText(heading))) continue;
@@ -170,7 +175,9 @@ function removeChromeSections(container: Element): void {
       doomed.push(node);
     }
     doomed.forEach(detach);
+    removed = true;
   }
+  return removed;
 }
 
 /** The highest heading level (smallest number) at or under `element`, 0 when there is none. */
@@ -278,7 +285,10 @@ function isClutter(element: Element, stats: TextStats, options: CleanupOptions):
   return clutterRules.find(([, applies]) => applies(container))?.[2] === 'remove';
 }
 
-/** Subtracts a removed element's stats from its ancestors up to the container. */
+/**
+ * Subtracts a removed element's stats from its ancestors up to the container, so that `stats`
+ * stay what `measureText(container)` would give for the elements left (call before `detach`).
+ */
 function discount(element: Element, stats: Map<Element, TextStats>, container: Element): void {
   const removed = stats.get(element);
   if (!removed) return;
@@ -289,8 +299,7 @@ function discount(element: Element, stats: Map<Element, TextStats>, container: E
   }
 }
 
-function removeClutter(container: Element, options: CleanupOptions): void {
-  const stats = measureText(container);
+function removeClutter(container: Element, options: CleanupOptions, stats: Map<Element, TextStats>): void {
   const elements = descendantElements(container).reverse(); // children before parents
   for (const element of elements) {
     if (!conditionalTags.has(element.name) || !element.parent) continue;
@@ -315,8 +324,7 @@ const linkOnlyMaximum = 600;
  * just a link, or one block holding several links and nothing else ("Read next" lists written as
  * paragraphs).
  */
-function removeLinkRuns(container: Element): void {
-  const stats = measureText(container);
+function removeLinkRuns(container: Element, stats: Map<Element, TextStats>): void {
   // In-page links (a heading's permalink `#id` widget) do not make a heading a list of links.
   const linkCount = (element: Element): number => descendantElements(element).filter((child) => child.name === 'a' && !isInPageLink(child)).length;
   const isLinkOnly = (element: Element): boolean => {
@@ -331,7 +339,12 @@ function removeLinkRuns(container: Element): void {
   for (const parent of [container, ...descendantElements(container)]) {
     let run: Element[] = [];
     const flush = (): void => {
-      if (run.length >= 2 || (run.length === 1 && linkCount(run[0]!) >= 2)) run.forEach(detach);
+      if (run.length >= 2 || (run.length === 1 && linkCount(run[0]!) >= 2)) {
+        for (const element of run) {
+          discount(element, stats, container);
+          detach(element);
+        }
+      }
       run = [];
     };
     for (const child of [...parent.children]) {
@@ -356,14 +369,16 @@ function isCaption(element: Element): boolean {
  * Drops later copies of a caption whose text already appeared (a slideshow repeats one caption
  * under every photo). Repeated prose stays: a meal plan may list the same dish twice.
  */
-function removeRepeatedCaptions(container: Element): void {
+function removeRepeatedCaptions(container: Element, stats: Map<Element, TextStats>): void {
   const seen = new Set<string>();
   for (const element of descendantElements(container)) {
     if (!element.parent || !isCaption(element)) continue;
     const text = collapsedText(element);
     if (text === '') continue;
-    if (seen.has(text)) detach(element);
-    else seen.add(text);
+    if (seen.has(text)) {
+      discount(element, stats, container);
+      detach(element);
+    } else seen.add(text);
   }
 }
 
@@ -385,8 +400,7 @@ function isCaptionBlock(element: Element, stats: Map<Element, TextStats>): boole
 }
 
 /** Cuts the photo credit off the end of each caption; the caption's own words stay. */
-function removeCreditTails(container: Element): void {
-  const stats = measureText(container);
+function removeCreditTails(container: Element, stats: Map<Element, TextStats>): void {
   for (const element of descendantElements(container)) {
     const elementStats = stats.get(element);
     if (!elementStats || elementStats.text === 0 || elementStats.text > chromeTextMaximum || elementStats.blocks !== 1) continue;
@@ -465,14 +479,20 @@ function insideHeading(element: Element, container: Element): boolean {
   return false;
 }
 
-/** Cleans `container` in place. */
+/**
+ * Cleans `container` in place. One measurement serves the rules: each rule that detaches subtracts
+ * what it removed from the ancestors (`discount`), so the stats of the elements left stay what a new
+ * `measureText` would give. Only a removed chrome section measures again (its rule reads the stats
+ * from before its removals, and few pages have one).
+ */
 export function cleanContent(container: Element, options: CleanupOptions): void {
   const emptyBefore = emptySectionHeadings(container);
-  removeChromeSections(container);
-  removeChromeTexts(container, measureText(container));
-  removeClutter(container, options);
-  removeLinkRuns(container);
-  removeRepeatedCaptions(container);
-  removeCreditTails(container);
+  let stats = measureText(container);
+  if (removeChromeSections(container, stats)) stats = measureText(container);
+  removeChromeTexts(container, stats);
+  removeClutter(container, options, stats);
+  removeLinkRuns(container, stats);
+  removeRepeatedCaptions(container, stats);
+  removeCreditTails(container, stats);
   removeOrphanHeadings(container, emptyBefore);
 }

@@ -147,7 +147,7 @@ const letters = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{
  */
 function isTitleSlug(element: Element, id: string): boolean {
   // Past empty link targets (Sphinx writes `<span id="toctree-directive"></span>` before the title).
-  const first = element.children.find((child): child is Element => isTag(child) && collapsedText(child) !== '');
+  const first = element.children.find((child): child is Element => isTag(child) && hasCollapsedText(child));
   if (!first || !headingTags.has(first.name)) return false;
   const slug = letters(id);
   return slug.length >= 3 && letters(collapsedText(first)).startsWith(slug);
@@ -263,4 +263,19 @@ export function collapsedText(node: AnyNode): string {
     }
   }
   return parts.join('').replace(/\s+/g, ' ').trim();
+}
+
+/** `collapsedText(node) !== ''` without building the text: true at the first text node with a non-space. */
+export function hasCollapsedText(node: AnyNode): boolean {
+  const stack: AnyNode[] = [node];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    if (isText(current)) {
+      if (/\S/.test(current.data)) return true;
+    } else if ('children' in current) {
+      const children = (current as ParentNode).children;
+      for (let index = children.length - 1; index >= 0; index--) stack.push(children[index]!);
+    }
+  }
+  return false;
 }
