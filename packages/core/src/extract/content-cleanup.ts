@@ -220,7 +220,7 @@ const clutterRules: readonly [string, (container: Container) => boolean, 'keep' 
   ['media without text', ({ stats }) => stats.text === 0, 'keep'],
   ['link list', ({ element, density, weight }) => listTags.has(element.name) && weight < 0 && density > 0.3, 'remove'],
   ['list', ({ element }) => listTags.has(element.name), 'keep'],
-  ['list wrapper', ({ element, density, weight }) => isListWrapper(element) && !(weight < 0 && density > 0.3), 'keep'],
+  ['list wrapper', ({ element, density, weight }) => isSectionListWrapper(element) && !(weight < 0 && density > 0.3), 'keep'],
   ['document section', ({ element }) => isDocumentSectionBlock(element), 'keep'],
   ['heading wrapper', ({ element }) => isHeadingWrapper(element), 'keep'],
   ['data table', ({ element }) => element.name === 'table' && hasHeaderCells(element), 'keep'],
@@ -241,6 +241,16 @@ function isListWrapper(element: Element): boolean {
   const children = element.children.filter(isTag);
   if (children.length !== 1 || !listTags.has(children[0]!.name)) return false;
   return descendantElements(children[0]!).some((child) => child.name === 'a' && !isInPageLink(child));
+}
+
+/**
+ * A list wrapper that is a document section's body (a Sphinx `toctree-wrapper` under its section
+ * title). Elsewhere a wrapped list of links is judged as any other container: a "Related" box
+ * after an article is one.
+ */
+function isSectionListWrapper(element: Element): boolean {
+  const parent = element.parent;
+  return isListWrapper(element) && !!parent && isTag(parent) && isDocumentSectionBlock(parent);
 }
 
 /**
