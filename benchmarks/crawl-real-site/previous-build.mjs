@@ -3,8 +3,8 @@
  * current one, so an optimization is measured against the build before it on the same machine load
  * (alternate the two, as benchmarks/crawl-real-site/README.md describes).
  *
- *   cp -r packages/adapters/dist node_modules/.before-adapters     # before rebuilding
- *   QUARRY_PREVIOUS_ADAPTERS=node_modules/.before-adapters \
+ *   cp -r packages/adapters/dist packages/adapters/.before-dist     # before rebuilding
+ *   QUARRY_PREVIOUS_ADAPTERS=packages/adapters/.before-dist \
  *     NODE_OPTIONS=--import=$PWD/benchmarks/crawl-real-site/previous-build.mjs node <runner> ...
  *
  * QUARRY_PREVIOUS_CORE, QUARRY_PREVIOUS_STORAGE and QUARRY_PREVIOUS_HTTP do the same for the other
@@ -12,8 +12,10 @@
  * resolved URL lies in `packages/<name>/dist/` (the entry, its chunks, lazily imported ones) is read
  * from the copy. The transform worker loads the copies too, as workers inherit NODE_OPTIONS.
  *
- * The copy must sit inside the repository (e.g. under node_modules/) so that its own imports
- * resolve to the installed packages.
+ * The copy must sit inside its package (e.g. packages/http/.before-dist) so that its own imports
+ * resolve as the package's do (http has its own node_modules/commander). The hook's loader thread
+ * costs ~20 MB of RSS: give the "after" run the hook too (e.g. QUARRY_PREVIOUS_STORAGE pointing to
+ * an unchanged copy), or its RSS is not comparable.
  */
 import { register } from 'node:module';
 import { resolve } from 'node:path';
