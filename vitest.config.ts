@@ -8,6 +8,7 @@ export default defineConfig({
     // Tests run against the sources, so a change is tested without a rebuild. CLI tests run the built bin.
     alias: {
       '@quarry/core/testing': fileURLToPath(new URL('./packages/core/src/ports/testing/index.ts', import.meta.url)),
+      '@quarry/core/transform': fileURLToPath(new URL('./packages/core/src/transform.ts', import.meta.url)),
       '@quarry/core': source('core'),
       '@quarry/adapters': source('adapters'),
       '@quarry/storage/distributed': fileURLToPath(new URL('./packages/storage/src/distributed.ts', import.meta.url)),

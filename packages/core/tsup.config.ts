@@ -2,7 +2,8 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig({
   // `@quarry/core/testing`: the test site helpers and the port conformance suites.
-  entry: { index: 'src/index.ts', 'ports/testing/index': 'src/ports/testing/index.ts' },
+  // `@quarry/core/transform`: transformHtml alone, for the transform worker threads.
+  entry: { index: 'src/index.ts', transform: 'src/transform.ts', 'ports/testing/index': 'src/ports/testing/index.ts' },
   format: ['esm'],
   dts: true,
   sourcemap: true,

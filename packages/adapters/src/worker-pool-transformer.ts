@@ -303,7 +303,7 @@ function rebuildError(remote: { name: string; message: string; stack?: string; d
 /**
  * Where the worker code is. Built (dist), this module and `transform-worker.js` sit side by side.
  * From source (vitest, tsx) this module is a .ts file and Node cannot start a .ts worker, so the
- * worker is a small ESM bootstrap that registers tsx, points `@quarry/core` at core's sources (as
+ * worker is a small ESM bootstrap that registers tsx, points `@quarry/core` (and `/transform`) at core's sources (as
  * the vitest aliases do, so tests never run a stale build), and imports `transform-worker.ts`.
  */
 function workerScript(): URL {
@@ -312,8 +312,10 @@ function workerScript(): URL {
   const entry = new URL('./transform-worker.ts', here);
   const tsx = tsxApiUrl(entry);
   const coreSource = new URL('../../core/src/index.ts', here);
-  const alias = `export function resolve(specifier, context, next) {
-    return next(specifier === '@quarry/core' ? ${JSON.stringify(coreSource.href)} : specifier, context);
+  const sources = { '@quarry/core': coreSource.href, '@quarry/core/transform': new URL('../../core/src/transform.ts', here).href };
+  const alias = `const sources = ${JSON.stringify(sources)};
+  export function resolve(specifier, context, next) {
+    return next(sources[specifier] ?? specifier, context);
   }`;
   const bootstrap = [
     `import { register } from 'node:module';`,

@@ -1,5 +1,6 @@
-import { generateText, jsonSchema, Output, tool, type LanguageModel } from 'ai';
+import type { LanguageModel } from 'ai';
 import { ModelOutputError, estimateTokens, type LlmObjectRequest, type LlmProvider, type LlmTextRequest } from '@quarry/core';
+import { loadAiSdk } from './load-ai-sdk.js';
 import { toQuarryLlmError, usageOf } from './llm-error.js';
 
 /**
@@ -15,7 +16,8 @@ import { toQuarryLlmError, usageOf } from './llm-error.js';
 export interface AiSdkLlmOptions {
   /** `provider/model`, shown in logs, errors and metadata. */
   name: string;
-  model: LanguageModel;
+  /** The model, or what makes it on the first call (so the provider's package loads only then). */
+  model: LanguageModel | (() => Promise<LanguageModel>);
   contextTokens: number;
   timeoutMs: number;
   /** Retries after the first attempt on 429, 5xx and connection failures. */
@@ -31,6 +33,7 @@ const answerTool = 'answer';
 export class AiSdkLlm implements LlmProvider {
   readonly model: string;
   readonly contextTokens: number;
+  private languageModel: Promise<LanguageModel> | undefined;
 
   constructor(private readonly options: AiSdkLlmOptions) {
     this.model = options.name;
@@ -43,7 +46,8 @@ export class AiSdkLlm implements LlmProvider {
 
   async generateText(request: LlmTextRequest): Promise<{ text: string; usage: { inputTokens: number; outputTokens: number } }> {
     try {
-      const result = await generateText({ ...this.callSettings(request), system: request.system, prompt: request.prompt });
+      const { generateText } = await loadAiSdk();
+      const result = await generateText({ ...(await this.callSettings(request)), system: request.system, prompt: request.prompt });
       return { text: result.text, usage: usageOf(result.usage) };
     } catch (error) {
       throw toQuarryLlmError(error, this.model, this.options.timeoutMs);
@@ -59,8 +63,9 @@ export class AiSdkLlm implements LlmProvider {
   }
 
   private async objectByOutput(request: LlmObjectRequest) {
+    const { generateText, jsonSchema, Output } = await loadAiSdk();
     const result = await generateText({
-      ...this.callSettings(request),
+      ...(await this.callSettings(request)),
       system: request.system,
       prompt: request.prompt,
       output: Output.object({ schema: jsonSchema(request.schema), name: request.schemaName ?? 'answer' }),
@@ -69,8 +74,9 @@ export class AiSdkLlm implements LlmProvider {
   }
 
   private async objectByTool(request: LlmObjectRequest) {
+    const { generateText, jsonSchema, tool } = await loadAiSdk();
     const result = await generateText({
-      ...this.callSettings(request),
+      ...(await this.callSettings(request)),
       system: `${request.system}\n\nGive your answer by calling the \`${answerTool}\` tool.`,
       prompt: request.prompt,
       tools: { [answerTool]: tool({ description: 'Submit the answer as JSON.', inputSchema: jsonSchema(request.schema) }) },
@@ -84,9 +90,11 @@ export class AiSdkLlm implements LlmProvider {
     return { object: call.input as unknown, usage: usageOf(result.usage) };
   }
 
-  private callSettings(request: LlmTextRequest) {
+  private async callSettings(request: LlmTextRequest) {
+    const { model } = this.options;
+    this.languageModel ??= typeof model === 'function' ? model() : Promise.resolve(model);
     return {
-      model: this.options.model,
+      model: await this.languageModel,
       maxRetries: this.options.maxRetries,
       timeout: this.options.timeoutMs,
       ...(request.maxOutputTokens ? { maxOutputTokens: request.maxOutputTokens } : {}),

@@ -1,4 +1,3 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
 import { AiSdkLlm } from './ai-sdk-llm.js';
 
 /**
@@ -20,14 +19,19 @@ export interface AnthropicLlmOptions {
 }
 
 export function createAnthropicLlm(options: AnthropicLlmOptions): AiSdkLlm {
-  const provider = createAnthropic({
-    apiKey: options.apiKey,
-    ...(options.baseUrl ? { baseURL: options.baseUrl.replace(/\/+$/, '') } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
+  // The provider package (and the AI SDK under it) loads on the first call: see load-ai-sdk.ts.
+  const model = async () => {
+    const { createAnthropic } = await import('@ai-sdk/anthropic');
+    const provider = createAnthropic({
+      apiKey: options.apiKey,
+      ...(options.baseUrl ? { baseURL: options.baseUrl.replace(/\/+$/, '') } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+    return provider(options.model);
+  };
   return new AiSdkLlm({
     name: `anthropic/${options.model}`,
-    model: provider(options.model),
+    model,
     contextTokens: options.contextTokens,
     timeoutMs: options.timeoutMs,
     maxRetries: options.maxRetries,

@@ -1,5 +1,6 @@
-import { APICallError, NoObjectGeneratedError, RetryError } from 'ai';
+import type { APICallError } from 'ai';
 import { ModelOutputError, QuarryError, TimeoutError, type LlmUsage } from '@quarry/core';
+import { loadedAiSdk } from './load-ai-sdk.js';
 
 /**
  * AI SDK failures as Quarry errors, at the adapter boundary:
@@ -12,6 +13,11 @@ import { ModelOutputError, QuarryError, TimeoutError, type LlmUsage } from '@qua
  */
 export function toQuarryLlmError(error: unknown, model: string, timeoutMs: number): unknown {
   if (error instanceof QuarryError) return error;
+  // The SDK loads before every call (load-ai-sdk.ts): when it is not loaded, the error is not one of its own.
+  const sdk = loadedAiSdk();
+  if (!sdk)
+    return new QuarryError('internal', `The LLM provider (${model}) failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  const { APICallError, NoObjectGeneratedError, RetryError } = sdk;
   if (NoObjectGeneratedError.isInstance(error)) {
     return new ModelOutputError(error.message, error.text ?? '', usageOf(error.usage), error);
   }

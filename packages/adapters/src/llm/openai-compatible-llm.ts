@@ -1,4 +1,3 @@
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { AiSdkLlm } from './ai-sdk-llm.js';
 
 /**
@@ -24,17 +23,22 @@ export interface OpenAiCompatibleLlmOptions {
 }
 
 export function createOpenAiCompatibleLlm(options: OpenAiCompatibleLlmOptions): AiSdkLlm {
-  const provider = createOpenAICompatible({
-    name: options.providerName,
-    baseURL: options.baseUrl.replace(/\/+$/, ''),
-    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
-    supportsStructuredOutputs: true,
-    includeUsage: true,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
+  // The provider package (and the AI SDK under it) loads on the first call: see load-ai-sdk.ts.
+  const model = async () => {
+    const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+    const provider = createOpenAICompatible({
+      name: options.providerName,
+      baseURL: options.baseUrl.replace(/\/+$/, ''),
+      ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+      supportsStructuredOutputs: true,
+      includeUsage: true,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+    return provider.chatModel(options.model);
+  };
   return new AiSdkLlm({
     name: `${options.providerName}/${options.model}`,
-    model: provider.chatModel(options.model),
+    model,
     contextTokens: options.contextTokens,
     timeoutMs: options.timeoutMs,
     maxRetries: options.maxRetries,
