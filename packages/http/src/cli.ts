@@ -16,8 +16,10 @@ import { privateHostsOverride } from './cli-flags.js';
  * prints; failures print one line and exit non-zero.
  */
 export async function main(argv: string[]): Promise<void> {
-  tuneHeapGrowth();
   const program = new Command().name('quarry').description('Turn web pages into LLM-ready data.').showHelpAfterError().exitOverride();
+  program.hook('preAction', (_program, command) => {
+    if (!longRunningCommands.has(command.name())) tuneHeapGrowth();
+  });
 
   program
     .command('scrape')
@@ -107,7 +109,13 @@ function render(document: ScrapeDocument, flags: ScrapeFlags): string {
  * 306/304 -> 266/265 MB, CPU per page within the noise; `--optimize-for-size` reached ~200 MB but cost 40 % more
  * CPU. The flag is read at each full collection, so setting it at start applies to the whole run
  * (and to the transform workers, whose isolates start later).
+ *
+ * Not for the long-running commands: `serve` and `worker` keep more live data (stored pages, status
+ * pages in flight), so 1.2x made them collect often on the main thread, which is what bounds their
+ * pages/s on a loaded machine (README, "Issue 14, third pass: the server path").
  */
+const longRunningCommands = new Set(['serve', 'worker']);
+
 function tuneHeapGrowth(): void {
   setFlagsFromString('--heap-growing-percent=20');
 }
