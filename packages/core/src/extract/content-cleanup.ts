@@ -9,7 +9,7 @@ import { chromeSectionHeadingPattern } from './boilerplate-patterns.js';
 import { isChromeText } from './chrome-text.js';
 import { hintWeight } from './content-scoring.js';
 import { collapsedText, descendantElements, detach, hasCollapsedText, headingTags, hintText, inlineTags } from './dom-tools.js';
-import { type TextStats, addStats, linkDensity, measureText } from './text-stats.js';
+import { type TextStats, discountStats, linkDensity, measureText } from './text-stats.js';
 
 export interface CleanupOptions {
   /** Judge containers by class/id hints too (off in the relaxed retry). */
@@ -126,7 +126,7 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
     if (elementStats && elementStats.text > 0 && elementStats.text <= chromeTextMaximum && !hasSeveralBlocks(element)) {
       const text = collapsedText(element);
       if (isChromeText(text)) {
-        discount(element, stats, container);
+        discountStats(element, stats, container);
         detach(element);
         continue;
       }
@@ -295,27 +295,13 @@ function isClutter(element: Element, stats: TextStats, options: CleanupOptions):
   return clutterRules.find(([, applies]) => applies(container))?.[2] === 'remove';
 }
 
-/**
- * Subtracts a removed element's stats from its ancestors up to the container, so that `stats`
- * stay what `measureText(container)` would give for the elements left (call before `detach`).
- */
-function discount(element: Element, stats: Map<Element, TextStats>, container: Element): void {
-  const removed = stats.get(element);
-  if (!removed) return;
-  for (let node = element.parent; node && isTag(node); node = node.parent) {
-    const ancestor = stats.get(node);
-    if (ancestor) addStats(ancestor, removed, -1);
-    if (node === container) break;
-  }
-}
-
 function removeClutter(container: Element, options: CleanupOptions, stats: Map<Element, TextStats>): void {
   const elements = descendantElements(container).reverse(); // children before parents
   for (const element of elements) {
     if (!conditionalTags.has(element.name) || !element.parent) continue;
     const elementStats = stats.get(element);
     if (elementStats && isClutter(element, elementStats, options)) {
-      discount(element, stats, container);
+      discountStats(element, stats, container);
       detach(element);
     }
   }
@@ -351,7 +337,7 @@ function removeLinkRuns(container: Element, stats: Map<Element, TextStats>): voi
     const flush = (): void => {
       if (run.length >= 2 || (run.length === 1 && linkCount(run[0]!) >= 2)) {
         for (const element of run) {
-          discount(element, stats, container);
+          discountStats(element, stats, container);
           detach(element);
         }
       }
@@ -386,7 +372,7 @@ function removeRepeatedCaptions(container: Element, stats: Map<Element, TextStat
     const text = collapsedText(element);
     if (text === '') continue;
     if (seen.has(text)) {
-      discount(element, stats, container);
+      discountStats(element, stats, container);
       detach(element);
     } else seen.add(text);
   }
@@ -491,7 +477,7 @@ function insideHeading(element: Element, container: Element): boolean {
 
 /**
  * Cleans `container` in place. One measurement serves the rules: each rule that detaches subtracts
- * what it removed from the ancestors (`discount`), so the stats of the elements left stay what a new
+ * what it removed from the ancestors (`discountStats`), so the stats of the elements left stay what a new
  * `measureText` would give. Only a removed chrome section measures again (its rule reads the stats
  * from before its removals, and few pages have one).
  */
