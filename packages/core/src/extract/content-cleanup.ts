@@ -4,7 +4,7 @@
  * wrappers, photo credits glued to the end of a caption) and keeps tables, code blocks, lists of
  * prose, headings, figures and quotes.
  */
-import { type Element, isTag, isText } from 'domhandler';
+import { type AnyNode, type Element, isTag, isText } from 'domhandler';
 import { chromeSectionHeadingPattern } from './boilerplate-patterns.js';
 import { isChromeText } from './chrome-text.js';
 import { hintWeight } from './content-scoring.js';
@@ -76,7 +76,7 @@ function sectionBlock(heading: Element): Element {
  * or "Comments" there name a section of the document like any other, so its title is not read as
  * chrome. A "Related" box after an article sits apart from the article's own headings.
  */
-function isDocumentSection(heading: Element): boolean {
+function isDocumentSection(heading: Element, topLevels?: Map<Element, number>): boolean {
   const block = sectionBlock(heading);
   const parent = block.parent;
   if (!parent || !isTag(parent)) return false;
@@ -84,7 +84,7 @@ function isDocumentSection(heading: Element): boolean {
   for (const sibling of parent.children) {
     if (!isTag(sibling)) continue;
     if (sibling === block || sibling.name === heading.name) peers++;
-    else if ((isHeadingWrapper(sibling) || sibling.name === block.name) && topHeadingLevel(sibling) === headingLevel(heading)) peers++;
+    else if ((sibling.name === block.name || isHeadingWrapper(sibling)) && topHeadingLevel(sibling, topLevels) === headingLevel(heading)) peers++;
   }
   return peers >= documentSectionPeers;
 }
@@ -110,11 +110,14 @@ function isContentList(list: Element, stats: Map<Element, TextStats>, known: Map
 function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): void {
   const stack = container.children.filter(isTag);
   const contentLists = new Map<Element, boolean>();
+  // Each heading compares its level with every sibling section's (its whole subtree): remember
+  // them, forgotten at each removal (the only change to the tree here).
+  const topLevels = new Map<Element, number>();
   while (stack.length > 0) {
     const element = stack.pop()!;
     if (dataTags.has(element.name)) continue; // a table cell or code that reads "10000" or a date is data
     if (inlineTags.has(element.name) && isInSentence(element)) continue; // a date link in a sentence stays
-    if (headingTags.has(element.name) && isDocumentSection(element)) continue;
+    if (headingTags.has(element.name) && isDocumentSection(element, topLevels)) continue;
     if (element.name === 'li' && element.parent && isTag(element.parent) && isContentList(element.parent, stats, contentLists)) {
       // The item's own text is an entry; a list nested under it is judged on its own.
       for (const child of element.children) if (isTag(child) && listTags.has(child.name)) stack.push(child);
@@ -128,6 +131,7 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
       if (isChromeText(text)) {
         discountStats(element, stats, container);
         detach(element);
+        topLevels.clear();
         continue;
       }
     }
@@ -180,14 +184,22 @@ function removeChromeSections(container: Element, stats: Map<Element, TextStats>
   return removed;
 }
 
-/** The highest heading level (smallest number) at or under `element`, 0 when there is none. */
-function topHeadingLevel(element: Element): number {
+/**
+ * The highest heading level (smallest number) at or under `element`, 0 when there is none;
+ * `known` remembers the levels of elements with no heading level of their own.
+ */
+function topHeadingLevel(element: Element, known?: Map<Element, number>): number {
   const own = headingLevel(element);
   if (own > 0) return own;
-  const levels = descendantElements(element)
-    .map(headingLevel)
-    .filter((value) => value > 0);
-  return levels.length > 0 ? Math.min(...levels) : 0;
+  const remembered = known?.get(element);
+  if (remembered !== undefined) return remembered;
+  let top = 0;
+  for (const descendant of descendantElements(element)) {
+    const level = headingLevel(descendant);
+    if (level > 0 && (top === 0 || level < top)) top = level;
+  }
+  known?.set(element, top);
+  return top;
 }
 
 /** An in-page link (`#id`): a heading's permalink widget, never content of its own. */
@@ -197,8 +209,13 @@ function isInPageLink(element: Element): boolean {
 
 /** A wrapper of one heading and its permalink widget (Starlight's `sl-heading-wrapper`). */
 function isHeadingWrapper(element: Element): boolean {
-  const blocks = element.children.filter((child) => (isTag(child) && !isInPageLink(child)) || (isText(child) && child.data.trim() !== ''));
-  return blocks.length === 1 && isTag(blocks[0]!) && headingTags.has(blocks[0].name);
+  let block: AnyNode | undefined;
+  for (const child of element.children) {
+    if (!((isTag(child) && !isInPageLink(child)) || (isText(child) && child.data.trim() !== ''))) continue;
+    if (block) return false; // a second block
+    block = child;
+  }
+  return block !== undefined && isTag(block) && headingTags.has(block.name);
 }
 
 interface Container {
@@ -426,7 +443,9 @@ function emptySectionHeadings(container: Element): Set<Element> {
   const empty = new Set<Element>();
   items.forEach((item, index) => {
     if (item.level < 2) return;
-    for (const next of items.slice(index + 1)) {
+    // An index, not `items.slice(index + 1)`: a copy of the rest per heading was quadratic.
+    for (let nextIndex = index + 1; nextIndex < items.length; nextIndex++) {
+      const next = items[nextIndex]!;
       if (next.level === 0) return;
       if (next.level <= item.level) break;
     }
