@@ -23,14 +23,18 @@ import {
   weakChromeHintPattern,
 } from './boilerplate-patterns.js';
 import { detach, firstElement, headingTags, hintText } from './dom-tools.js';
-import { type TextStats, linkDensity } from './text-stats.js';
+import { type TextStats, discountStats, linkDensity } from './text-stats.js';
 
 export interface ChromeRemovalOptions {
   /** Also judge by class/id names (off in the relaxed retry). */
   useClassHints: boolean;
   /** Elements never removed: the anchors and their ancestors. */
   protectedElements: ReadonlySet<Element>;
-  /** Text stats of the tree before removal. */
+  /**
+   * Text stats of the tree; kept up to date: a removed element's stats are subtracted from its
+   * ancestors, so afterwards they are what `measureText(root)` gives for the elements left. Each
+   * element is judged before anything under it is removed, so the reads are those of the tree before.
+   */
   stats: Map<Element, TextStats>;
   /** Prose (weighted characters) under each element before removal. */
   prose: Map<Element, number>;
@@ -119,6 +123,7 @@ export function removeChrome(root: ParentNode, options: ChromeRemovalOptions): [
     const verdict = options.protectedElements.has(element) ? undefined : chromeVerdict(element, options.useClassHints);
     if (verdict && !isSpared(element, verdict, options)) {
       removed.push([element, verdict]);
+      discountStats(element, options.stats, root);
       detach(element);
       continue;
     }

@@ -4,12 +4,12 @@
  * wrappers, photo credits glued to the end of a caption) and keeps tables, code blocks, lists of
  * prose, headings, figures and quotes.
  */
-import { type Element, isTag, isText } from 'domhandler';
+import { type AnyNode, type Element, isTag, isText } from 'domhandler';
 import { chromeSectionHeadingPattern } from './boilerplate-patterns.js';
 import { isChromeText } from './chrome-text.js';
 import { hintWeight } from './content-scoring.js';
 import { collapsedText, descendantElements, detach, hasCollapsedText, headingTags, hintText, inlineTags } from './dom-tools.js';
-import { type TextStats, addStats, linkDensity, measureText } from './text-stats.js';
+import { type TextStats, discountStats, linkDensity, measureText } from './text-stats.js';
 
 export interface CleanupOptions {
   /** Judge containers by class/id hints too (off in the relaxed retry). */
@@ -76,7 +76,7 @@ function sectionBlock(heading: Element): Element {
  * or "Comments" there name a section of the document like any other, so its title is not read as
  * chrome. A "Related" box after an article sits apart from the article's own headings.
  */
-function isDocumentSection(heading: Element): boolean {
+function isDocumentSection(heading: Element, topLevels?: Map<Element, number>): boolean {
   const block = sectionBlock(heading);
   const parent = block.parent;
   if (!parent || !isTag(parent)) return false;
@@ -84,7 +84,7 @@ function isDocumentSection(heading: Element): boolean {
   for (const sibling of parent.children) {
     if (!isTag(sibling)) continue;
     if (sibling === block || sibling.name === heading.name) peers++;
-    else if ((isHeadingWrapper(sibling) || sibling.name === block.name) && topHeadingLevel(sibling) === headingLevel(heading)) peers++;
+    else if ((sibling.name === block.name || isHeadingWrapper(sibling)) && topHeadingLevel(sibling, topLevels) === headingLevel(heading)) peers++;
   }
   return peers >= documentSectionPeers;
 }
@@ -110,11 +110,14 @@ function isContentList(list: Element, stats: Map<Element, TextStats>, known: Map
 function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): void {
   const stack = container.children.filter(isTag);
   const contentLists = new Map<Element, boolean>();
+  // Each heading compares its level with every sibling section's (its whole subtree): remember
+  // them, forgotten at each removal (the only change to the tree here).
+  const topLevels = new Map<Element, number>();
   while (stack.length > 0) {
     const element = stack.pop()!;
     if (dataTags.has(element.name)) continue; // a table cell or code that reads "10000" or a date is data
     if (inlineTags.has(element.name) && isInSentence(element)) continue; // a date link in a sentence stays
-    if (headingTags.has(element.name) && isDocumentSection(element)) continue;
+    if (headingTags.has(element.name) && isDocumentSection(element, topLevels)) continue;
     if (element.name === 'li' && element.parent && isTag(element.parent) && isContentList(element.parent, stats, contentLists)) {
       // The item's own text is an entry; a list nested under it is judged on its own.
       for (const child of element.children) if (isTag(child) && listTags.has(child.name)) stack.push(child);
@@ -126,8 +129,9 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
     if (elementStats && elementStats.text > 0 && elementStats.text <= chromeTextMaximum && !hasSeveralBlocks(element)) {
       const text = collapsedText(element);
       if (isChromeText(text)) {
-        discount(element, stats, container);
+        discountStats(element, stats, container);
         detach(element);
+        topLevels.clear();
         continue;
       }
     }
@@ -180,14 +184,22 @@ function removeChromeSections(container: Element, stats: Map<Element, TextStats>
   return removed;
 }
 
-/** The highest heading level (smallest number) at or under `element`, 0 when there is none. */
-function topHeadingLevel(element: Element): number {
+/**
+ * The highest heading level (smallest number) at or under `element`, 0 when there is none;
+ * `known` remembers the levels of elements with no heading level of their own.
+ */
+function topHeadingLevel(element: Element, known?: Map<Element, number>): number {
   const own = headingLevel(element);
   if (own > 0) return own;
-  const levels = descendantElements(element)
-    .map(headingLevel)
-    .filter((value) => value > 0);
-  return levels.length > 0 ? Math.min(...levels) : 0;
+  const remembered = known?.get(element);
+  if (remembered !== undefined) return remembered;
+  let top = 0;
+  for (const descendant of descendantElements(element)) {
+    const level = headingLevel(descendant);
+    if (level > 0 && (top === 0 || level < top)) top = level;
+  }
+  known?.set(element, top);
+  return top;
 }
 
 /** An in-page link (`#id`): a heading's permalink widget, never content of its own. */
@@ -197,8 +209,13 @@ function isInPageLink(element: Element): boolean {
 
 /** A wrapper of one heading and its permalink widget (Starlight's `sl-heading-wrapper`). */
 function isHeadingWrapper(element: Element): boolean {
-  const blocks = element.children.filter((child) => (isTag(child) && !isInPageLink(child)) || (isText(child) && child.data.trim() !== ''));
-  return blocks.length === 1 && isTag(blocks[0]!) && headingTags.has(blocks[0].name);
+  let block: AnyNode | undefined;
+  for (const child of element.children) {
+    if (!((isTag(child) && !isInPageLink(child)) || (isText(child) && child.data.trim() !== ''))) continue;
+    if (block) return false; // a second block
+    block = child;
+  }
+  return block !== undefined && isTag(block) && headingTags.has(block.name);
 }
 
 interface Container {
@@ -295,27 +312,13 @@ function isClutter(element: Element, stats: TextStats, options: CleanupOptions):
   return clutterRules.find(([, applies]) => applies(container))?.[2] === 'remove';
 }
 
-/**
- * Subtracts a removed element's stats from its ancestors up to the container, so that `stats`
- * stay what `measureText(container)` would give for the elements left (call before `detach`).
- */
-function discount(element: Element, stats: Map<Element, TextStats>, container: Element): void {
-  const removed = stats.get(element);
-  if (!removed) return;
-  for (let node = element.parent; node && isTag(node); node = node.parent) {
-    const ancestor = stats.get(node);
-    if (ancestor) addStats(ancestor, removed, -1);
-    if (node === container) break;
-  }
-}
-
 function removeClutter(container: Element, options: CleanupOptions, stats: Map<Element, TextStats>): void {
   const elements = descendantElements(container).reverse(); // children before parents
   for (const element of elements) {
     if (!conditionalTags.has(element.name) || !element.parent) continue;
     const elementStats = stats.get(element);
     if (elementStats && isClutter(element, elementStats, options)) {
-      discount(element, stats, container);
+      discountStats(element, stats, container);
       detach(element);
     }
   }
@@ -351,7 +354,7 @@ function removeLinkRuns(container: Element, stats: Map<Element, TextStats>): voi
     const flush = (): void => {
       if (run.length >= 2 || (run.length === 1 && linkCount(run[0]!) >= 2)) {
         for (const element of run) {
-          discount(element, stats, container);
+          discountStats(element, stats, container);
           detach(element);
         }
       }
@@ -386,7 +389,7 @@ function removeRepeatedCaptions(container: Element, stats: Map<Element, TextStat
     const text = collapsedText(element);
     if (text === '') continue;
     if (seen.has(text)) {
-      discount(element, stats, container);
+      discountStats(element, stats, container);
       detach(element);
     } else seen.add(text);
   }
@@ -440,7 +443,9 @@ function emptySectionHeadings(container: Element): Set<Element> {
   const empty = new Set<Element>();
   items.forEach((item, index) => {
     if (item.level < 2) return;
-    for (const next of items.slice(index + 1)) {
+    // An index, not `items.slice(index + 1)`: a copy of the rest per heading was quadratic.
+    for (let nextIndex = index + 1; nextIndex < items.length; nextIndex++) {
+      const next = items[nextIndex]!;
       if (next.level === 0) return;
       if (next.level <= item.level) break;
     }
@@ -491,7 +496,7 @@ function insideHeading(element: Element, container: Element): boolean {
 
 /**
  * Cleans `container` in place. One measurement serves the rules: each rule that detaches subtracts
- * what it removed from the ancestors (`discount`), so the stats of the elements left stay what a new
+ * what it removed from the ancestors (`discountStats`), so the stats of the elements left stay what a new
  * `measureText` would give. Only a removed chrome section measures again (its rule reads the stats
  * from before its removals, and few pages have one).
  */

@@ -61,11 +61,12 @@ function paragraphScore(own: OwnText): number {
 /** Scores every candidate under `body` and picks the content root. */
 export function scoreContent(body: ParentNode, stats: Map<Element, TextStats>): ContentScores {
   const raw = new Map<Element, number>();
-  const prose = measureProse(body, stats);
+  const elements = descendantElements(body);
+  const prose = measureProse(body, stats, elements);
   const initialise = (element: Element): void => {
     if (!raw.has(element)) raw.set(element, (tagBaseScores[element.name] ?? 0) + hintWeight(element));
   };
-  for (const element of descendantElements(body)) {
+  for (const element of elements) {
     if (inlineTags.has(element.name)) continue;
     if (unscoredTags.has(element.name)) continue;
     const own = ownText(element, stats);

@@ -96,12 +96,13 @@ function totalOf(root: ParentNode, measure: Map<Element, number>): number {
 /**
  * A working copy of the page body, stripped of non-content and chrome. The copy leaves the
  * non-content out rather than copying and detaching it, and one list of the body's elements serves
- * the document order, the anchors and the prose measure.
+ * the document order, the anchors and the prose measure. The text stats come back kept up to date
+ * by the chrome removal (the same as measuring the body again).
  */
-function cleanedBody(source: Document, useClassHints: boolean, title?: (body: ParentNode) => Element | undefined) {
+function cleanedBody(source: Document, useClassHints: boolean, title?: (body: ParentNode, elements: Element[]) => Element | undefined) {
   const body = bodyOf(cloneTree(source, { within: bodyOf(source), drop: isNonContent }));
-  const heading = title?.(body);
   const elements = descendantElements(body);
+  const heading = title?.(body, elements);
   const order = new Map<Element, number>();
   elements.forEach((element, index) => order.set(element, index));
   const stats = measureText(body);
@@ -114,7 +115,7 @@ function cleanedBody(source: Document, useClassHints: boolean, title?: (body: Pa
     prose,
     totalProse: totalOf(body, prose),
   });
-  return { body, heading, order };
+  return { body, heading, order, stats };
 }
 
 /** Puts (a copy of) the title heading on top when it came before the content and is not in it. */
@@ -125,8 +126,7 @@ function attachTitle(container: Element, firstPart: Element, title: Element | un
 }
 
 function extractOnce(source: Document, titles: string[], useClassHints: boolean): Extraction {
-  const { body, heading, order } = cleanedBody(source, useClassHints, (root) => findTitleHeading(root, titles));
-  const stats = measureText(body);
+  const { body, heading, order, stats } = cleanedBody(source, useClassHints, (root, elements) => findTitleHeading(root, titles, elements));
   const { scores, prose, root } = scoreContent(body, stats);
   const pageProse = totalOf(body, prose);
   if (!root) return { content: undefined, text: 0, contentProse: 0, pageProse };

@@ -38,12 +38,11 @@ function matchedWords(heading: string[], title: Set<string>): number {
 /**
  * The `h1` under `root` that titles the page, if one does. Among headings whose words mostly occur
  * in the declared title, the one matching most words wins (a logo `h1` with the site name matches
- * fewer words than the article's own).
+ * fewer words than the article's own). `elements`: those under `root` in document order, when the
+ * caller has the list already.
  */
-export function findTitleHeading(root: ParentNode, titles: string[]): Element | undefined {
-  const headings = descendantElements(root)
-    .filter((element) => element.name === 'h1')
-    .filter((heading) => collapsedText(heading) !== '');
+export function findTitleHeading(root: ParentNode, titles: string[], elements = descendantElements(root)): Element | undefined {
+  const headings = elements.filter((element) => element.name === 'h1').filter((heading) => collapsedText(heading) !== '');
   const titleTokens = new Set(titles.flatMap(tokens));
   let best: Element | undefined;
   let bestMatched = 0;

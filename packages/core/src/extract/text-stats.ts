@@ -215,6 +215,20 @@ export function measureTotalText(root: ParentNode): number {
   return total;
 }
 
+/**
+ * Subtracts a removed element's stats from its ancestors up to `root`, so that `stats` stay what
+ * `measureText(root)` would give for the elements left (call before `detach`; stats are sums).
+ */
+export function discountStats(element: Element, stats: Map<Element, TextStats>, root: ParentNode): void {
+  const removed = stats.get(element);
+  if (!removed) return;
+  for (let node = element.parent; node && isTag(node); node = node.parent) {
+    const ancestor = stats.get(node);
+    if (ancestor) addStats(ancestor, removed, -1);
+    if (node === root) break;
+  }
+}
+
 /** Adds `other` into `stats`, field by field (`sign` -1 subtracts). */
 export function addStats(stats: TextStats, other: TextStats, sign = 1): void {
   stats.text += sign * other.text;
