@@ -48,7 +48,7 @@ await jobs.createJob({
   teamId: 'library',
   status: 'scraping',
   url: rules.startUrl.href,
-  request: {},
+  request: { version: 'v2', options: { limit: total } },
   createdAt: 0,
   expiresAt: 86_400_000,
   kickoffDone: true,
