@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { docsSiteRoutes, startTestServer, tokenOf, type TestServer } from '@quarry/core/testing';
 import { startQuarry, type TestQuarry } from './support/quarry-server.js';
+import { awaitFreshRateWindow } from './support/rate-window.js';
 
 /**
  * The MCP server with the official MCP SDK's client, over Streamable HTTP (POST /mcp, API-key
@@ -244,6 +245,7 @@ describe('MCP over Streamable HTTP: auth and teams', () => {
     try {
       await limited.services.ledger.ensureTeam('acme', 'acme');
       const limitedKey = (await limited.services.ledger.createKey('acme', 'mcp')).key;
+      await awaitFreshRateWindow();
       const client = new Client({ name: 'quarry-test', version: '1.0.0' });
       await client.connect(
         new StreamableHTTPClientTransport(new URL(`${limited.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${limitedKey}` } } }),
