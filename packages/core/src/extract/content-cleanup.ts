@@ -8,7 +8,18 @@ import { type AnyNode, type Element, isTag, isText } from 'domhandler';
 import { chromeSectionHeadingPattern } from './boilerplate-patterns.js';
 import { isChromeText } from './chrome-text.js';
 import { hintWeight } from './content-scoring.js';
-import { collapsedText, descendantElements, detach, hasCollapsedText, headingTags, hintText, inlineTags } from './dom-tools.js';
+import {
+  collapsedText,
+  descendantElements,
+  detach,
+  documentSectionPeers,
+  hasCollapsedText,
+  headingLevel,
+  headingTags,
+  hintText,
+  inlineTags,
+  sectionHeadingLevel,
+} from './dom-tools.js';
 import { type TextStats, discountStats, linkDensity, measureText } from './text-stats.js';
 
 export interface CleanupOptions {
@@ -41,17 +52,11 @@ const dataTags: ReadonlySet<string> = new Set(['table', 'pre', 'code', 'math']);
 /** Elements that make a container worth keeping even without text. */
 const mediaTags: ReadonlySet<string> = new Set(['img', 'picture', 'figure', 'table', 'pre', 'iframe', 'video', 'math']);
 
-function headingLevel(element: Element): number {
-  return headingTags.has(element.name) ? Number(element.name[1]) : 0;
-}
-
 /** True when an inline element sits beside loose text (part of a sentence, not of a meta row). */
 function isInSentence(element: Element): boolean {
   return element.parent?.children.some((child) => isText(child) && child.data.trim() !== '') ?? false;
 }
 
-/** A heading with at least this many peers of its level in one parent (itself included)... */
-const documentSectionPeers = 3;
 /** A `section` with this many peers is one of a document when their parent section is a higher heading's. */
 const nestedSectionPeers = 2;
 
@@ -276,21 +281,14 @@ function isSectionListWrapper(element: Element): boolean {
  * by CMake 3.25", "Previous CVEs").
  */
 function isDocumentSectionBlock(element: Element): boolean {
-  const level = openingHeadingLevel(element);
+  const level = sectionHeadingLevel(element);
   if (level === 0) return false;
   const parent = element.parent;
   if (!parent || !isTag(parent)) return false;
-  const peers = parent.children.filter((child) => isTag(child) && openingHeadingLevel(child) === level).length;
+  const peers = parent.children.filter((child) => isTag(child) && sectionHeadingLevel(child) === level).length;
   // Nested as docutils nests them: two sections under their parent heading's section are a document.
-  const parentLevel = openingHeadingLevel(parent);
+  const parentLevel = sectionHeadingLevel(parent);
   return peers >= (parentLevel > 0 && parentLevel < level ? nestedSectionPeers : documentSectionPeers);
-}
-
-/** The level of the heading that opens a `section` (its first element with text); 0 if none. */
-function openingHeadingLevel(element: Element): number {
-  if (element.name !== 'section') return 0;
-  const first = element.children.find((child): child is Element => isTag(child) && collapsedText(child) !== '');
-  return first ? headingLevel(first) : 0;
 }
 
 /** A table with header cells is data (a layout table has none). */

@@ -53,6 +53,21 @@ export const inlineTags: ReadonlySet<string> = new Set([
 
 export const headingTags: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
+/** A heading's level, 1-6; 0 for any other element. */
+export function headingLevel(element: Element): number {
+  return headingTags.has(element.name) ? Number(element.name[1]) : 0;
+}
+
+/** A heading, or the `section` it opens, with at least this many peers of its level in one parent (itself included) is one section of a flat document. */
+export const documentSectionPeers = 3;
+
+/** The level of the heading that opens a `section` (its first element with text); 0 if none. */
+export function sectionHeadingLevel(element: Element): number {
+  if (element.name !== 'section') return 0;
+  const first = element.children.find((child): child is Element => isTag(child) && hasCollapsedText(child));
+  return first ? headingLevel(first) : 0;
+}
+
 export function isInline(node: AnyNode): boolean {
   return !isTag(node) || inlineTags.has(node.name);
 }

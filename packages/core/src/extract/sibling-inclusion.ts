@@ -5,7 +5,7 @@
  * Teaser lists never join, however well their summaries score.
  */
 import { type Element, isTag } from 'domhandler';
-import { headingTags, isInline } from './dom-tools.js';
+import { documentSectionPeers, headingTags, isInline, sectionHeadingLevel } from './dom-tools.js';
 import { isTeaserList } from './root-expansion.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
@@ -43,26 +43,16 @@ function isSectionedFlow(siblings: Element[]): boolean {
   return siblings.filter((sibling) => flowTags.has(sibling.name)).length >= sectionedFlowShare * siblings.length;
 }
 
-/** A root with at least this many peer sections (itself included) is one section of a document. */
-const documentSectionPeers = 3;
-
-/** The level of the heading that opens a `section` (its first element with text); 0 if none. */
-function sectionLevel(element: Element, stats: Map<Element, TextStats>): number {
-  if (element.name !== 'section') return 0;
-  const first = element.children.find((child): child is Element => isTag(child) && (stats.get(child)?.text ?? 0) > 0);
-  return first && headingTags.has(first.name) ? Number(first.name[1]) : 0;
-}
-
 /**
  * The root's peer sections: `section`s opened by a heading of the root's level, when there are
  * enough of them to be the sections of one document (Sphinx writes every section so). A section
  * whose whole body is a list of links ("Policies Introduced by CMake 3.25", "Previous CVEs") is a
  * part of that document like any other.
  */
-function peerSections(root: Element, siblings: Element[], stats: Map<Element, TextStats>): Set<Element> {
-  const level = sectionLevel(root, stats);
+function peerSections(root: Element, siblings: Element[]): Set<Element> {
+  const level = sectionHeadingLevel(root);
   if (level === 0) return new Set();
-  const peers = siblings.filter((sibling) => sectionLevel(sibling, stats) === level);
+  const peers = siblings.filter((sibling) => sectionHeadingLevel(sibling) === level);
   return new Set(peers.length >= documentSectionPeers ? peers : []);
 }
 
@@ -78,7 +68,7 @@ export function includeSiblings(root: Element, scores: Map<Element, number>, sta
   const rootClass = root.attribs.class ?? '';
   const siblings = parent.children.filter(isTag);
   if (isSectionedFlow(siblings)) return siblings;
-  const peers = peerSections(root, siblings, stats);
+  const peers = peerSections(root, siblings);
   const joined = siblings.map((sibling) => {
     if (sibling === root || peers.has(sibling)) return true;
     if (isTeaserList(sibling)) return false;
