@@ -1,4 +1,4 @@
-import { CronExpressionParser } from 'cron-parser';
+import { createRequire } from 'node:module';
 import { ValidationError } from '../errors.js';
 import type { MonitorSchedule } from '../ports/monitor-store.js';
 
@@ -48,9 +48,20 @@ export function cronOfText(text: string): string | undefined {
   return fixed[words.replace(/^every /, '')] ?? fixed[words];
 }
 
+/**
+ * cron-parser (with luxon, ~360 KB of code) loads on the first schedule read, not with the engine:
+ * every `quarry` command imports the engine and only monitors read a schedule (~25 ms of CPU at
+ * each start, benchmarks/crawl-real-site/README.md, fourth pass).
+ */
+let cronParser: typeof import('cron-parser') | undefined;
+function loadCronParser(): typeof import('cron-parser') {
+  cronParser ??= createRequire(import.meta.url)('cron-parser') as typeof import('cron-parser');
+  return cronParser;
+}
+
 /** Ticks after `afterMs` (epoch ms), at most `count`. Throws when the expression is invalid. */
 export function nextTicks(schedule: Pick<MonitorSchedule, 'cron' | 'timezone'>, afterMs: number, count = 1): number[] {
-  const expression = CronExpressionParser.parse(schedule.cron, { currentDate: new Date(afterMs), tz: schedule.timezone });
+  const expression = loadCronParser().CronExpressionParser.parse(schedule.cron, { currentDate: new Date(afterMs), tz: schedule.timezone });
   return Array.from({ length: count }, () => expression.next().getTime());
 }
 
