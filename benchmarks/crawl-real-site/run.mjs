@@ -5,7 +5,11 @@
  * ../crawl-throughput, which read the built packages: run `npx turbo run build` first).
  *
  *   node benchmarks/crawl-real-site/run.mjs [--package git-doc] [--rounds 3] [--concurrency 16]
- *     [--variants cli,crawlee,server,quarry]
+ *     [--variants cli,crawlee,server,quarry] [--root <dir>]
+ *
+ * `--root` serves the package's files from another folder: a package that cannot be installed
+ * beside the system's own (nodejs-doc conflicts with the nodejs package) is extracted with
+ * `dpkg -x nodejs-doc_*.deb <dir>` and served from `<dir>/usr/share/doc/nodejs/api`.
  *
  * Needs no internet. If the package is not installed it says how to install it and exits with 2.
  */
@@ -37,11 +41,12 @@ const pkg = argument('--package', 'git-doc');
 const rounds = Number(argument('--rounds', '3'));
 const concurrency = Number(argument('--concurrency', '16'));
 const variants = argument('--variants', 'cli,crawlee,server').split(',');
-const site = sites[pkg];
-if (!site) {
+const known = sites[pkg];
+if (!known) {
   console.error(`unknown package ${pkg}; known: ${Object.keys(sites).join(', ')}`);
   process.exit(2);
 }
+const site = { ...known, root: argument('--root', known.root) };
 if (!existsSync(join(site.root, site.start))) {
   console.error(`${pkg} is not installed (${join(site.root, site.start)} is missing). Install it with:\n  apt-get update && apt-get install -y ${pkg}`);
   process.exit(2);
