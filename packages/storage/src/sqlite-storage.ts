@@ -5,7 +5,7 @@ import { LocalBlobStore } from './local-blob-store.js';
 import { openSqlite, type SqliteDatabase } from './open-sqlite.js';
 import { SqliteChangeHistory } from './sqlite-change-history.js';
 import { SqliteDocumentCache } from './sqlite-document-cache.js';
-import { SqlitePageIndex } from './sqlite-page-index.js';
+import { defaultSqlitePageIndexOptions, SqlitePageIndex, type SqlitePageIndexOptions } from './sqlite-page-index.js';
 import { SqliteJobStore } from './sqlite-job-store.js';
 import { SqliteMonitorStore } from './sqlite-monitor-store.js';
 import { SqliteLedger } from './sqlite-ledger.js';
@@ -17,6 +17,7 @@ export interface SqliteStorageOptions {
   dataDir: string;
   clock?: Clock;
   queue?: SqliteQueueOptions;
+  pageIndex?: SqlitePageIndexOptions;
 }
 
 /** Every embedded store, on one database connection (so a page and its charge share a transaction). */
@@ -31,7 +32,7 @@ export interface SqliteStorage {
   monitors: SqliteMonitorStore;
   outbox: SqliteWebhookOutbox;
   blobs: LocalBlobStore;
-  /** Closes the database. The stores must not be used afterwards. */
+  /** Writes the page index's waiting pages and closes the database. The stores must not be used afterwards. */
   close(): void;
 }
 
@@ -40,17 +41,24 @@ export function createSqliteStorage(options: SqliteStorageOptions): SqliteStorag
   mkdirSync(options.dataDir, { recursive: true });
   const clock = options.clock ?? systemClock;
   const db = openSqlite(join(options.dataDir, 'quarry.db'));
+  const pageIndex = new SqlitePageIndex(db, options.pageIndex ?? defaultSqlitePageIndexOptions);
   return {
     db,
     jobs: new SqliteJobStore(db),
     queue: new SqliteQueue(db, clock, options.queue ?? defaultSqliteQueueOptions),
     ledger: new SqliteLedger(db, clock),
     documents: new SqliteDocumentCache(db),
-    pageIndex: new SqlitePageIndex(db),
+    pageIndex,
     changeHistory: new SqliteChangeHistory(db),
     monitors: new SqliteMonitorStore(db),
     outbox: new SqliteWebhookOutbox(db, clock),
     blobs: new LocalBlobStore(join(options.dataDir, 'blobs')),
-    close: () => db.close(),
+    close: () => {
+      try {
+        pageIndex.flush();
+      } finally {
+        db.close();
+      }
+    },
   };
 }

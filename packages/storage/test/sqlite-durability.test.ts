@@ -139,6 +139,42 @@ describe('SQLite durability', () => {
     after.close();
   });
 
+  it("reads a job's status, kickoff and error from the row each time, as another connection left them", async () => {
+    const dataDir = dirs.make();
+    const one = createSqliteStorage({ dataDir });
+    const two = createSqliteStorage({ dataDir });
+    await one.jobs.createJob(job('job-1'));
+    const first = (await one.jobs.getJob('job-1'))!;
+    expect(first).toEqual(job('job-1'));
+    (first.request as { version: string }).version = 'v0'; // a caller's change stays its own
+    await two.jobs.updateJob('job-1', { status: 'cancelled', error: 'stopped', kickoffDone: false, expiresAt: 9 });
+    expect(await one.jobs.getJob('job-1')).toEqual({ ...job('job-1'), status: 'cancelled', error: 'stopped', kickoffDone: false, expiresAt: 9 });
+    await two.jobs.deleteExpired(10);
+    expect(await one.jobs.getJob('job-1')).toBeUndefined();
+    await two.jobs.createJob({ ...job('job-1'), url: 'https://example.org/', createdAt: 5 }); // the same id again: a new job
+    expect(await one.jobs.getJob('job-1')).toEqual({ ...job('job-1'), url: 'https://example.org/', createdAt: 5 });
+    one.close();
+    two.close();
+  });
+
+  it('writes the page index in batches that other connections see once written, and writes what waits at close', async () => {
+    const dataDir = dirs.make();
+    const page = (name: string) => ({ scope: '', url: `https://example.com/${name}`, title: name, description: '', text: `${name} quarry`, storedAt: 1 });
+    const search = { scope: '', query: 'quarry', limit: 10 };
+    const writer = createSqliteStorage({ dataDir, pageIndex: { batchSize: 2, flushMs: 60_000 } });
+    const reader = createSqliteStorage({ dataDir });
+    await writer.pageIndex.add(page('a'));
+    expect(await writer.pageIndex.search(search)).toHaveLength(1); // its own pages at once (the read wrote 'a')
+    await writer.pageIndex.add(page('b'));
+    expect((await reader.pageIndex.search(search)).map((hit) => hit.title)).toEqual(['a']);
+    await writer.pageIndex.add(page('c')); // a batch of two: written now
+    expect((await reader.pageIndex.search(search)).map((hit) => hit.title).sort()).toEqual(['a', 'b', 'c']);
+    await writer.pageIndex.add(page('d'));
+    writer.close();
+    expect((await reader.pageIndex.search(search)).map((hit) => hit.title).sort()).toEqual(['a', 'b', 'c', 'd']);
+    reader.close();
+  });
+
   it('migrates once: reopening applies nothing, and a newer schema is refused', () => {
     const file = join(dirs.make(), 'quarry.db');
     openSqlite(file).close();
