@@ -32,12 +32,6 @@ interface JobRow {
   error: string | null;
 }
 
-/** The columns of a job that change after it is stored (`updateJob`); `created_at` tells a job from a later one of the same id. */
-type MutableJobRow = Pick<JobRow, 'status' | 'created_at' | 'expires_at' | 'kickoff_done' | 'error'>;
-
-/** Most checked jobs `getJob` keeps (the jobs running at once, with room). */
-const knownJobsMax = 256;
-
 type JobPatch = Partial<Pick<JobRecord, 'status' | 'kickoffDone' | 'error' | 'expiresAt'>>;
 
 interface ItemRow {
@@ -65,13 +59,6 @@ export class SqliteJobStore implements JobStore {
   private readonly cancelTransaction;
   private readonly createTransaction;
   private readonly saveStateTransaction;
-  /**
-   * Jobs read before, parsed and checked: kind, team, URL, request and creation time never change
-   * once stored, so `getJob` reads only the columns that do and reuses the checked request (the
-   * runner reads the job for every page: parsing and checking its request each time was ~2 % of
-   * the server's main thread). Per process; other processes' updates are seen, as each read goes to the row.
-   */
-  private readonly knownJobs = new Map<string, KnownJob>();
 
   constructor(private readonly db: SqliteDatabase) {
     this.credits = new TeamCredits(db);
@@ -81,7 +68,6 @@ export class SqliteJobStore implements JobStore {
          VALUES (@id, @kind, @teamId, @status, @url, @request, @createdAt, @expiresAt, @kickoffDone, @error)`,
       ),
       job: db.prepare<[string], JobRow>('SELECT id, kind, team_id, status, url, request, created_at, expires_at, kickoff_done, error FROM jobs WHERE id = ?'),
-      jobMutable: db.prepare<[string], MutableJobRow>('SELECT status, created_at, expires_at, kickoff_done, error FROM jobs WHERE id = ?'),
       jobStatus: db.prepare<[string], { status: JobStatus }>('SELECT status FROM jobs WHERE id = ?'),
       updateJob: db.prepare(
         `UPDATE jobs SET
@@ -254,19 +240,8 @@ export class SqliteJobStore implements JobStore {
   }
 
   async getJob(id: string): Promise<JobRecord | undefined> {
-    const known = this.knownJobs.get(id);
-    if (known) {
-      const current = this.statements.jobMutable.get(id);
-      if (current?.created_at === known.job.createdAt) return withMutable(known, current);
-      this.knownJobs.delete(id);
-    }
     const row = this.statements.job.get(id);
-    if (!row) return undefined;
-    const job = toJob(row);
-    if (this.knownJobs.size >= knownJobsMax) this.knownJobs.delete(this.knownJobs.keys().next().value as string);
-    const checked = { job, request: JSON.stringify(job.request) };
-    this.knownJobs.set(id, checked);
-    return withMutable(checked, row);
+    return row ? toJob(row) : undefined;
   }
 
   async updateJob(id: string, patch: JobPatch, expectedStatus?: JobStatus, outbox?: OutboxEvent[]): Promise<boolean> {
@@ -385,25 +360,6 @@ function toJob(row: JobRow): JobRecord {
     kickoffDone: row.kickoff_done === 1,
     ...(row.error !== null ? { error: row.error } : {}),
   });
-}
-
-/** A job read before: its record as checked, and its checked request as JSON (each read gets its own copy to change). */
-interface KnownJob {
-  job: JobRecord;
-  request: string;
-}
-
-/** A checked job with the current values of its changing columns (a new object with a new request: callers may change them). */
-function withMutable(known: KnownJob, row: MutableJobRow): JobRecord {
-  const { error: _error, ...fixed } = known.job;
-  return {
-    ...fixed,
-    request: JSON.parse(known.request) as unknown,
-    status: row.status,
-    expiresAt: row.expires_at,
-    kickoffDone: row.kickoff_done === 1,
-    ...(row.error !== null ? { error: row.error } : {}),
-  } as JobRecord;
 }
 
 const toEntry = (row: ItemRow): FrontierEntry => ({ url: row.url, key: row.key, discoveryDepth: row.discovery_depth });
