@@ -115,6 +115,14 @@ export class SqliteQueue implements Queue {
   }
 
   async ack(message: LeasedMessage): Promise<void> {
+    this.ackNow(message);
+  }
+
+  /**
+   * `ack` as one statement, for a transaction of the caller's on the same connection
+   * (`SqliteJobStore.finishItem` acks with the page's result).
+   */
+  ackNow(message: LeasedMessage): void {
     this.statements.ack.run(message.id, message.leaseToken);
   }
 

@@ -20,7 +20,7 @@ export interface SqliteStorageOptions {
   pageIndex?: SqlitePageIndexOptions;
 }
 
-/** Every embedded store, on one database connection (so a page and its charge share a transaction). */
+/** Every embedded store, on one database connection (so a page, its charge and its queue ack share a transaction). */
 export interface SqliteStorage {
   db: SqliteDatabase;
   jobs: SqliteJobStore;
@@ -42,10 +42,11 @@ export function createSqliteStorage(options: SqliteStorageOptions): SqliteStorag
   const clock = options.clock ?? systemClock;
   const db = openSqlite(join(options.dataDir, 'quarry.db'));
   const pageIndex = new SqlitePageIndex(db, options.pageIndex ?? defaultSqlitePageIndexOptions);
+  const queue = new SqliteQueue(db, clock, options.queue ?? defaultSqliteQueueOptions);
   return {
     db,
-    jobs: new SqliteJobStore(db),
-    queue: new SqliteQueue(db, clock, options.queue ?? defaultSqliteQueueOptions),
+    jobs: new SqliteJobStore(db, { queue }),
+    queue,
     ledger: new SqliteLedger(db, clock),
     documents: new SqliteDocumentCache(db),
     pageIndex,

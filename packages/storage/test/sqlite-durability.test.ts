@@ -139,6 +139,40 @@ describe('SQLite durability', () => {
     after.close();
   });
 
+  it("acks a page's message in the transaction that stores it: a failure midway leaves both the item and the lease", async () => {
+    const dataDir = dirs.make();
+    const clock = new ManualClock();
+    const worker = createSqliteStorage({ dataDir, clock });
+    const other = createSqliteStorage({ dataDir, clock });
+    expect(worker.jobs.acksMessages).toBe(true);
+    await worker.jobs.createJob(job('job-1'));
+    await worker.jobs.addItems(
+      'job-1',
+      ['a', 'b'].map((key) => ({ url: `https://example.com/${key}`, key, discoveryDepth: 1 })),
+      10,
+    );
+    await worker.queue.enqueue(['a', 'b'].map((key) => queueMessage(key)));
+    const [a, b] = await worker.queue.lease(2, 60_000);
+    const document = (url: string, extra = {}) => ({
+      markdown: '# page',
+      metadata: { sourceURL: url, url, statusCode: 200, scrapeId: 's', creditsUsed: 1, proxyUsed: 'basic' as const, engine: 'http' as const, ...extra },
+    });
+    expect(await worker.jobs.finishItem('job-1', 'team-a', { key: 'a', document: document(a!.url), credits: 1, finishedAt: 1, ack: a! })).toBe(true);
+    expect(await other.queue.depth()).toEqual({ waiting: 0, active: 1 });
+    expect(await other.jobs.getItem('job-1', 'a')).toMatchObject({ state: 'done' });
+
+    // The document cannot be stored (a BigInt does not serialise): the transaction stops after the ack and the item update.
+    const broken = { key: 'b', document: document(b!.url, { size: 1n }), credits: 1, finishedAt: 1, ack: b! };
+    await expect(worker.jobs.finishItem('job-1', 'team-a', broken)).rejects.toThrow(/BigInt/);
+    expect(await other.jobs.getItem('job-1', 'b')).toMatchObject({ state: 'queued' });
+    expect(await other.queue.depth()).toEqual({ waiting: 0, active: 1 });
+    clock.advance(60_000);
+    expect((await other.queue.lease(10, 60_000)).map((message) => [message.key, message.attempts])).toEqual([['b', 1]]);
+    expect(await other.jobs.progress('job-1')).toMatchObject({ completed: 1, pending: 1 });
+    worker.close();
+    other.close();
+  });
+
   it("reads a job's status, kickoff and error from the row each time, as another connection left them", async () => {
     const dataDir = dirs.make();
     const one = createSqliteStorage({ dataDir });

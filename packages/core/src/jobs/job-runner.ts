@@ -20,6 +20,8 @@ import type { PageWorker } from './page-worker.js';
  *   queue --lease--> pacing ok? --no--> release(delay)
  *                        |yes
  *                   PageWorker.handle --> ack --> job finished? --> completed + event
+ *
+ * (The embedded store acks in the transaction that stores the page: `JobStore.acksMessages`.)
  */
 export interface JobRunnerOptions {
   /** Messages processed at once by this runner. */
@@ -208,8 +210,9 @@ export class JobRunner {
   }
 
   private async execute(job: JobRecord, message: LeasedMessage, signal: AbortSignal): Promise<void> {
+    let isAcked: boolean;
     try {
-      await this.deps.worker.handle(job, message, signal);
+      isAcked = await this.deps.worker.handle(job, message, signal);
     } catch (error) {
       if (signal.aborted) return; // cancelled: the message goes with its job
       if (message.key.startsWith('~')) {
@@ -220,7 +223,7 @@ export class JobRunner {
       return;
     }
     try {
-      await this.deps.queue.ack(message);
+      if (!isAcked) await this.deps.queue.ack(message); // the SQLite store acks with the page's result
       await this.settle(job.id);
     } catch {
       // Acked or settled later: an unacked message is redelivered (and skipped, its item is finished),
