@@ -32,6 +32,13 @@ export interface JobRunnerOptions {
   leaseMs: number;
   /** Most pages of one team at once, across its crawls and batches (undefined: no team limit). */
   teamConcurrency?: number;
+  /**
+   * Messages leased beyond the free slots, held by this runner until a slot frees (their lease
+   * runs meanwhile; `stop` gives them back). One lease call then serves several pages: the embedded
+   * SQLite queue's lease is a write on the server's main thread. Default 0: only the free slots, so
+   * other processes sharing the queue get every message this one is not working.
+   */
+  leaseAhead?: number;
 }
 
 export const defaultRunnerOptions: JobRunnerOptions = { concurrency: 16, perHostConcurrency: 16, leaseMs: 120_000 };
@@ -44,6 +51,8 @@ export class JobRunner {
   private readonly slots: SlotLimiter;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly jobControllers = new Map<string, AbortController>();
+  /** Messages leased ahead (`leaseAhead`), oldest first. */
+  private readonly ahead: LeasedMessage[] = [];
   private wakeLoop: (() => void) | undefined;
 
   constructor(
@@ -72,6 +81,8 @@ export class JobRunner {
     this.running = false;
     this.wakeLoop?.();
     await this.loop;
+    // Messages leased ahead go back to the queue now rather than when their lease ends.
+    await Promise.allSettled(this.ahead.splice(0).map((message) => this.deps.queue.release(message, 0)));
     await Promise.allSettled([...this.inFlight]);
   }
 
@@ -139,7 +150,7 @@ export class JobRunner {
       await this.nextWake(1_000);
       return;
     }
-    const messages = await this.deps.queue.lease(room, this.options.leaseMs);
+    const messages = this.ahead.length > 0 ? this.ahead.splice(0, room) : await this.lease(room);
     if (messages.length === 0) {
       // One signal per wait, aborted by a finished page or stop(): the wait ends with it, so no
       // listener outlives its turn.
@@ -150,6 +161,13 @@ export class JobRunner {
       return;
     }
     for (const message of messages) await this.dispatch(message);
+  }
+
+  /** Leases the free slots' messages, and `leaseAhead` more kept for the next free slots. */
+  private async lease(room: number): Promise<LeasedMessage[]> {
+    const messages = await this.deps.queue.lease(room + (this.options.leaseAhead ?? 0), this.options.leaseMs);
+    this.ahead.push(...messages.splice(room));
+    return messages;
   }
 
   private async dispatch(message: LeasedMessage): Promise<void> {
