@@ -10,9 +10,10 @@
  *   node benchmarks/crawl-real-site/server-store-path.mjs [--pages 1948] [--repeat 3] [--dir DIR]
  *
  * Modes, alternated in the same process: `separate` (one lease per page, the ack its own statement
- * after finishItem, the page index written page by page: the server before issue 14's fourth pass)
- * and `current` (8 messages leased ahead as the embedded runner does, the ack inside finishItem's
- * transaction when the store `acksMessages`, the page index's batches).
+ * after finishItem, the page index and the document cache written page by page: the server before
+ * issue 14's fourth pass) and `current` (8 messages leased ahead as the embedded runner does, the
+ * ack inside finishItem's transaction when the store `acksMessages`, the page index's and the
+ * document cache's batches).
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,9 +55,11 @@ const pages = htmlFiles(values.dir)
   });
 const byUrl = new Map(pages.map((page) => [page.url, page]));
 
+const unbatched = { batchSize: 1, flushMs: 0 };
+
 async function crawl(mode) {
   const dataDir = mkdtempSync(join(tmpdir(), 'quarry-store-path-'));
-  const storage = createSqliteStorage({ dataDir, ...(mode === 'separate' ? { pageIndex: { batchSize: 1, flushMs: 0 } } : {}) });
+  const storage = createSqliteStorage({ dataDir, ...(mode === 'separate' ? { pageIndex: unbatched, documents: unbatched } : {}) });
   const jobId = 'job-1';
   await storage.jobs.createJob({
     id: jobId,

@@ -1,13 +1,10 @@
 import type { IndexedPage, PageIndex, PageIndexHit, PageIndexQuery } from '@quarry/core';
 import type { SqliteDatabase } from './open-sqlite.js';
 import { maxIndexedChars, searchTerms, siteColumn } from './search-terms.js';
+import { WriteBatch, type WriteBatchOptions } from './write-batch.js';
 
-export interface SqlitePageIndexOptions {
-  /** Pages written together in one transaction (a full batch is written at once). */
-  batchSize: number;
-  /** Longest a page added waits before its batch is written (ms). */
-  flushMs: number;
-}
+/** How the index batches its writes (write-batch.ts). */
+export type SqlitePageIndexOptions = WriteBatchOptions;
 
 /**
  * FTS5 writes the terms it gathered once per transaction: on cmake-doc pages, 50 pages in one
@@ -22,25 +19,18 @@ export const defaultSqlitePageIndexOptions: SqlitePageIndexOptions = { batchSize
  * description 2 and the text 1; the description of a hit is FTS5's snippet() of the best column.
  * Query words are ORed: pages with more of them, and rarer ones, rank first.
  *
- * `add` writes in batches: a page added is held until `batchSize` pages wait or `flushMs` has
- * passed, then the batch is written in one transaction. Every read and `remove` of this object
- * writes what waits first, so this process always sees its own pages; other processes see them
- * within `flushMs`. `flush()` writes at once (`SqliteStorage.close` calls it). A process killed
- * meanwhile loses the index entries of its last `flushMs` (the index is derived data: the pages
- * themselves are in the document cache and the jobs' results, and a scrape adds them again). A
- * batch that cannot be written (the file locked past the busy timeout) waits for the next flush.
+ * `add` writes in batches (write-batch.ts): a page added is held until `batchSize` pages wait or
+ * `flushMs` has passed. Every read and `remove` of this object writes what waits first, so this
+ * process always sees its own pages; other processes see them within `flushMs`. `flush()` writes
+ * at once (`SqliteStorage.close` calls it). A process killed meanwhile loses the index entries of
+ * its last `flushMs` (the index is derived data: the pages themselves are in the jobs' results,
+ * and a scrape adds them again).
  */
 export class SqlitePageIndex implements PageIndex {
   private readonly statements;
-  private readonly writeBatch;
-  /** Pages waiting to be written, by scope and URL (a later add of the same page replaces the earlier). */
-  private readonly pending = new Map<string, IndexedPage>();
-  private timer: NodeJS.Timeout | undefined;
+  private readonly batch: WriteBatch<IndexedPage>;
 
-  constructor(
-    private readonly db: SqliteDatabase,
-    private readonly options: SqlitePageIndexOptions = defaultSqlitePageIndexOptions,
-  ) {
+  constructor(db: SqliteDatabase, options: SqlitePageIndexOptions = defaultSqlitePageIndexOptions) {
     this.statements = {
       add: db.prepare<[string, string, string, string, string, string, number]>(
         `INSERT INTO page_index (scope, url, site, title, description, body, stored_at) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -60,45 +50,21 @@ export class SqlitePageIndex implements PageIndex {
         `SELECT url, title, description FROM page_index WHERE scope = ? AND (site = ? OR site LIKE '%.' || ?) ORDER BY stored_at DESC, seq DESC LIMIT ?`,
       ),
     };
-    this.writeBatch = db.transaction((pages: IndexedPage[]) => {
-      for (const page of pages) {
-        this.statements.add.run(page.scope, page.url, siteColumn(page.url), page.title, page.description, page.text.slice(0, maxIndexedChars), page.storedAt);
-      }
-    });
+    this.batch = new WriteBatch(
+      db,
+      (page) =>
+        this.statements.add.run(page.scope, page.url, siteColumn(page.url), page.title, page.description, page.text.slice(0, maxIndexedChars), page.storedAt),
+      options,
+    );
   }
 
   async add(page: IndexedPage): Promise<void> {
-    const key = `${page.scope}\n${page.url}`;
-    this.pending.delete(key); // the newest add goes last, as its write would have
-    this.pending.set(key, page);
-    if (this.pending.size >= this.options.batchSize) this.flush();
-    else this.timer ??= setTimeout(() => this.flushQuietly(), this.options.flushMs).unref();
+    this.batch.add(`${page.scope}\n${page.url}`, page);
   }
 
-  /** Writes the pages waiting, in one transaction. Throws what SQLite throws; the pages then wait for the next flush. */
+  /** Writes the pages waiting, in one transaction (see the class comment). */
   flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.pending.size === 0) return;
-    const pages = [...this.pending.values()];
-    this.writeBatch.immediate(pages);
-    for (const page of pages) {
-      const key = `${page.scope}\n${page.url}`;
-      if (this.pending.get(key) === page) this.pending.delete(key);
-    }
-  }
-
-  /** The timer's flush: a batch that cannot be written now is tried again later. */
-  private flushQuietly(): void {
-    try {
-      this.flush();
-    } catch {
-      if (!this.db.open) {
-        this.pending.clear(); // closed without `flush` (SqliteStorage.close flushes): nothing to write to
-        return;
-      }
-      this.timer ??= setTimeout(() => this.flushQuietly(), this.options.flushMs).unref();
-    }
+    this.batch.flush();
   }
 
   async remove(url: string, scope: string): Promise<void> {

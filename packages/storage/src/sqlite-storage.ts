@@ -4,7 +4,7 @@ import { systemClock, type Clock } from '@quarry/core';
 import { LocalBlobStore } from './local-blob-store.js';
 import { openSqlite, type SqliteDatabase } from './open-sqlite.js';
 import { SqliteChangeHistory } from './sqlite-change-history.js';
-import { SqliteDocumentCache } from './sqlite-document-cache.js';
+import { defaultSqliteDocumentCacheOptions, SqliteDocumentCache, type SqliteDocumentCacheOptions } from './sqlite-document-cache.js';
 import { defaultSqlitePageIndexOptions, SqlitePageIndex, type SqlitePageIndexOptions } from './sqlite-page-index.js';
 import { SqliteJobStore } from './sqlite-job-store.js';
 import { SqliteMonitorStore } from './sqlite-monitor-store.js';
@@ -18,6 +18,7 @@ export interface SqliteStorageOptions {
   clock?: Clock;
   queue?: SqliteQueueOptions;
   pageIndex?: SqlitePageIndexOptions;
+  documents?: SqliteDocumentCacheOptions;
 }
 
 /** Every embedded store, on one database connection (so a page, its charge and its queue ack share a transaction). */
@@ -32,7 +33,7 @@ export interface SqliteStorage {
   monitors: SqliteMonitorStore;
   outbox: SqliteWebhookOutbox;
   blobs: LocalBlobStore;
-  /** Writes the page index's waiting pages and closes the database. The stores must not be used afterwards. */
+  /** Writes the page index's and the document cache's waiting rows and closes the database. The stores must not be used afterwards. */
   close(): void;
 }
 
@@ -42,13 +43,14 @@ export function createSqliteStorage(options: SqliteStorageOptions): SqliteStorag
   const clock = options.clock ?? systemClock;
   const db = openSqlite(join(options.dataDir, 'quarry.db'));
   const pageIndex = new SqlitePageIndex(db, options.pageIndex ?? defaultSqlitePageIndexOptions);
+  const documents = new SqliteDocumentCache(db, options.documents ?? defaultSqliteDocumentCacheOptions);
   const queue = new SqliteQueue(db, clock, options.queue ?? defaultSqliteQueueOptions);
   return {
     db,
     jobs: new SqliteJobStore(db, { queue }),
     queue,
     ledger: new SqliteLedger(db, clock),
-    documents: new SqliteDocumentCache(db),
+    documents,
     pageIndex,
     changeHistory: new SqliteChangeHistory(db),
     monitors: new SqliteMonitorStore(db),
@@ -57,6 +59,7 @@ export function createSqliteStorage(options: SqliteStorageOptions): SqliteStorag
     close: () => {
       try {
         pageIndex.flush();
+        documents.flush();
       } finally {
         db.close();
       }

@@ -209,6 +209,37 @@ describe('SQLite durability', () => {
     reader.close();
   });
 
+  it('writes the document cache in batches: its own reads see an entry at once, other connections once written, the rest at close', async () => {
+    const dataDir = dirs.make();
+    const entry = (name: string) => ({
+      key: name,
+      url: `https://example.com/${name}`,
+      document: { markdown: name, metadata: { sourceURL: `https://example.com/${name}`, url: `https://example.com/${name}`, statusCode: 200 } },
+      storedAt: 1,
+      links: [`https://example.com/${name}/next`],
+    });
+    const keys = async (storage: ReturnType<typeof createSqliteStorage>) => {
+      const found: string[] = [];
+      for (const name of ['a', 'b', 'c', 'd']) if (await storage.documents.get(name, 10, 2)) found.push(name);
+      return found;
+    };
+    const writer = createSqliteStorage({ dataDir, documents: { batchSize: 2, flushMs: 60_000 } });
+    const reader = createSqliteStorage({ dataDir });
+    const a = entry('a');
+    await writer.documents.put(a);
+    a.document.markdown = 'changed after put'; // the entry is taken as it was
+    expect(await reader.documents.get('a', 10, 2)).toBeUndefined();
+    await writer.documents.put(entry('b')); // a batch of two: written now
+    expect(await keys(reader)).toEqual(['a', 'b']);
+    expect((await reader.documents.get('a', 10, 2))?.document.markdown).toBe('a');
+    await writer.documents.put(entry('c'));
+    expect(await writer.documents.get('c', 10, 2)).toMatchObject({ links: ['https://example.com/c/next'] }); // its own read writes first
+    await writer.documents.put(entry('d'));
+    writer.close();
+    expect(await keys(reader)).toEqual(['a', 'b', 'c', 'd']);
+    reader.close();
+  });
+
   it('migrates once: reopening applies nothing, and a newer schema is refused', () => {
     const file = join(dirs.make(), 'quarry.db');
     openSqlite(file).close();
