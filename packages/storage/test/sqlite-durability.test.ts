@@ -214,7 +214,18 @@ describe('SQLite durability', () => {
     const entry = (name: string) => ({
       key: name,
       url: `https://example.com/${name}`,
-      document: { markdown: name, metadata: { sourceURL: `https://example.com/${name}`, url: `https://example.com/${name}`, statusCode: 200 } },
+      document: {
+        markdown: name,
+        metadata: {
+          sourceURL: `https://example.com/${name}`,
+          url: `https://example.com/${name}`,
+          statusCode: 200,
+          scrapeId: `s-${name}`,
+          creditsUsed: 1,
+          proxyUsed: 'basic' as const,
+          engine: 'http' as const,
+        },
+      },
       storedAt: 1,
       links: [`https://example.com/${name}/next`],
     });
