@@ -6,7 +6,9 @@
  *
  *   node run-server.mjs <siteUrl> <outFile> [concurrency=16]
  *
- * CRAWL_EXCLUDE (comma-separated regexes) becomes excludePaths.
+ * CRAWL_EXCLUDE (comma-separated regexes) becomes excludePaths. SERVER_NODE_ARGS (space-separated) go
+ * to the `quarry serve` process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (NODE_OPTIONS refuses
+ * --cpu-prof); the profile is written when the server exits on the SIGTERM at the end.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,7 +29,8 @@ const port = await new Promise((resolve) => {
   });
 });
 const dataDir = mkdtempSync(join(tmpdir(), 'quarry-bench-server-'));
-const child = spawn(process.execPath, [cli, 'serve', '--port', String(port)], {
+const nodeArgs = process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+const child = spawn(process.execPath, [...nodeArgs, cli, 'serve', '--port', String(port)], {
   stdio: ['ignore', 'ignore', 'inherit'],
   env: {
     ...process.env,

@@ -17,6 +17,7 @@ import {
   type ScrapeDocument,
 } from '@quarry/core';
 import type { SqliteDatabase } from './open-sqlite.js';
+import type { SqliteQueue } from './sqlite-queue.js';
 import { TeamCredits } from './team-credits.js';
 
 interface JobRow {
@@ -47,9 +48,12 @@ interface ItemRow {
  * failed, credits) are kept on the job row by the same transactions that change items, so `progress`
  * reads one row. `finishItem` charges the team through the ledger tables of the same connection, in
  * the transaction that stores the page: a page is stored and charged together, exactly once (a team
- * the ledger does not know is not charged; the job still counts the page's credits).
+ * the ledger does not know is not charged; the job still counts the page's credits). Given the
+ * queue of the same connection (`createSqliteStorage` does), `finishItem` also acks the page's
+ * message in that transaction (`acksMessages`).
  */
 export class SqliteJobStore implements JobStore {
+  readonly acksMessages: boolean;
   private readonly credits: TeamCredits;
   private readonly statements;
   private readonly addItemsTransaction;
@@ -60,7 +64,12 @@ export class SqliteJobStore implements JobStore {
   private readonly createTransaction;
   private readonly saveStateTransaction;
 
-  constructor(private readonly db: SqliteDatabase) {
+  constructor(
+    private readonly db: SqliteDatabase,
+    options: { queue?: SqliteQueue } = {},
+  ) {
+    const queue = options.queue;
+    this.acksMessages = queue !== undefined;
     this.credits = new TeamCredits(db);
     const statements = {
       insertJob: db.prepare(
@@ -146,6 +155,7 @@ export class SqliteJobStore implements JobStore {
     });
 
     this.finishTransaction = db.transaction((jobId: string, teamId: string, outcome: PageOutcome): boolean => {
+      if (outcome.ack) queue?.ackNow(outcome.ack); // off the queue with its result, or not at all
       const state: ItemState = outcome.document ? 'done' : 'failed';
       if (statements.finishItem.run(state, jobId, outcome.key).changes === 0) return false;
       if (outcome.document) {

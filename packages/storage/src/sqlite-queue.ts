@@ -37,6 +37,9 @@ export class SqliteQueue implements Queue {
   private readonly statements;
   private readonly enqueueTransaction;
   private readonly wakeups: Wakeups;
+  /** Lease tokens are this queue object's random prefix and a count: unique without 12 random bytes per lease (~8 % of `lease` in the server's profile). */
+  private readonly tokenPrefix = randomBytes(12).toString('base64url');
+  private leases = 0;
 
   constructor(
     db: SqliteDatabase,
@@ -105,13 +108,21 @@ export class SqliteQueue implements Queue {
   async lease(max: number, leaseMs: number): Promise<LeasedMessage[]> {
     if (max <= 0) return [];
     const now = this.clock.now();
-    const token = randomBytes(12).toString('base64url');
+    const token = `${this.tokenPrefix}${(++this.leases).toString(36)}`;
     const rows = this.statements.lease.all({ now, until: now + leaseMs, token, max });
     rows.sort((a, b) => (a.priority ?? 0) - (b.priority ?? 0) || a.seq - b.seq);
     return rows.map(toLeased);
   }
 
   async ack(message: LeasedMessage): Promise<void> {
+    this.ackNow(message);
+  }
+
+  /**
+   * `ack` as one statement, for a transaction of the caller's on the same connection
+   * (`SqliteJobStore.finishItem` acks with the page's result).
+   */
+  ackNow(message: LeasedMessage): void {
     this.statements.ack.run(message.id, message.leaseToken);
   }
 

@@ -4,8 +4,8 @@ import { systemClock, type Clock } from '@quarry/core';
 import { LocalBlobStore } from './local-blob-store.js';
 import { openSqlite, type SqliteDatabase } from './open-sqlite.js';
 import { SqliteChangeHistory } from './sqlite-change-history.js';
-import { SqliteDocumentCache } from './sqlite-document-cache.js';
-import { SqlitePageIndex } from './sqlite-page-index.js';
+import { defaultSqliteDocumentCacheOptions, SqliteDocumentCache, type SqliteDocumentCacheOptions } from './sqlite-document-cache.js';
+import { defaultSqlitePageIndexOptions, SqlitePageIndex, type SqlitePageIndexOptions } from './sqlite-page-index.js';
 import { SqliteJobStore } from './sqlite-job-store.js';
 import { SqliteMonitorStore } from './sqlite-monitor-store.js';
 import { SqliteLedger } from './sqlite-ledger.js';
@@ -17,9 +17,11 @@ export interface SqliteStorageOptions {
   dataDir: string;
   clock?: Clock;
   queue?: SqliteQueueOptions;
+  pageIndex?: SqlitePageIndexOptions;
+  documents?: SqliteDocumentCacheOptions;
 }
 
-/** Every embedded store, on one database connection (so a page and its charge share a transaction). */
+/** Every embedded store, on one database connection (so a page, its charge and its queue ack share a transaction). */
 export interface SqliteStorage {
   db: SqliteDatabase;
   jobs: SqliteJobStore;
@@ -31,7 +33,7 @@ export interface SqliteStorage {
   monitors: SqliteMonitorStore;
   outbox: SqliteWebhookOutbox;
   blobs: LocalBlobStore;
-  /** Closes the database. The stores must not be used afterwards. */
+  /** Writes the page index's and the document cache's waiting rows and closes the database. The stores must not be used afterwards. */
   close(): void;
 }
 
@@ -40,17 +42,27 @@ export function createSqliteStorage(options: SqliteStorageOptions): SqliteStorag
   mkdirSync(options.dataDir, { recursive: true });
   const clock = options.clock ?? systemClock;
   const db = openSqlite(join(options.dataDir, 'quarry.db'));
+  const pageIndex = new SqlitePageIndex(db, options.pageIndex ?? defaultSqlitePageIndexOptions);
+  const documents = new SqliteDocumentCache(db, options.documents ?? defaultSqliteDocumentCacheOptions);
+  const queue = new SqliteQueue(db, clock, options.queue ?? defaultSqliteQueueOptions);
   return {
     db,
-    jobs: new SqliteJobStore(db),
-    queue: new SqliteQueue(db, clock, options.queue ?? defaultSqliteQueueOptions),
+    jobs: new SqliteJobStore(db, { queue }),
+    queue,
     ledger: new SqliteLedger(db, clock),
-    documents: new SqliteDocumentCache(db),
-    pageIndex: new SqlitePageIndex(db),
+    documents,
+    pageIndex,
     changeHistory: new SqliteChangeHistory(db),
     monitors: new SqliteMonitorStore(db),
     outbox: new SqliteWebhookOutbox(db, clock),
     blobs: new LocalBlobStore(join(options.dataDir, 'blobs')),
-    close: () => db.close(),
+    close: () => {
+      try {
+        pageIndex.flush();
+        documents.flush();
+      } finally {
+        db.close();
+      }
+    },
   };
 }

@@ -139,6 +139,118 @@ describe('SQLite durability', () => {
     after.close();
   });
 
+  it("acks a page's message in the transaction that stores it: a failure midway leaves both the item and the lease", async () => {
+    const dataDir = dirs.make();
+    const clock = new ManualClock();
+    const worker = createSqliteStorage({ dataDir, clock });
+    const other = createSqliteStorage({ dataDir, clock });
+    expect(worker.jobs.acksMessages).toBe(true);
+    await worker.jobs.createJob(job('job-1'));
+    await worker.jobs.addItems(
+      'job-1',
+      ['a', 'b'].map((key) => ({ url: `https://example.com/${key}`, key, discoveryDepth: 1 })),
+      10,
+    );
+    await worker.queue.enqueue(['a', 'b'].map((key) => queueMessage(key)));
+    const [a, b] = await worker.queue.lease(2, 60_000);
+    const document = (url: string, extra = {}) => ({
+      markdown: '# page',
+      metadata: { sourceURL: url, url, statusCode: 200, scrapeId: 's', creditsUsed: 1, proxyUsed: 'basic' as const, engine: 'http' as const, ...extra },
+    });
+    expect(await worker.jobs.finishItem('job-1', 'team-a', { key: 'a', document: document(a!.url), credits: 1, finishedAt: 1, ack: a! })).toBe(true);
+    expect(await other.queue.depth()).toEqual({ waiting: 0, active: 1 });
+    expect(await other.jobs.getItem('job-1', 'a')).toMatchObject({ state: 'done' });
+
+    // The document cannot be stored (a BigInt does not serialise): the transaction stops after the ack and the item update.
+    const broken = { key: 'b', document: document(b!.url, { size: 1n }), credits: 1, finishedAt: 1, ack: b! };
+    await expect(worker.jobs.finishItem('job-1', 'team-a', broken)).rejects.toThrow(/BigInt/);
+    expect(await other.jobs.getItem('job-1', 'b')).toMatchObject({ state: 'queued' });
+    expect(await other.queue.depth()).toEqual({ waiting: 0, active: 1 });
+    clock.advance(60_000);
+    expect((await other.queue.lease(10, 60_000)).map((message) => [message.key, message.attempts])).toEqual([['b', 1]]);
+    expect(await other.jobs.progress('job-1')).toMatchObject({ completed: 1, pending: 1 });
+    worker.close();
+    other.close();
+  });
+
+  it("reads a job's status, kickoff and error from the row each time, as another connection left them", async () => {
+    const dataDir = dirs.make();
+    const one = createSqliteStorage({ dataDir });
+    const two = createSqliteStorage({ dataDir });
+    await one.jobs.createJob(job('job-1'));
+    const first = (await one.jobs.getJob('job-1'))!;
+    expect(first).toEqual(job('job-1'));
+    (first.request as { version: string }).version = 'v0'; // a caller's change stays its own
+    await two.jobs.updateJob('job-1', { status: 'cancelled', error: 'stopped', kickoffDone: false, expiresAt: 9 });
+    expect(await one.jobs.getJob('job-1')).toEqual({ ...job('job-1'), status: 'cancelled', error: 'stopped', kickoffDone: false, expiresAt: 9 });
+    await two.jobs.deleteExpired(10);
+    expect(await one.jobs.getJob('job-1')).toBeUndefined();
+    await two.jobs.createJob({ ...job('job-1'), url: 'https://example.org/', createdAt: 5 }); // the same id again: a new job
+    expect(await one.jobs.getJob('job-1')).toEqual({ ...job('job-1'), url: 'https://example.org/', createdAt: 5 });
+    one.close();
+    two.close();
+  });
+
+  it('writes the page index in batches that other connections see once written, and writes what waits at close', async () => {
+    const dataDir = dirs.make();
+    const page = (name: string) => ({ scope: '', url: `https://example.com/${name}`, title: name, description: '', text: `${name} quarry`, storedAt: 1 });
+    const search = { scope: '', query: 'quarry', limit: 10 };
+    const writer = createSqliteStorage({ dataDir, pageIndex: { batchSize: 2, flushMs: 60_000 } });
+    const reader = createSqliteStorage({ dataDir });
+    await writer.pageIndex.add(page('a'));
+    expect(await writer.pageIndex.search(search)).toHaveLength(1); // its own pages at once (the read wrote 'a')
+    await writer.pageIndex.add(page('b'));
+    expect((await reader.pageIndex.search(search)).map((hit) => hit.title)).toEqual(['a']);
+    await writer.pageIndex.add(page('c')); // a batch of two: written now
+    expect((await reader.pageIndex.search(search)).map((hit) => hit.title).sort()).toEqual(['a', 'b', 'c']);
+    await writer.pageIndex.add(page('d'));
+    writer.close();
+    expect((await reader.pageIndex.search(search)).map((hit) => hit.title).sort()).toEqual(['a', 'b', 'c', 'd']);
+    reader.close();
+  });
+
+  it('writes the document cache in batches: its own reads see an entry at once, other connections once written, the rest at close', async () => {
+    const dataDir = dirs.make();
+    const entry = (name: string) => ({
+      key: name,
+      url: `https://example.com/${name}`,
+      document: {
+        markdown: name,
+        metadata: {
+          sourceURL: `https://example.com/${name}`,
+          url: `https://example.com/${name}`,
+          statusCode: 200,
+          scrapeId: `s-${name}`,
+          creditsUsed: 1,
+          proxyUsed: 'basic' as const,
+          engine: 'http' as const,
+        },
+      },
+      storedAt: 1,
+      links: [`https://example.com/${name}/next`],
+    });
+    const keys = async (storage: ReturnType<typeof createSqliteStorage>) => {
+      const found: string[] = [];
+      for (const name of ['a', 'b', 'c', 'd']) if (await storage.documents.get(name, 10, 2)) found.push(name);
+      return found;
+    };
+    const writer = createSqliteStorage({ dataDir, documents: { batchSize: 2, flushMs: 60_000 } });
+    const reader = createSqliteStorage({ dataDir });
+    const a = entry('a');
+    await writer.documents.put(a);
+    a.document.markdown = 'changed after put'; // the entry is taken as it was
+    expect(await reader.documents.get('a', 10, 2)).toBeUndefined();
+    await writer.documents.put(entry('b')); // a batch of two: written now
+    expect(await keys(reader)).toEqual(['a', 'b']);
+    expect((await reader.documents.get('a', 10, 2))?.document.markdown).toBe('a');
+    await writer.documents.put(entry('c'));
+    expect(await writer.documents.get('c', 10, 2)).toMatchObject({ links: ['https://example.com/c/next'] }); // its own read writes first
+    await writer.documents.put(entry('d'));
+    writer.close();
+    expect(await keys(reader)).toEqual(['a', 'b', 'c', 'd']);
+    reader.close();
+  });
+
   it('migrates once: reopening applies nothing, and a newer schema is refused', () => {
     const file = join(dirs.make(), 'quarry.db');
     openSqlite(file).close();

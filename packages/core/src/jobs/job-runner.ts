@@ -20,6 +20,8 @@ import type { PageWorker } from './page-worker.js';
  *   queue --lease--> pacing ok? --no--> release(delay)
  *                        |yes
  *                   PageWorker.handle --> ack --> job finished? --> completed + event
+ *
+ * (The embedded store acks in the transaction that stores the page: `JobStore.acksMessages`.)
  */
 export interface JobRunnerOptions {
   /** Messages processed at once by this runner. */
@@ -30,6 +32,13 @@ export interface JobRunnerOptions {
   leaseMs: number;
   /** Most pages of one team at once, across its crawls and batches (undefined: no team limit). */
   teamConcurrency?: number;
+  /**
+   * Messages leased beyond the free slots, held by this runner until a slot frees (their lease
+   * runs meanwhile; `stop` gives them back). One lease call then serves several pages: the embedded
+   * SQLite queue's lease is a write on the server's main thread. Default 0: only the free slots, so
+   * other processes sharing the queue get every message this one is not working.
+   */
+  leaseAhead?: number;
 }
 
 export const defaultRunnerOptions: JobRunnerOptions = { concurrency: 16, perHostConcurrency: 16, leaseMs: 120_000 };
@@ -49,6 +58,8 @@ export class JobRunner {
   private readonly slots: SlotLimiter;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly jobControllers = new Map<string, AbortController>();
+  /** Messages leased ahead (`leaseAhead`), oldest first. */
+  private readonly ahead: LeasedMessage[] = [];
   /** Ends the loop's current wait; called once per finished page, so it must stay cheap (see `woken`). */
   private wakeLoop: (() => void) | undefined;
 
@@ -78,6 +89,8 @@ export class JobRunner {
     this.running = false;
     this.wakeLoop?.();
     await this.loop;
+    // Messages leased ahead go back to the queue now rather than when their lease ends.
+    await Promise.allSettled(this.ahead.splice(0).map((message) => this.deps.queue.release(message, 0)));
     await Promise.allSettled([...this.inFlight]);
   }
 
@@ -145,7 +158,7 @@ export class JobRunner {
       await this.nextWake(1_000);
       return;
     }
-    const messages = await this.deps.queue.lease(room, this.options.leaseMs);
+    const messages = this.ahead.length > 0 ? this.ahead.splice(0, room) : await this.lease(room);
     if (messages.length === 0) {
       // One signal per wait, aborted by a finished page or stop(): the wait ends with it, so no
       // listener outlives its turn.
@@ -156,6 +169,13 @@ export class JobRunner {
       return;
     }
     for (const message of messages) await this.dispatch(message);
+  }
+
+  /** Leases the free slots' messages, and `leaseAhead` more kept for the next free slots. */
+  private async lease(room: number): Promise<LeasedMessage[]> {
+    const messages = await this.deps.queue.lease(room + (this.options.leaseAhead ?? 0), this.options.leaseMs);
+    this.ahead.push(...messages.splice(room));
+    return messages;
   }
 
   private async dispatch(message: LeasedMessage): Promise<void> {
@@ -216,8 +236,9 @@ export class JobRunner {
   }
 
   private async execute(job: JobRecord, message: LeasedMessage, signal: AbortSignal): Promise<void> {
+    let isAcked: boolean;
     try {
-      await this.deps.worker.handle(job, message, signal);
+      isAcked = await this.deps.worker.handle(job, message, signal);
     } catch (error) {
       if (signal.aborted) return; // cancelled: the message goes with its job
       if (message.key.startsWith('~')) {
@@ -228,7 +249,7 @@ export class JobRunner {
       return;
     }
     try {
-      await this.deps.queue.ack(message);
+      if (!isAcked) await this.deps.queue.ack(message); // the SQLite store acks with the page's result
       await this.settle(job.id);
     } catch {
       // Acked or settled later: an unacked message is redelivered (and skipped, its item is finished),

@@ -78,14 +78,22 @@ export class PageWorker {
     return { maxConcurrency: delaySeconds > 0 ? 1 : options.maxConcurrency, delaySeconds };
   }
 
-  async handle(job: JobRecord, message: LeasedMessage, signal: AbortSignal): Promise<void> {
+  /**
+   * Works one message. Returns true when the message is already off the queue: the store acked it
+   * with the page's result (`JobStore.acksMessages`); otherwise the caller acks it.
+   */
+  async handle(job: JobRecord, message: LeasedMessage, signal: AbortSignal): Promise<boolean> {
     if (isAgentJob(job)) {
       if (!this.deps.agents) throw new Error(`This process runs no ${job.kind} jobs`);
-      return this.deps.agents.handle(job, message, signal);
+      await this.deps.agents.handle(job, message, signal);
+      return false;
     }
-    if (job.kind === 'crawl' && message.key === kickoffKey) return this.kickoff(job, signal);
+    if (job.kind === 'crawl' && message.key === kickoffKey) {
+      await this.kickoff(job, signal);
+      return false;
+    }
     const item = await this.deps.jobs.getItem(job.id, message.key);
-    if (item?.state !== 'queued') return; // already finished by an earlier delivery
+    if (item?.state !== 'queued') return false; // already finished by an earlier delivery
     if (job.kind === 'batch_scrape') return this.batchPage(job, message, signal);
     if (job.kind !== 'crawl') throw notQueued(job);
     return this.crawlPage(job, message, signal);
@@ -186,7 +194,7 @@ export class PageWorker {
     return added.length > 0 || (await this.deps.jobs.progress(job.id)).pending > 0;
   }
 
-  private async crawlPage(job: CrawlJob, message: LeasedMessage, signal: AbortSignal): Promise<void> {
+  private async crawlPage(job: CrawlJob, message: LeasedMessage, signal: AbortSignal): Promise<boolean> {
     const context = await this.crawlContext(job);
     const { rules, request } = context;
     const options = request.options;
@@ -236,27 +244,28 @@ export class PageWorker {
       const refused = rules.excludes.matchesAny(text) ? 'excluded' : !rules.includes.isEmpty && !rules.includes.matchesAny(text) ? 'not-included' : undefined;
       if (refused) return this.fail(job, message, { code: 'invalid_request', message: denialMessages[refused] });
     }
-    await this.succeed(job, message, page);
+    return this.succeed(job, message, page);
   }
 
   /** A page of the previous crawl this one did not reach: scraped and reported hidden, its links not followed. */
-  private async hiddenPage(job: JobRecord, message: LeasedMessage, options: ScrapeOptions, signal: AbortSignal): Promise<void> {
+  private async hiddenPage(job: JobRecord, message: LeasedMessage, options: ScrapeOptions, signal: AbortSignal): Promise<boolean> {
+    let page: ScrapedPage;
     try {
-      const page = await this.deps.scrape(message.url, options, { signal, teamId: job.teamId, jobId: job.id, visibility: 'hidden' });
-      await this.succeed(job, message, page);
+      page = await this.deps.scrape(message.url, options, { signal, teamId: job.teamId, jobId: job.id, visibility: 'hidden' });
     } catch (error) {
-      await this.fail(job, message, asQuarryError(error).toJSON());
+      return this.fail(job, message, asQuarryError(error).toJSON());
     }
+    return this.succeed(job, message, page);
   }
 
-  private async batchPage(job: JobOf<'batch_scrape'>, message: LeasedMessage, signal: AbortSignal): Promise<void> {
-    const request = job.request;
+  private async batchPage(job: JobOf<'batch_scrape'>, message: LeasedMessage, signal: AbortSignal): Promise<boolean> {
+    let page: ScrapedPage;
     try {
-      const page = await this.deps.scrape(message.url, request.options, { signal, teamId: job.teamId, jobId: job.id });
-      await this.succeed(job, message, page);
+      page = await this.deps.scrape(message.url, job.request.options, { signal, teamId: job.teamId, jobId: job.id });
     } catch (error) {
-      await this.fail(job, message, asQuarryError(error).toJSON());
+      return this.fail(job, message, asQuarryError(error).toJSON());
     }
+    return this.succeed(job, message, page);
   }
 
   private async decide(context: CrawlContext, link: string, where: { pageUrl: URL; discoveryDepth: number }): Promise<LinkDecision> {
@@ -279,7 +288,8 @@ export class PageWorker {
     await this.deps.queue.enqueue(added.map((entry) => messageFor(job.id, entry)));
   }
 
-  private async succeed(job: JobRecord, message: QueueMessage, page: ScrapedPage) {
+  /** Stores the page (and acks its message when the store does: returns whether it did). */
+  private async succeed(job: JobRecord, message: LeasedMessage, page: ScrapedPage): Promise<boolean> {
     const document = page.document;
     const event: JobEvent = { type: 'page', job, document };
     const finished = await this.deps.jobs.finishItem(job.id, job.teamId, {
@@ -289,19 +299,24 @@ export class PageWorker {
       tokens: tokensUsedBy(document),
       finishedAt: this.deps.clock.now(),
       ...this.outboxOf(event),
+      ack: message,
     });
     if (finished) await this.deps.events(event);
+    return this.deps.jobs.acksMessages === true;
   }
 
-  private async fail(job: JobRecord, message: QueueMessage, error: ErrorJson, silent = false) {
+  /** Stores the page's error (and acks its message when the store does: returns whether it did). */
+  private async fail(job: JobRecord, message: LeasedMessage, error: ErrorJson, silent = false): Promise<boolean> {
     const event: JobEvent = { type: 'page-error', job, url: message.url, error };
     const finished = await this.deps.jobs.finishItem(job.id, job.teamId, {
       key: message.key,
       ...(silent ? {} : { error: { ...error, url: message.url }, ...this.outboxOf(event) }),
       credits: 0,
       finishedAt: this.deps.clock.now(),
+      ack: message,
     });
     if (finished && !silent) await this.deps.events(event);
+    return this.deps.jobs.acksMessages === true;
   }
 
   private outboxOf(event: JobEvent) {

@@ -20,7 +20,11 @@ export interface CachedDocumentEntry {
 }
 
 export interface DocumentCache {
-  /** Stores the document under its key, replacing an older entry with the same key. */
+  /**
+   * Stores the document (as it is now) under its key, replacing an older entry with the same key.
+   * A cache may write in batches (`SqliteDocumentCache`): the same object's reads see the entry at
+   * once, other processes once its batch is written.
+   */
   put(entry: CachedDocumentEntry): Promise<void>;
   /**
    * The entry stored under `key` at most `maxAgeMs` before `now` (`storedAt >= now - maxAgeMs`), or

@@ -1,6 +1,7 @@
 import type { ScrapeDocument } from '../document.js';
 import type { ErrorJson } from '../errors.js';
 import type { JobRequestOf } from '../jobs/job-request.js';
+import type { LeasedMessage } from './queue.js';
 import type { OutboxEvent } from './webhook-outbox.js';
 
 /**
@@ -83,6 +84,12 @@ export interface PageOutcome {
   finishedAt: number;
   /** Webhook deliveries written in the same transaction (stores without an outbox ignore them). */
   outbox?: OutboxEvent[];
+  /**
+   * The queue message that delivered the page. A store whose `acksMessages` is true removes it in
+   * the same transaction, as `Queue.ack` would (only under its lease token), whether or not the
+   * item was finished now; other stores ignore it and the caller acks.
+   */
+  ack?: LeasedMessage;
 }
 
 export interface JobProgress {
@@ -117,6 +124,12 @@ export interface JobFinish {
   finishedAt: number;
   /** Webhook deliveries written in the same transaction (stores without an outbox ignore them). */
   outbox?: OutboxEvent[];
+  /**
+   * The queue message that delivered the page. A store whose `acksMessages` is true removes it in
+   * the same transaction, as `Queue.ack` would (only under its lease token), whether or not the
+   * item was finished now; other stores ignore it and the caller acks.
+   */
+  ack?: LeasedMessage;
 }
 
 export interface JobErrorRecord {
@@ -181,6 +194,13 @@ export interface PageResults {
    * `outbox` deliveries are written in the same transaction, only when the item was finished now.
    */
   finishItem(jobId: string, teamId: string, outcome: PageOutcome): Promise<boolean>;
+  /**
+   * True when `finishItem` acks `outcome.ack` in its transaction (the embedded SQLite store, whose
+   * queue is a table of the same file): a page is then stored, charged and off the queue at once,
+   * and a worker that dies at any point either leaves all three undone (the message comes back
+   * after its lease) or all three done. Absent or false: the caller acks after `finishItem`.
+   */
+  readonly acksMessages?: boolean;
   /** Documents in completion order. */
   listDocuments(jobId: string, skip: number, limit: number): Promise<ScrapeDocument[]>;
   listErrors(jobId: string): Promise<JobErrorRecord[]>;

@@ -44,7 +44,11 @@ export interface PageIndexHit {
 }
 
 export interface PageIndex {
-  /** Adds or replaces the entry of `page.url` in `page.scope`. Idempotent. */
+  /**
+   * Adds or replaces the entry of `page.url` in `page.scope`. Idempotent. An index may write in
+   * batches (`SqlitePageIndex`): the same object's reads see the page at once, other processes
+   * once its batch is written.
+   */
   add(page: IndexedPage): Promise<void>;
   /** Removes the entry of `url` in `scope` (a page that now fails); nothing when absent. */
   remove(url: string, scope: string): Promise<void>;

@@ -64,6 +64,12 @@ export interface Backends {
    */
   recovery: { kind: 'startup'; releaseAllLeases(): Promise<void> } | { kind: 'periodic'; queue: SharedQueue };
   /**
+   * Messages the runner leases beyond its free slots (`JobRunnerOptions.leaseAhead`): the embedded
+   * queue has one process working it, so holding a few saves lease writes; a shared queue leaves
+   * them to the other workers (absent: 0).
+   */
+  leaseAhead?: number;
+  /**
    * Interact's pages across processes (the distributed mode): given this process's own pages, the
    * sessions the routes use, forwarding each call to the process that holds the page
    * (shared-sessions.ts). Absent: a process's own pages are all there is.
@@ -72,6 +78,12 @@ export interface Backends {
   /** Closes the connections (after everything composed over them stopped). */
   close(): Promise<void>;
 }
+
+/**
+ * One lease call per 8 pages instead of one per page: lease is an UPDATE and a commit on the
+ * server's main thread (0.55 ms of wall time per call in a cmake-doc crawl's profile).
+ */
+const embeddedLeaseAhead = 8;
 
 /** The embedded storage under QUARRY_DATA_DIR: one SQLite file, its queue, and the configured blob store. */
 export function embeddedBackends(config: ServerConfig, clock: Clock = systemClock): Backends {
@@ -82,6 +94,7 @@ export function embeddedBackends(config: ServerConfig, clock: Clock = systemCloc
     work: stores,
     rateLimiter: new MemoryRateLimiter(clock, parseRateLimits(config.QUARRY_RATE_LIMITS)),
     recovery: { kind: 'startup', releaseAllLeases: async () => void (await storage.queue.releaseAllLeases()) },
+    leaseAhead: embeddedLeaseAhead,
     close: async () => storage.close(),
   };
 }

@@ -100,7 +100,7 @@ export async function compose(config: ServerConfig, backends: Backends, role: Ro
       robotsTokens: robotsTokensFor(),
       changeHistory: changeHistoryFor(work.changeHistory, sharingOf(config)),
       agents,
-      runner: runnerOptionsOf(config),
+      runner: { ...runnerOptionsOf(config), ...(backends.leaseAhead ? { leaseAhead: backends.leaseAhead } : {}) },
       works: role !== 'api',
     });
     const monitorScheduler = monitorSchedulerOf({ clock, ids }, api.jobs, api.queue, api.monitors);

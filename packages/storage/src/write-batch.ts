@@ -1,0 +1,64 @@
+import type { SqliteDatabase } from './open-sqlite.js';
+
+export interface WriteBatchOptions {
+  /** Writes made together in one transaction (a full batch is written at once). */
+  batchSize: number;
+  /** Longest a write waits before its batch is written (ms). */
+  flushMs: number;
+}
+
+/**
+ * Writes of derived data (the page index, the document cache) held and made together in one
+ * transaction: a commit per page was most of their cost on the server's main thread (FTS5 writes
+ * its terms once per transaction; a commit writes the changed pages to the WAL). A batch is written
+ * when `batchSize` writes wait or `flushMs` after the first; the owner calls `flush` before each of
+ * its reads, so a process always reads its own writes. A batch that cannot be written (the file
+ * locked past the busy timeout) waits for the next flush; a process killed meanwhile loses the
+ * writes of its last `flushMs`.
+ */
+export class WriteBatch<Row> {
+  /** Rows waiting, by key: a later write of the same key replaces the earlier one and goes last. */
+  private readonly pending = new Map<string, Row>();
+  private readonly writeAll;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly db: SqliteDatabase,
+    write: (row: Row) => void,
+    private readonly options: WriteBatchOptions,
+  ) {
+    this.writeAll = db.transaction((rows: Row[]) => {
+      for (const row of rows) write(row);
+    });
+  }
+
+  add(key: string, row: Row): void {
+    this.pending.delete(key);
+    this.pending.set(key, row);
+    if (this.pending.size >= this.options.batchSize) this.flush();
+    else this.timer ??= setTimeout(() => this.flushQuietly(), this.options.flushMs).unref();
+  }
+
+  /** Writes the rows waiting, in one transaction. Throws what SQLite throws; the rows then wait for the next flush. */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.size === 0) return;
+    const entries = [...this.pending];
+    this.writeAll.immediate(entries.map(([, row]) => row));
+    for (const [key, row] of entries) if (this.pending.get(key) === row) this.pending.delete(key);
+  }
+
+  /** The timer's flush: a batch that cannot be written now is tried again later. */
+  private flushQuietly(): void {
+    try {
+      this.flush();
+    } catch {
+      if (!this.db.open) {
+        this.pending.clear(); // closed without `flush` (SqliteStorage.close flushes): nothing to write to
+        return;
+      }
+      this.timer ??= setTimeout(() => this.flushQuietly(), this.options.flushMs).unref();
+    }
+  }
+}
