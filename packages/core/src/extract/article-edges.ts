@@ -17,7 +17,7 @@
  * paragraph are never touched.
  */
 import { type AnyNode, type Element, isTag, isText } from 'domhandler';
-import { collapsedText, descendantElements, detach, headingTags, isInline, isWithin } from './dom-tools.js';
+import { collapsedText, descendantElements, detach, headingTags, isInline, isWithin, joinedText } from './dom-tools.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
 /** Text that is nothing but one or more HTML tags, printed as text. */
@@ -85,7 +85,10 @@ function isProseParagraph(element: Element, stats: TextStats | undefined): boole
   // Only inline content below (the element is its subtree's only block): a wrapper is not a paragraph.
   if (stats?.blocks !== 1) return false;
   if (stats.text < proseMinimumText || linkDensity(stats) >= proseMaximumLinkDensity) return false;
-  return sentenceEndPattern.test(collapsedText(element));
+  // The text as written: a sentence end is followed by a whitespace run (one space once collapsed)
+  // or by the end (trailing whitespace trimmed), so the answer is the collapsed text's, without
+  // collapsing every paragraph.
+  return sentenceEndPattern.test(joinedText(element));
 }
 
 /** The prose paragraphs under `root` and every element that holds one, found in one pass. */

@@ -264,6 +264,14 @@ export function elementOf(name: string, nodes: AnyNode[]): Element {
 
 /** Text of a subtree with whitespace runs collapsed to one space and trimmed. */
 export function collapsedText(node: AnyNode): string {
+  return joinedText(node).replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Text of a subtree as written (a `br` is a space), before `collapsedText` collapses and trims it:
+ * enough for a pattern whose matches do not depend on how long a whitespace run is.
+ */
+export function joinedText(node: AnyNode): string {
   const parts: string[] = [];
   const stack: AnyNode[] = [node];
   while (stack.length > 0) {
@@ -277,7 +285,7 @@ export function collapsedText(node: AnyNode): string {
       for (let index = children.length - 1; index >= 0; index--) stack.push(children[index]!);
     }
   }
-  return parts.join('').replace(/\s+/g, ' ').trim();
+  return parts.join('');
 }
 
 /** `collapsedText(node) !== ''` without building the text: true at the first text node with a non-space. */
