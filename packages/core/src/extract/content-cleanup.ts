@@ -14,9 +14,9 @@ import {
   detach,
   documentSectionPeers,
   hasCollapsedText,
+  hasHint,
   headingLevel,
   headingTags,
-  hintText,
   inlineTags,
   sectionHeadingLevel,
 } from './dom-tools.js';
@@ -376,12 +376,11 @@ function removeLinkRuns(container: Element, stats: Map<Element, TextStats>): voi
 }
 
 /** Class/id names of caption blocks. */
-const captionHintPattern = /caption|legend|credit/;
+const captionHintPattern = /caption|legend|credit/i;
 
 function isCaption(element: Element): boolean {
   if (element.name === 'figcaption' || element.name === 'caption') return true;
-  const hints = hintText(element);
-  return hints !== '' && captionHintPattern.test(hints);
+  return hasHint(element, captionHintPattern);
 }
 
 /**

@@ -182,6 +182,18 @@ const arbitraryValuePattern = /\[[^\]\s]*\]/g;
 const objectPathPattern = /^[a-z_][\w-]*(?:\.[a-z_][\w-]*)+$/i;
 
 /**
+ * `pattern.test(hintText(element))` without building the string, for a case-insensitive pattern
+ * that cannot match across the space between class and id (no whitespace in it, no `^`/`$`): class
+ * and id are tested apart, and the id's exclusions are checked only when the id matches.
+ */
+export function hasHint(element: Element, pattern: RegExp): boolean {
+  const { class: className, id } = element.attribs;
+  const names = className?.includes('[') ? className.replace(arbitraryValuePattern, '') : className;
+  if (names && pattern.test(names)) return true;
+  return !!id && pattern.test(id) && !objectPathPattern.test(id) && !isTitleSlug(element, id);
+}
+
+/**
  * Lower-cased `class` and `id`, joined by a space: the string the hint patterns look at. An id
  * made from the element's own heading or naming a documented object is left out, and so are
  * utility classes' arbitrary values.
@@ -262,9 +274,14 @@ export function elementOf(name: string, nodes: AnyNode[]): Element {
   return adopt(new Element(name, {}), nodes);
 }
 
+/** A whitespace run that is not one plain space: what collapsing changes. */
+const uncollapsedSpacePattern = /[^\S ]| {2}/;
+
 /** Text of a subtree with whitespace runs collapsed to one space and trimmed. */
 export function collapsedText(node: AnyNode): string {
-  return joinedText(node).replace(/\s+/g, ' ').trim();
+  const text = joinedText(node);
+  // Most short blocks have nothing to collapse: no new string for them.
+  return (uncollapsedSpacePattern.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
 }
 
 /**
