@@ -17,7 +17,7 @@
  * paragraph are never touched.
  */
 import { type AnyNode, type Element, isTag, isText } from 'domhandler';
-import { collapsedText, descendantElements, detach, headingTags, isInline, isWithin, joinedText } from './dom-tools.js';
+import { collapsedText, descendantElements, detach, firstElement, headingTags, isInline, isWithin, joinedText } from './dom-tools.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
 /** Text that is nothing but one or more HTML tags, printed as text. */
@@ -112,7 +112,7 @@ const shapeOf = (element: Element): string => `${element.name} ${element.attribs
  * contents) titles a section of the page: it is not a teaser's headline.
  */
 function isSectionTitle(heading: Element): boolean {
-  return descendantElements(heading).some((child) => child.name === 'a' && /^#./.test(child.attribs.href ?? ''));
+  return firstElement(heading, (child) => child.name === 'a' && /^#./.test(child.attribs.href ?? '')) !== undefined;
 }
 
 /** One teaser: short, holds a link, and is a headline or a thumbnail rather than a sentence. */
@@ -197,7 +197,7 @@ function trimBeforeTitle(flow: Element, title: Element, stats: Map<Element, Text
 /** A short label with no sentence, image or heading: a category or kicker printed beside the title. */
 function isTitleLabel(element: Element, stats: TextStats | undefined): boolean {
   if (!stats || stats.text === 0 || stats.text > labelMaximumText || stats.media > 0) return false;
-  if (headingTags.has(element.name) || descendantElements(element).some((child) => headingTags.has(child.name))) return false;
+  if (headingTags.has(element.name) || firstElement(element, (child) => headingTags.has(child.name)) !== undefined) return false;
   const text = collapsedText(element);
   return text.split(' ').length <= labelMaximumWords && !sentenceEndPattern.test(`${text} `);
 }

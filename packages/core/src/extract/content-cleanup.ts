@@ -13,6 +13,7 @@ import {
   descendantElements,
   detach,
   documentSectionPeers,
+  firstElement,
   hasCollapsedText,
   hasHint,
   headingLevel,
@@ -262,7 +263,7 @@ function isListWrapper(element: Element): boolean {
   if (hasOwnText(element)) return false;
   const children = element.children.filter(isTag);
   if (children.length !== 1 || !listTags.has(children[0]!.name)) return false;
-  return descendantElements(children[0]!).some((child) => child.name === 'a' && !isInPageLink(child));
+  return firstElement(children[0]!, (child) => child.name === 'a' && !isInPageLink(child)) !== undefined;
 }
 
 /**
@@ -293,7 +294,7 @@ function isDocumentSectionBlock(element: Element): boolean {
 
 /** A table with header cells is data (a layout table has none). */
 function hasHeaderCells(table: Element): boolean {
-  return descendantElements(table).some((element) => element.name === 'th');
+  return firstElement(table, (element) => element.name === 'th') !== undefined;
 }
 
 /** `footer`, `aside`, `nav` that survived inside the content: kept only as prose. */

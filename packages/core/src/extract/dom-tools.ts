@@ -141,14 +141,32 @@ export function cloneTree<T extends ParentNode>(root: T, pruning?: ClonePruning)
   return copy;
 }
 
-/** The first element under `parent` (document order) that passes `test`, found without recursion. */
+/**
+ * The first element under `parent` (document order) that passes `test`, found without recursion
+ * and without copying child lists (the walk of `descendantElements`, stopping at the answer): what
+ * `descendantElements(parent).some(test)` answers, without listing every element first.
+ */
 export function firstElement(parent: ParentNode, test: (element: Element) => boolean): Element | undefined {
-  const stack: AnyNode[] = [...parent.children].reverse();
-  while (stack.length > 0) {
-    const node = stack.pop()!;
+  const lists: AnyNode[][] = [parent.children];
+  const next: number[] = [0];
+  let depth = 1;
+  while (depth > 0) {
+    const level = depth - 1;
+    const list = lists[level]!;
+    const index = next[level]!;
+    if (index >= list.length) {
+      depth = level;
+      continue;
+    }
+    next[level] = index + 1;
+    const node = list[index]!;
     if (!isTag(node)) continue;
     if (test(node)) return node;
-    for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index]!);
+    if (node.children.length > 0) {
+      lists[depth] = node.children;
+      next[depth] = 0;
+      depth++;
+    }
   }
   return undefined;
 }
