@@ -26,7 +26,11 @@ import { includeSiblings } from './sibling-inclusion.js';
 import { type TextStats, measureProse, measureText, measureTotalText } from './text-stats.js';
 
 export interface MainContentResult {
-  /** A new domhandler Document holding only the main content (the input tree is not mutated). */
+  /**
+   * A new domhandler Document holding only the main content (the input tree is not mutated). Its
+   * elements share their `attribs` objects with the input's: to change an attribute, replace the
+   * object (as `resolveUrls` does) rather than writing into it.
+   */
   document: Document;
   /** True when the extractor found too little and returned (a cleaned copy of) the whole page instead. */
   isFallback: boolean;

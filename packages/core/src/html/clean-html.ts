@@ -75,6 +75,14 @@ export function baseUrlOf(document: Document, pageUrl: string, hrefs?: PageHrefs
   }
 }
 
+/**
+ * Sets an attribute by replacing the element's attribute object, never writing into it: the
+ * extraction's working copy shares attribute objects with the parsed page (dom-tools `cloneTree`).
+ */
+function setAttribute(element: Element, name: string, value: string): void {
+  if (element.attribs[name] !== value) element.attribs = { ...element.attribs, [name]: value };
+}
+
 /** Makes `a[href]` and `img[src]` absolute and picks the largest `srcset` candidate, in place. */
 export function resolveUrls(root: ParentNode, baseUrl: string): void {
   // The base parsed once, not again for every URL; and each distinct value resolved once.
@@ -90,11 +98,11 @@ export function resolveUrls(root: ParentNode, baseUrl: string): void {
       if (node.type !== 'tag') continue;
       const element = node as Element;
       if (element.name === 'a' && element.attribs.href !== undefined) {
-        element.attribs.href = resolve(element.attribs.href);
+        setAttribute(element, 'href', resolve(element.attribs.href));
       } else if (element.name === 'img' || element.name === 'source') {
         const largest = element.attribs.srcset ? largestCandidate(element.attribs.srcset) : undefined;
-        if (largest && element.name === 'img') element.attribs.src = largest;
-        if (element.attribs.src !== undefined) element.attribs.src = resolve(element.attribs.src);
+        if (largest && element.name === 'img') setAttribute(element, 'src', largest);
+        if (element.attribs.src !== undefined) setAttribute(element, 'src', resolve(element.attribs.src));
       }
       visit(element.children);
     }
