@@ -61,7 +61,7 @@ const deadHrefPattern = /^\s*(?:#(?:top)?|javascript:.*)?\s*$/i;
 /** True when all of the block's text sits in links that lead nowhere. */
 function isDeadLinkBlock(element: Element, stats: TextStats | undefined): boolean {
   if (!stats || stats.text === 0 || stats.linkText < stats.text) return false;
-  const links = element.name === 'a' ? [element] : descendantElements(element).filter((child) => child.name === 'a');
+  const links = element.name === 'a' ? [element] : descendantElements(element, (child) => child.name === 'a');
   return links.length > 0 && links.every((link) => link.attribs.href !== undefined && deadHrefPattern.test(link.attribs.href));
 }
 
@@ -225,7 +225,7 @@ function trimTitleLabels(flow: Element, title: Element, stats: Map<Element, Text
  * holds no prose paragraph (name, photo, position, "follow" buttons).
  */
 function trimAuthorBoxes(flow: Element, stats: Map<Element, TextStats>, holders: Set<Element>): void {
-  const authorLinks = descendantElements(flow).filter((element) => element.name === 'a' && /(?:^|\s)author(?:\s|$)/i.test(element.attribs.rel ?? ''));
+  const authorLinks = descendantElements(flow, (element) => element.name === 'a' && /(?:^|\s)author(?:\s|$)/i.test(element.attribs.rel ?? ''));
   const boxes = new Set<Element>();
   for (const link of authorLinks) {
     let box: Element | undefined;

@@ -166,7 +166,7 @@ function hasVisibleContent(element: Element, stats: Map<Element, TextStats>): bo
  */
 function removeChromeSections(container: Element, stats: Map<Element, TextStats>): boolean {
   let removed = false;
-  const headings = descendantElements(container).filter((element) => headingLevel(element) >= 2);
+  const headings = descendantElements(container, (element) => headingLevel(element) >= 2);
   for (const heading of headings) {
     if (!heading.parent || !chromeSectionHeadingPattern.test(collapsedText(heading))) continue;
     if (isDocumentSection(heading)) continue;
@@ -338,7 +338,7 @@ const linkOnlyMaximum = 600;
  */
 function removeLinkRuns(container: Element, stats: Map<Element, TextStats>): void {
   // In-page links (a heading's permalink `#id` widget) do not make a heading a list of links.
-  const linkCount = (element: Element): number => descendantElements(element).filter((child) => child.name === 'a' && !isInPageLink(child)).length;
+  const linkCount = (element: Element): number => descendantElements(element, (child) => child.name === 'a' && !isInPageLink(child)).length;
   const isLinkOnly = (element: Element): boolean => {
     const elementStats = stats.get(element);
     if (!linkRunTags.has(element.name) || !elementStats || elementStats.text === 0) return false;

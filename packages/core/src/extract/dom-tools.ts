@@ -72,8 +72,11 @@ export function isInline(node: AnyNode): boolean {
   return !isTag(node) || inlineTags.has(node.name);
 }
 
-/** Every element under `parent` in document order (pre-order), without recursion. */
-export function descendantElements(parent: ParentNode): Element[] {
+/**
+ * Every element under `parent` in document order (pre-order), without recursion; with `test`,
+ * only those that pass it (`descendantElements(parent).filter(test)` without the full list).
+ */
+export function descendantElements(parent: ParentNode, test?: (element: Element) => boolean): Element[] {
   const result: Element[] = [];
   // A stack of (child list, next index) rather than of every node: no copy of each child list.
   const lists: AnyNode[][] = [parent.children];
@@ -90,7 +93,7 @@ export function descendantElements(parent: ParentNode): Element[] {
     next[level] = index + 1;
     const node = list[index]!;
     if (!isTag(node)) continue;
-    result.push(node);
+    if (test === undefined || test(node)) result.push(node);
     if (node.children.length > 0) {
       lists[depth] = node.children;
       next[depth] = 0;
