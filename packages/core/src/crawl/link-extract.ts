@@ -1,8 +1,5 @@
-import { isTag, type ChildNode, type Document } from 'domhandler';
-
-/** Elements whose `href` is a followable link. `<link rel=alternate|next|prev>` is left out on purpose:
- * it mostly points at feeds and translations, and Firecrawl follows `<a href>` only. */
-const linkElements = new Set(['a', 'area']);
+import type { Document } from 'domhandler';
+import { type PageHrefs, pageHrefs } from '../html/page-hrefs.js';
 
 /** Schemes that never name a page to crawl. */
 const skippedProtocols = new Set(['javascript:', 'mailto:', 'tel:', 'data:']);
@@ -17,24 +14,12 @@ const skippedProtocols = new Set(['javascript:', 'mailto:', 'tel:', 'data:']);
  * (judged after resolution, so `java\nscript:` and `MAILTO:` are caught too). Entities in hrefs
  * are already decoded by the parser (`?a=1&amp;b=2` arrives as `?a=1&b=2`).
  *
- * One iterative walk over the tree, no selector engine. Never throws.
+ * One iterative walk over the tree, no selector engine (`hrefs`: that walk's result, when the caller
+ * has it already). `<link rel=alternate|next|prev>` is left out on purpose: it mostly points at
+ * feeds and translations, and Firecrawl follows `<a href>` only. Never throws.
  */
-export function extractLinks(document: Document, pageUrl: string): string[] {
-  const hrefs: string[] = [];
-  let baseHref: string | undefined;
-  const stack: ChildNode[] = [...document.children].reverse();
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (!isTag(node)) continue;
-    const href = node.attribs.href;
-    if (href !== undefined) {
-      if (linkElements.has(node.name)) hrefs.push(href);
-      else if (node.name === 'base' && baseHref === undefined) baseHref = href;
-    }
-    const children = node.children;
-    for (let index = children.length - 1; index >= 0; index--) stack.push(children[index]!);
-  }
-  return resolveAll(hrefs, documentBase(pageUrl, baseHref));
+export function extractLinks(document: Document, pageUrl: string, hrefs: PageHrefs = pageHrefs(document)): string[] {
+  return resolveAll(hrefs.links, documentBase(pageUrl, hrefs.baseHref));
 }
 
 /** The document base URL: a valid http(s) `<base href>`, else the page URL; undefined if neither parses. */
@@ -47,8 +32,12 @@ function documentBase(pageUrl: string, baseHref: string | undefined): URL | unde
 
 function resolveAll(hrefs: readonly string[], base: URL | undefined): string[] {
   const seen = new Set<string>();
+  // A page repeats many hrefs (the navigation at the top and again at the bottom): each is parsed once.
+  const seenHrefs = new Set<string>();
   const links: string[] = [];
   for (const href of hrefs) {
+    if (seenHrefs.has(href)) continue;
+    seenHrefs.add(href);
     if (href.trim() === '') continue;
     const url = parse(href, base);
     if (url === undefined || skippedProtocols.has(url.protocol)) continue;

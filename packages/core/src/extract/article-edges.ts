@@ -17,7 +17,7 @@
  * paragraph are never touched.
  */
 import { type AnyNode, type Element, isTag, isText } from 'domhandler';
-import { collapsedText, descendantElements, detach, headingTags, isInline, isWithin } from './dom-tools.js';
+import { collapsedText, descendantElements, detach, firstElement, headingTags, isInline, isWithin, joinedText } from './dom-tools.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
 /** Text that is nothing but one or more HTML tags, printed as text. */
@@ -61,7 +61,7 @@ const deadHrefPattern = /^\s*(?:#(?:top)?|javascript:.*)?\s*$/i;
 /** True when all of the block's text sits in links that lead nowhere. */
 function isDeadLinkBlock(element: Element, stats: TextStats | undefined): boolean {
   if (!stats || stats.text === 0 || stats.linkText < stats.text) return false;
-  const links = element.name === 'a' ? [element] : descendantElements(element).filter((child) => child.name === 'a');
+  const links = element.name === 'a' ? [element] : descendantElements(element, (child) => child.name === 'a');
   return links.length > 0 && links.every((link) => link.attribs.href !== undefined && deadHrefPattern.test(link.attribs.href));
 }
 
@@ -85,7 +85,10 @@ function isProseParagraph(element: Element, stats: TextStats | undefined): boole
   // Only inline content below (the element is its subtree's only block): a wrapper is not a paragraph.
   if (stats?.blocks !== 1) return false;
   if (stats.text < proseMinimumText || linkDensity(stats) >= proseMaximumLinkDensity) return false;
-  return sentenceEndPattern.test(collapsedText(element));
+  // The text as written: a sentence end is followed by a whitespace run (one space once collapsed)
+  // or by the end (trailing whitespace trimmed), so the answer is the collapsed text's, without
+  // collapsing every paragraph.
+  return sentenceEndPattern.test(joinedText(element));
 }
 
 /** The prose paragraphs under `root` and every element that holds one, found in one pass. */
@@ -109,7 +112,7 @@ const shapeOf = (element: Element): string => `${element.name} ${element.attribs
  * contents) titles a section of the page: it is not a teaser's headline.
  */
 function isSectionTitle(heading: Element): boolean {
-  return descendantElements(heading).some((child) => child.name === 'a' && /^#./.test(child.attribs.href ?? ''));
+  return firstElement(heading, (child) => child.name === 'a' && /^#./.test(child.attribs.href ?? '')) !== undefined;
 }
 
 /** One teaser: short, holds a link, and is a headline or a thumbnail rather than a sentence. */
@@ -194,7 +197,7 @@ function trimBeforeTitle(flow: Element, title: Element, stats: Map<Element, Text
 /** A short label with no sentence, image or heading: a category or kicker printed beside the title. */
 function isTitleLabel(element: Element, stats: TextStats | undefined): boolean {
   if (!stats || stats.text === 0 || stats.text > labelMaximumText || stats.media > 0) return false;
-  if (headingTags.has(element.name) || descendantElements(element).some((child) => headingTags.has(child.name))) return false;
+  if (headingTags.has(element.name) || firstElement(element, (child) => headingTags.has(child.name)) !== undefined) return false;
   const text = collapsedText(element);
   return text.split(' ').length <= labelMaximumWords && !sentenceEndPattern.test(`${text} `);
 }
@@ -222,7 +225,7 @@ function trimTitleLabels(flow: Element, title: Element, stats: Map<Element, Text
  * holds no prose paragraph (name, photo, position, "follow" buttons).
  */
 function trimAuthorBoxes(flow: Element, stats: Map<Element, TextStats>, holders: Set<Element>): void {
-  const authorLinks = descendantElements(flow).filter((element) => element.name === 'a' && /(?:^|\s)author(?:\s|$)/i.test(element.attribs.rel ?? ''));
+  const authorLinks = descendantElements(flow, (element) => element.name === 'a' && /(?:^|\s)author(?:\s|$)/i.test(element.attribs.rel ?? ''));
   const boxes = new Set<Element>();
   for (const link of authorLinks) {
     let box: Element | undefined;

@@ -3,7 +3,7 @@
  * classes, attribute hints and detaching nodes. Everything here works on the working copy that
  * `extractMainContent` cloned, never on the caller's tree.
  */
-import { type AnyNode, Document, Element, type ParentNode, hasChildren as hasChildNodes, isTag, isText } from 'domhandler';
+import { type AnyNode, Document, Element, type ParentNode, Text, hasChildren as hasChildNodes, isTag, isText } from 'domhandler';
 import { removeElement } from 'domutils';
 
 /**
@@ -72,8 +72,11 @@ export function isInline(node: AnyNode): boolean {
   return !isTag(node) || inlineTags.has(node.name);
 }
 
-/** Every element under `parent` in document order (pre-order), without recursion. */
-export function descendantElements(parent: ParentNode): Element[] {
+/**
+ * Every element under `parent` in document order (pre-order), without recursion; with `test`,
+ * only those that pass it (`descendantElements(parent).filter(test)` without the full list).
+ */
+export function descendantElements(parent: ParentNode, test?: (element: Element) => boolean): Element[] {
   const result: Element[] = [];
   // A stack of (child list, next index) rather than of every node: no copy of each child list.
   const lists: AnyNode[][] = [parent.children];
@@ -90,7 +93,7 @@ export function descendantElements(parent: ParentNode): Element[] {
     next[level] = index + 1;
     const node = list[index]!;
     if (!isTag(node)) continue;
-    result.push(node);
+    if (test === undefined || test(node)) result.push(node);
     if (node.children.length > 0) {
       lists[depth] = node.children;
       next[depth] = 0;
@@ -124,7 +127,7 @@ export function cloneTree<T extends ParentNode>(root: T, pruning?: ClonePruning)
     let previous: AnyNode | null = null;
     for (const original of source.children) {
       if (prune && pruning!.drop(original)) continue;
-      const child = original.cloneNode(false);
+      const child = copyNode(original);
       child.parent = target;
       child.prev = previous;
       if (previous) previous.next = child;
@@ -141,14 +144,54 @@ export function cloneTree<T extends ParentNode>(root: T, pruning?: ClonePruning)
   return copy;
 }
 
-/** The first element under `parent` (document order) that passes `test`, found without recursion. */
+/**
+ * A childless copy of a node. An element's copy shares its attribute object with the original:
+ * nothing in the extraction writes attributes, and `resolveUrls` replaces the object rather than
+ * writing into it, so a copy per element (5 % of the bytes a page's transform allocated) bought nothing.
+ */
+function copyNode(node: AnyNode): AnyNode {
+  if (node.sourceCodeLocation != null) return node.cloneNode(false);
+  if (node.type === 'text') {
+    const text = new Text((node as Text).data);
+    text.startIndex = node.startIndex;
+    text.endIndex = node.endIndex;
+    return text;
+  }
+  if (!isTag(node) || node.namespace != null || node['x-attribsNamespace'] || node['x-attribsPrefix']) {
+    return node.cloneNode(false);
+  }
+  const element = new Element(node.name, node.attribs);
+  element.startIndex = node.startIndex;
+  element.endIndex = node.endIndex;
+  return element;
+}
+
+/**
+ * The first element under `parent` (document order) that passes `test`, found without recursion
+ * and without copying child lists (the walk of `descendantElements`, stopping at the answer): what
+ * `descendantElements(parent).some(test)` answers, without listing every element first.
+ */
 export function firstElement(parent: ParentNode, test: (element: Element) => boolean): Element | undefined {
-  const stack: AnyNode[] = [...parent.children].reverse();
-  while (stack.length > 0) {
-    const node = stack.pop()!;
+  const lists: AnyNode[][] = [parent.children];
+  const next: number[] = [0];
+  let depth = 1;
+  while (depth > 0) {
+    const level = depth - 1;
+    const list = lists[level]!;
+    const index = next[level]!;
+    if (index >= list.length) {
+      depth = level;
+      continue;
+    }
+    next[level] = index + 1;
+    const node = list[index]!;
     if (!isTag(node)) continue;
     if (test(node)) return node;
-    for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index]!);
+    if (node.children.length > 0) {
+      lists[depth] = node.children;
+      next[depth] = 0;
+      depth++;
+    }
   }
   return undefined;
 }
@@ -180,6 +223,19 @@ const arbitraryValuePattern = /\[[^\]\s]*\]/g;
  * API docs anchor each documented object so) names a thing the page documents, not a role.
  */
 const objectPathPattern = /^[a-z_][\w-]*(?:\.[a-z_][\w-]*)+$/i;
+
+/**
+ * `pattern.test(hintText(element))` without building the string, for a case-insensitive (`/i`)
+ * pattern of lower-case ASCII words without a `k` (the Kelvin sign lower-cases to `k`, which `/i`
+ * does not fold) that cannot match across the space between class and id (no whitespace, no
+ * `^`/`$`): class and id are tested apart, the id's exclusions checked only when the id matches.
+ */
+export function hasHint(element: Element, pattern: RegExp): boolean {
+  const { class: className, id } = element.attribs;
+  const names = className?.includes('[') ? className.replace(arbitraryValuePattern, '') : className;
+  if (names && pattern.test(names)) return true;
+  return !!id && pattern.test(id) && !objectPathPattern.test(id) && !isTitleSlug(element, id);
+}
 
 /**
  * Lower-cased `class` and `id`, joined by a space: the string the hint patterns look at. An id
@@ -262,8 +318,21 @@ export function elementOf(name: string, nodes: AnyNode[]): Element {
   return adopt(new Element(name, {}), nodes);
 }
 
+/** A whitespace run that is not one plain space: what collapsing changes. */
+const uncollapsedSpacePattern = /[^\S ]| {2}/;
+
 /** Text of a subtree with whitespace runs collapsed to one space and trimmed. */
 export function collapsedText(node: AnyNode): string {
+  const text = joinedText(node);
+  // Most short blocks have nothing to collapse: no new string for them.
+  return (uncollapsedSpacePattern.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
+}
+
+/**
+ * Text of a subtree as written (a `br` is a space), before `collapsedText` collapses and trims it:
+ * enough for a pattern whose matches do not depend on how long a whitespace run is.
+ */
+export function joinedText(node: AnyNode): string {
   const parts: string[] = [];
   const stack: AnyNode[] = [node];
   while (stack.length > 0) {
@@ -277,7 +346,7 @@ export function collapsedText(node: AnyNode): string {
       for (let index = children.length - 1; index >= 0; index--) stack.push(children[index]!);
     }
   }
-  return parts.join('').replace(/\s+/g, ' ').trim();
+  return parts.join('');
 }
 
 /** `collapsedText(node) !== ''` without building the text: true at the first text node with a non-space. */

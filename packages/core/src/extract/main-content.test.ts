@@ -3,6 +3,7 @@ import type { Document } from 'domhandler';
 import { findAll, textContent } from 'domutils';
 import { parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
+import { resolveUrls } from '../html/clean-html.js';
 import { collapsedText } from './dom-tools.js';
 import { extractMainContent } from './main-content.js';
 
@@ -106,6 +107,17 @@ describe('extractMainContent on a news article', () => {
     const before = render(document);
     extractMainContent(document);
     expect(render(document)).toBe(before);
+  });
+
+  it('leaves the input untouched when the output URLs are made absolute (attribute objects are shared)', () => {
+    const document = parseDocument(
+      newsPage.replace('The introduction section explains,', '<a href="/ownership">Ownership</a> <img src="diagram.png"> The introduction section explains,'),
+    );
+    const before = render(document);
+    const output = extractMainContent(document).document;
+    resolveUrls(output, 'https://news.example/2024/rust');
+    expect(render(document)).toBe(before);
+    expect(render(output)).toContain('href="https://news.example/ownership"');
   });
 
   it('returns a tree whose nodes are not shared with the input', () => {

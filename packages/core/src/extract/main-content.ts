@@ -26,7 +26,11 @@ import { includeSiblings } from './sibling-inclusion.js';
 import { type TextStats, measureProse, measureText, measureTotalText } from './text-stats.js';
 
 export interface MainContentResult {
-  /** A new domhandler Document holding only the main content (the input tree is not mutated). */
+  /**
+   * A new domhandler Document holding only the main content (the input tree is not mutated). Its
+   * elements share their `attribs` objects with the input's: to change an attribute, replace the
+   * object (as `resolveUrls` does) rather than writing into it.
+   */
   document: Document;
   /** True when the extractor found too little and returned (a cleaned copy of) the whole page instead. */
   isFallback: boolean;
@@ -103,8 +107,6 @@ function cleanedBody(source: Document, useClassHints: boolean, title?: (body: Pa
   const body = bodyOf(cloneTree(source, { within: bodyOf(source), drop: isNonContent }));
   const elements = descendantElements(body);
   const heading = title?.(body, elements);
-  const order = new Map<Element, number>();
-  elements.forEach((element, index) => order.set(element, index));
   const stats = measureText(body);
   const prose = measureProse(body, stats, elements);
   const anchors = contentAnchors(elements, stats);
@@ -115,18 +117,24 @@ function cleanedBody(source: Document, useClassHints: boolean, title?: (body: Pa
     prose,
     totalProse: totalOf(body, prose),
   });
-  return { body, heading, order, stats };
+  return { body, heading, elements, stats };
 }
 
-/** Puts (a copy of) the title heading on top when it came before the content and is not in it. */
-function attachTitle(container: Element, firstPart: Element, title: Element | undefined, order: Map<Element, number>) {
+/**
+ * Puts (a copy of) the title heading on top when it came before the content and is not in it.
+ * `order`: the body's elements in document order before any removal (two `indexOf`s here cost
+ * less than a map of every element's position built on every pass).
+ */
+function attachTitle(container: Element, firstPart: Element, title: Element | undefined, order: Element[]) {
   if (!title || isWithin(title, container)) return;
   if (firstElement(container, (element) => element.name === 'h1')) return;
-  if ((order.get(title) ?? Infinity) < (order.get(firstPart) ?? -1)) prependChild(container, cloneTree(title));
+  const titleIndex = order.indexOf(title);
+  const firstPartIndex = order.indexOf(firstPart);
+  if ((titleIndex < 0 ? Infinity : titleIndex) < (firstPartIndex < 0 ? -1 : firstPartIndex)) prependChild(container, cloneTree(title));
 }
 
 function extractOnce(source: Document, titles: string[], useClassHints: boolean): Extraction {
-  const { body, heading, order, stats } = cleanedBody(source, useClassHints, (root, elements) => findTitleHeading(root, titles, elements));
+  const { body, heading, elements, stats } = cleanedBody(source, useClassHints, (root, elements) => findTitleHeading(root, titles, elements));
   const { scores, prose, root } = scoreContent(body, stats);
   const pageProse = totalOf(body, prose);
   if (!root) return { content: undefined, text: 0, contentProse: 0, pageProse };
@@ -135,7 +143,7 @@ function extractOnce(source: Document, titles: string[], useClassHints: boolean)
   const container = parts.length === 1 ? parts[0]! : elementOf('div', parts);
   trimArticleEdges(container, heading, stats);
   cleanContent(container, { useClassHints });
-  attachTitle(container, parts[0]!, heading, order);
+  attachTitle(container, parts[0]!, heading, elements);
   const text = measureTotalText(container);
   return { content: container, text, contentProse, pageProse };
 }

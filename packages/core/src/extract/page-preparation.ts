@@ -21,6 +21,12 @@ const hiddenClassTokens: ReadonlySet<string> = new Set([
   'show-for-sr',
   'assistive-text',
 ]);
+/**
+ * One of `hiddenClassTokens` as a whole class token, any case: the same answer as splitting the
+ * class at whitespace and looking each lower-cased token up, without the array and the strings
+ * (the copy asks it of every element of the body, on every extraction pass).
+ */
+const hiddenClassPattern = new RegExp(`(?:^|\\s)(?:${[...hiddenClassTokens].join('|')})(?=\\s|$)`, 'i');
 
 export function isHidden(element: Element): boolean {
   const { attribs } = element;
@@ -28,7 +34,7 @@ export function isHidden(element: Element): boolean {
   if (attribs['aria-hidden'] === 'true' && !attribs.class?.includes('fallback-image')) return true;
   if (attribs.style && hiddenStylePattern.test(attribs.style)) return true;
   if (attribs.type === 'hidden') return true;
-  return attribs.class ? attribs.class.split(/\s+/).some((token) => hiddenClassTokens.has(token.toLowerCase())) : false;
+  return attribs.class ? hiddenClassPattern.test(attribs.class) : false;
 }
 
 /** True for a node `stripNonContent` removes (with its subtree). */

@@ -15,7 +15,7 @@ const titleMetaNames: ReadonlySet<string> = new Set(['og:title', 'twitter:title'
 /** The title strings a page declares in its head, most specific first. */
 export function declaredTitles(document: Document): string[] {
   const titles: string[] = [];
-  for (const meta of descendantElements(document).filter((element) => element.name === 'meta')) {
+  for (const meta of descendantElements(document, (element) => element.name === 'meta')) {
     const key = (getAttributeValue(meta, 'property') ?? getAttributeValue(meta, 'name') ?? '').toLowerCase();
     const content = getAttributeValue(meta, 'content');
     if (titleMetaNames.has(key) && content) titles.push(content);

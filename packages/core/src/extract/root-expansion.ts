@@ -50,7 +50,7 @@ function opensWithLink(node: Element): boolean {
 
 /** A list of teasers (each item a linked headline with a summary): related stories, tickers. */
 export function isTeaserList(element: Element): boolean {
-  const items = descendantElements(element).filter((child) => child.name === 'li' || child.name === 'article');
+  const items = descendantElements(element, (child) => child.name === 'li' || child.name === 'article');
   if (items.length < teaserListMinimumItems) return false;
   return items.filter(opensWithLink).length >= teaserItemShare * items.length;
 }

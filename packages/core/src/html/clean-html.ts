@@ -2,6 +2,7 @@ import { selectAll, compile } from 'css-select';
 import { Document, type AnyNode, type Element, type ParentNode } from 'domhandler';
 import { detachAll, firstElement } from '../extract/dom-tools.js';
 import { ValidationError } from '../errors.js';
+import type { PageHrefs } from './page-hrefs.js';
 
 /**
  * The cleaning steps of the scrape pipeline that are not main-content extraction:
@@ -59,11 +60,13 @@ export function removeNonContent(root: ParentNode): void {
   detachAll(doomed);
 }
 
-/** The base URL links resolve against: `<base href>` when present, else the page URL. */
-export function baseUrlOf(document: Document, pageUrl: string): string {
+/**
+ * The base URL links resolve against: `<base href>` when present, else the page URL. `hrefs`: the
+ * page's `pageHrefs`, when the caller walked for them already (the link extraction does).
+ */
+export function baseUrlOf(document: Document, pageUrl: string, hrefs?: PageHrefs): string {
   // A plain walk: compiling and matching a CSS selector over every element cost more than the rest.
-  const base = firstElement(document, (element) => element.name === 'base' && element.attribs.href !== undefined);
-  const href = base?.attribs.href;
+  const href = hrefs ? hrefs.baseHref : firstElement(document, (element) => element.name === 'base' && element.attribs.href !== undefined)?.attribs.href;
   if (!href) return pageUrl;
   try {
     return new URL(href, pageUrl).href;
@@ -72,18 +75,34 @@ export function baseUrlOf(document: Document, pageUrl: string): string {
   }
 }
 
+/**
+ * Sets an attribute by replacing the element's attribute object, never writing into it: the
+ * extraction's working copy shares attribute objects with the parsed page (dom-tools `cloneTree`).
+ */
+function setAttribute(element: Element, name: string, value: string): void {
+  if (element.attribs[name] !== value) element.attribs = { ...element.attribs, [name]: value };
+}
+
 /** Makes `a[href]` and `img[src]` absolute and picks the largest `srcset` candidate, in place. */
 export function resolveUrls(root: ParentNode, baseUrl: string): void {
+  // The base parsed once, not again for every URL; and each distinct value resolved once.
+  const base = parseUrl(baseUrl);
+  const resolved = new Map<string, string>();
+  const resolve = (href: string): string => {
+    let url = resolved.get(href);
+    if (url === undefined) resolved.set(href, (url = resolveAgainst(href, base)));
+    return url;
+  };
   const visit = (nodes: AnyNode[]) => {
     for (const node of nodes) {
       if (node.type !== 'tag') continue;
       const element = node as Element;
       if (element.name === 'a' && element.attribs.href !== undefined) {
-        element.attribs.href = resolve(element.attribs.href, baseUrl);
+        setAttribute(element, 'href', resolve(element.attribs.href));
       } else if (element.name === 'img' || element.name === 'source') {
         const largest = element.attribs.srcset ? largestCandidate(element.attribs.srcset) : undefined;
-        if (largest && element.name === 'img') element.attribs.src = largest;
-        if (element.attribs.src !== undefined) element.attribs.src = resolve(element.attribs.src, baseUrl);
+        if (largest && element.name === 'img') setAttribute(element, 'src', largest);
+        if (element.attribs.src !== undefined) setAttribute(element, 'src', resolve(element.attribs.src));
       }
       visit(element.children);
     }
@@ -91,11 +110,20 @@ export function resolveUrls(root: ParentNode, baseUrl: string): void {
   visit(root.children);
 }
 
-function resolve(href: string, baseUrl: string): string {
-  const trimmed = href.trim();
-  if (trimmed === '' || /^(#|javascript:|mailto:|tel:|data:)/i.test(trimmed)) return trimmed;
+function parseUrl(url: string): URL | undefined {
   try {
-    return new URL(trimmed, baseUrl).href;
+    return new URL(url);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `href` made absolute; as written (trimmed) when it is in-page, a script or data, or does not resolve (nor when the base does not parse). */
+function resolveAgainst(href: string, base: URL | undefined): string {
+  const trimmed = href.trim();
+  if (trimmed === '' || base === undefined || /^(#|javascript:|mailto:|tel:|data:)/i.test(trimmed)) return trimmed;
+  try {
+    return new URL(trimmed, base).href;
   } catch {
     return trimmed;
   }

@@ -38,7 +38,21 @@ function isCell(html: string, at: number): boolean {
 }
 
 /** Script and style bodies are not text: the scan jumps to their end tag. */
-const rawTextTags = /^<(script|style)[\s>/]/i;
+const rawTextNames = ['script', 'style'] as const;
+const tagNameEnd = /[\s>/]/;
+
+/**
+ * `script` or `style` when the tag at `at` opens one (any case, then whitespace, `>` or `/`): what
+ * `/^<(script|style)[\s>/]/i` says of the next 8 characters, without a slice per tag.
+ */
+function rawTextTagAt(html: string, at: number): string | undefined {
+  for (const name of rawTextNames) {
+    let index = 0;
+    while (index < name.length && (html.charCodeAt(at + 1 + index) | 0x20) === name.charCodeAt(index)) index++;
+    if (index === name.length && tagNameEnd.test(html.charAt(at + 1 + index))) return name;
+  }
+  return undefined;
+}
 
 /**
  * Counts start tags, table cells and text of the raw markup (a `<` followed by a letter is a tag;
@@ -58,8 +72,8 @@ export function checkMarkup(html: string, limits: PageLimits): void {
     if (++elements > limits.maxElements) throw tooLarge(`it has more than ${limits.maxElements} elements`, 'maxElements', limits.maxElements);
     if (isCell(html, at) && ++cells > limits.maxTableCells)
       throw tooLarge(`it has more than ${limits.maxTableCells} table cells`, 'maxTableCells', limits.maxTableCells);
-    const raw = rawTextTags.exec(html.slice(at, at + 8));
-    const end = raw ? endTagOf(html, raw[1]!.toLowerCase(), at) : html.indexOf('>', at);
+    const raw = rawTextTagAt(html, at);
+    const end = raw ? endTagOf(html, raw, at) : html.indexOf('>', at);
     if (end === -1) return;
     textFrom = raw ? end : end + 1;
     at = Math.max(at, textFrom - 1);

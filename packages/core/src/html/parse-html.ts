@@ -15,13 +15,19 @@ export function parseHtml(html: string): Document {
 
 /** Flattens every subtree that starts at `maxDepth` (see `flatten`). */
 export function limitDepth<T extends ParentNode>(root: T, maxDepth = maxTreeDepth): T {
-  const stack: Array<{ node: ParentNode; depth: number }> = [{ node: root, depth: 0 }];
-  while (stack.length > 0) {
-    const { node, depth } = stack.pop()!;
+  // Two parallel stacks, not an object per element with children: this walks every page.
+  const nodes: ParentNode[] = [root];
+  const depths: number[] = [0];
+  while (nodes.length > 0) {
+    const node = nodes.pop()!;
+    const depth = depths.pop()!;
     for (const child of node.children) {
       if (!hasChildren(child) || child.children.length === 0) continue;
       if (depth + 1 >= maxDepth) flatten(child);
-      else stack.push({ node: child, depth: depth + 1 });
+      else {
+        nodes.push(child);
+        depths.push(depth + 1);
+      }
     }
   }
   return root;

@@ -3,6 +3,7 @@ import type { AnyNode, Document, Element } from 'domhandler';
 import { extractLinks } from '../crawl/link-extract.js';
 import { extractMainContent } from '../extract/index.js';
 import { baseUrlOf, keepOnly, removeMatching, removeNonContent, resolveUrls } from '../html/clean-html.js';
+import { pageHrefs } from '../html/page-hrefs.js';
 import { extractMetadata, type PageMetadata } from '../html/metadata.js';
 import { parseHtml } from '../html/parse-html.js';
 import { checkMarkdown, checkMarkup, defaultPageLimits, type PageLimits } from '../html/page-limits.js';
@@ -52,14 +53,15 @@ export function transformHtml(input: HtmlTransformInput, elementRules?: ElementR
   checkMarkup(input.html, limits);
   const document = parseHtml(input.html);
   const metadata = extractMetadata(document, input.url);
-  const baseUrl = baseUrlOf(document, input.url);
+  const hrefs = pageHrefs(document);
+  const baseUrl = baseUrlOf(document, input.url, hrefs);
   const output: HtmlTransformOutput = { metadata, usedWholePage: !input.onlyMainContent };
   if (input.want.signals) {
     output.signals = pageSignalsOf(document);
     const blocked = blockedPageTemplate({ status: input.status ?? 200, signals: output.signals, html: input.html });
     if (blocked) output.blocked = blocked;
   }
-  if (input.want.links) output.links = extractLinks(document, input.url);
+  if (input.want.links) output.links = extractLinks(document, input.url, hrefs);
   if (!input.want.markdown && !input.want.html && !input.want.images) return output;
 
   let content = cleanContent(document, input, input.onlyMainContent, baseUrl);
