@@ -36,6 +36,8 @@ const teaserMinimumItems = 3;
 const teaserMaximumText = 250;
 /** ...and they make up at least this share of their container's element children. */
 const teaserRunShare = 0.8;
+/** In a group, a teaser with a linked headline and a linked thumbnail may be this long (a blurb of a paragraph). */
+const longTeaserMaximumText = 700;
 
 /** An address block: at least this many short lines... */
 const addressMinimumLines = 3;
@@ -112,13 +114,25 @@ function isSectionTitle(heading: Element): boolean {
   return descendantElements(heading).some((child) => child.name === 'a' && /^#./.test(child.attribs.href ?? ''));
 }
 
-/** One teaser: short, holds a link, and is a headline or a thumbnail rather than a sentence. */
-function isTeaserItem(element: Element, stats: Map<Element, TextStats>): boolean {
+/** A heading whose whole text is a link to another page: a teaser's headline. */
+function isLinkedHeadline(heading: Element, stats: Map<Element, TextStats>): boolean {
+  const headingStats = stats.get(heading);
+  return !!headingStats && headingStats.text > 0 && headingStats.linkText === headingStats.text && !isSectionTitle(heading);
+}
+
+/**
+ * One teaser: short, holds a link, and is a headline or a thumbnail rather than a sentence. In a
+ * group of teasers (`isLong`) an item may carry a longer blurb when it has both a linked headline
+ * and a linked thumbnail ("next story" boxes: headline, picture, first paragraph, "read more").
+ */
+function isTeaserItem(element: Element, stats: Map<Element, TextStats>, isLong = false): boolean {
   const itemStats = stats.get(element);
-  if (!itemStats || itemStats.text > teaserMaximumText || itemStats.linkText === 0) return false;
+  if (!itemStats || itemStats.linkText === 0) return false;
+  if (itemStats.text > (isLong ? longTeaserMaximumText : teaserMaximumText)) return false;
   const inner = descendantElements(element);
   const hasHeading = inner.some((child) => headingTags.has(child.name) && !isSectionTitle(child));
   const hasThumbnail = inner.some((child) => child.name === 'a' && (stats.get(child)?.images ?? 0) > 0);
+  if (itemStats.text > teaserMaximumText) return hasThumbnail && inner.some((child) => headingTags.has(child.name) && isLinkedHeadline(child, stats));
   // A plain list item holding a link and a few words is a list of links (content), not a teaser.
   return hasHeading || hasThumbnail;
 }
@@ -129,7 +143,7 @@ function isTeaserGroup(element: Element, stats: Map<Element, TextStats>): boolea
   if (items.length < teaserMinimumItems) return false;
   const shapes = new Map<string, number>();
   for (const item of items) {
-    if (isTeaserItem(item, stats)) shapes.set(shapeOf(item), (shapes.get(shapeOf(item)) ?? 0) + 1);
+    if (isTeaserItem(item, stats, true)) shapes.set(shapeOf(item), (shapes.get(shapeOf(item)) ?? 0) + 1);
   }
   const largest = Math.max(0, ...shapes.values());
   if (largest >= teaserMinimumItems && largest >= teaserRunShare * items.length) return true;
@@ -239,8 +253,9 @@ function trimAuthorBoxes(flow: Element, stats: Map<Element, TextStats>, holders:
 function trimAfterProse(flow: Element, stats: Map<Element, TextStats>, holders: Set<Element>, depth = 0): void {
   const blocks = flow.children.filter(isTag);
   let lastProse = -1;
+  // A group of teasers whose blurbs are sentences ("next story" boxes) does not continue the text.
   blocks.forEach((block, index) => {
-    if (holders.has(block)) lastProse = index;
+    if (holders.has(block) && !(lastProse >= 0 && isTeaserGroup(block, stats))) lastProse = index;
   });
   if (lastProse < 0) return;
   // The text may end inside a wrapper: its own tail is trimmed too, level by level.
