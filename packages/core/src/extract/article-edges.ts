@@ -11,7 +11,9 @@
  *   them, an address block (short lines with a postcode and a phone number, no sentence), and a
  *   link that goes nowhere (`href="#"`, `javascript:`: a "back to top" or "print" button).
  *
- * Anywhere: an author box, the short block around a `rel="author"` link (name, photo, position).
+ * Anywhere: an author box, the short block around a `rel="author"` link (name, photo, position),
+ * and a promoted headline: a paragraph that is one link to another page, between two prose
+ * paragraphs or after the last one.
  *
  * Apart from an author box, lists, tables, code and headings between the title and the last
  * paragraph are never touched.
@@ -289,6 +291,50 @@ function trimAfterProse(flow: Element, stats: Map<Element, TextStats>, holders: 
   for (const block of removed) detach(block);
 }
 
+/** A promo line is a link to another page of at least this many words (a headline, not "More")... */
+const promoMinimumWords = 4;
+/** ...and at most this long (weighted characters). */
+const promoMaximumText = 200;
+
+/**
+ * The element sibling next to `element` in `direction`, past whitespace and empty blocks (`<p>&nbsp;</p>`
+ * spacers); null at the edge, undefined next to loose text.
+ */
+function neighbourOf(element: Element, direction: 'prev' | 'next', stats: Map<Element, TextStats>): Element | null | undefined {
+  const isBlank = (node: AnyNode): boolean =>
+    isText(node) ? node.data.trim() === '' : isTag(node) && !isInline(node) && stats.get(node)?.text === 0 && stats.get(node)?.media === 0;
+  let node = element[direction];
+  while (node && isBlank(node)) node = node[direction];
+  if (!node) return null;
+  return isTag(node) ? node : undefined;
+}
+
+/** A paragraph (or `div`) that is one link to another page and nothing else: a promoted headline. */
+function isPromoLine(element: Element, stats: TextStats | undefined): boolean {
+  if ((element.name !== 'p' && element.name !== 'div') || !stats || stats.blocks !== 1 || stats.media > 0) return false;
+  if (stats.text === 0 || stats.text > promoMaximumText || stats.linkText < stats.text) return false;
+  const links = descendantElements(element).filter((child) => child.name === 'a');
+  if (links.length !== 1 || deadHrefPattern.test(links[0]!.attribs.href ?? '') || /^\s*#/.test(links[0]!.attribs.href ?? '')) return false;
+  return collapsedText(element).split(' ').length >= promoMinimumWords;
+}
+
+/**
+ * Removes promoted headlines inside the text ("Read also" lines without the words): a paragraph
+ * that is one link to another page, right after a prose paragraph and followed by another one or
+ * by nothing. A link the text introduces ("Details:", a list of sources) sits after a line that is
+ * not prose and stays.
+ */
+function trimPromoLines(flow: Element, stats: Map<Element, TextStats>): void {
+  const lines = descendantElements(flow).filter((element) => isPromoLine(element, stats.get(element)));
+  for (const line of lines) {
+    const previous = neighbourOf(line, 'prev', stats);
+    const next = neighbourOf(line, 'next', stats);
+    if (!previous || !isProseParagraph(previous, stats.get(previous))) continue;
+    if (next === undefined || (next !== null && !isProseParagraph(next, stats.get(next)))) continue;
+    detach(line);
+  }
+}
+
 /** Removes template leftovers before the title and after the last paragraph of `container`. */
 export function trimArticleEdges(container: Element, title: Element | undefined, stats: Map<Element, TextStats>): void {
   const flow = flowOf(container);
@@ -299,4 +345,5 @@ export function trimArticleEdges(container: Element, title: Element | undefined,
   }
   trimAuthorBoxes(flow, stats, holders);
   trimAfterProse(flow, stats, holders);
+  trimPromoLines(flow, stats);
 }
