@@ -8,8 +8,9 @@
  *   own header, short labels beside it (a category or kicker: a few words, no sentence);
  * - after the last prose paragraph: runs of teasers (three or more blocks of one shape, each a
  *   linked headline or thumbnail with at most a one-line blurb) with the heading that introduces
- *   them, an address block (short lines with a postcode and a phone number, no sentence), and a
- *   link that goes nowhere (`href="#"`, `javascript:`: a "back to top" or "print" button).
+ *   them, an address block (short lines with a postcode and a phone number, no sentence), a
+ *   link that goes nowhere (`href="#"`, `javascript:`: a "back to top" or "print" button), and a
+ *   short, wholly bold or italic line that ends the text right after its last paragraph.
  *
  * Anywhere: an author box, the short block around a `rel="author"` link (name, photo, position),
  * and a promoted headline: a paragraph that is one link to another page, between two prose
@@ -335,6 +336,46 @@ function trimPromoLines(flow: Element, stats: Map<Element, TextStats>): void {
   }
 }
 
+/** A closing note is at most this long (weighted characters). */
+const closingNoteMaximumText = 250;
+const emphasisTags: ReadonlySet<string> = new Set(['strong', 'b', 'em', 'i']);
+
+/** True when every piece of text in the block sits inside bold or italic. */
+function isWhollyEmphasized(element: Element): boolean {
+  const walk = (node: AnyNode): boolean => {
+    if (isText(node)) return node.data.trim() === '';
+    if (!isTag(node)) return true;
+    if (emphasisTags.has(node.name)) return true;
+    return node.children.every(walk);
+  };
+  return element.children.every(walk);
+}
+
+/** True when nothing with text or media comes after `element` in the flow (a bold line that introduces a table is not at the end). */
+function endsFlow(element: Element, flow: Element, stats: Map<Element, TextStats>): boolean {
+  for (let node: Element = element; node !== flow; node = node.parent as Element) {
+    if (neighbourOf(node, 'next', stats) !== null || !node.parent || !isTag(node.parent)) return false;
+  }
+  return true;
+}
+
+/**
+ * Removes a closing note: the one block after the last prose paragraph, when it is short and
+ * wholly bold or italic ("Subscribe to our weekly ...", "Watch our channel!", an author's bio
+ * line). A bold line that ends a notice after its list of dates or its address stays: it does
+ * not follow a paragraph of prose.
+ */
+function trimClosingNote(flow: Element, stats: Map<Element, TextStats>): void {
+  const paragraphs = descendantElements(flow).filter((element) => isProseParagraph(element, stats.get(element)));
+  const last = paragraphs.at(-1);
+  if (!last) return;
+  const note = neighbourOf(last, 'next', stats);
+  if (!note || !endsFlow(note, flow, stats)) return;
+  const noteStats = stats.get(note);
+  if (!noteStats || noteStats.text === 0 || noteStats.text > closingNoteMaximumText || noteStats.media > 0 || noteStats.blocks !== 1) return;
+  if (isWhollyEmphasized(note)) detach(note);
+}
+
 /** Removes template leftovers before the title and after the last paragraph of `container`. */
 export function trimArticleEdges(container: Element, title: Element | undefined, stats: Map<Element, TextStats>): void {
   const flow = flowOf(container);
@@ -346,4 +387,5 @@ export function trimArticleEdges(container: Element, title: Element | undefined,
   trimAuthorBoxes(flow, stats, holders);
   trimAfterProse(flow, stats, holders);
   trimPromoLines(flow, stats);
+  trimClosingNote(flow, stats);
 }
