@@ -360,8 +360,8 @@ function endsFlow(element: Element, flow: Element, stats: Map<Element, TextStats
 }
 
 /**
- * Removes a closing note: the one block after the last prose paragraph, when it is short and
- * wholly bold or italic ("Subscribe to our weekly ...", "Watch our channel!", an author's bio
+ * Removes a closing note: the one block after the last prose paragraph, when it is a short
+ * sentence, wholly bold or italic ("Subscribe to our weekly ...", "Watch our channel!", an author's bio
  * line). A bold line that ends a notice after its list of dates or its address stays: it does
  * not follow a paragraph of prose.
  */
@@ -373,7 +373,8 @@ function trimClosingNote(flow: Element, stats: Map<Element, TextStats>): void {
   if (!note || !endsFlow(note, flow, stats)) return;
   const noteStats = stats.get(note);
   if (!noteStats || noteStats.text === 0 || noteStats.text > closingNoteMaximumText || noteStats.media > 0 || noteStats.blocks !== 1) return;
-  if (isWhollyEmphasized(note)) detach(note);
+  // A name alone (a letter's signature, "Jon Rego Clayton") belongs to the text: a note is a sentence.
+  if (isWhollyEmphasized(note) && sentenceEndPattern.test(`${collapsedText(note)} `)) detach(note);
 }
 
 /** Removes template leftovers before the title and after the last paragraph of `container`. */
