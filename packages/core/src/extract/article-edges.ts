@@ -8,10 +8,13 @@
  *   own header, short labels beside it (a category or kicker: a few words, no sentence);
  * - after the last prose paragraph: runs of teasers (three or more blocks of one shape, each a
  *   linked headline or thumbnail with at most a one-line blurb) with the heading that introduces
- *   them, an address block (short lines with a postcode and a phone number, no sentence), and a
- *   link that goes nowhere (`href="#"`, `javascript:`: a "back to top" or "print" button).
+ *   them, an address block (short lines with a postcode and a phone number, no sentence), a
+ *   link that goes nowhere (`href="#"`, `javascript:`: a "back to top" or "print" button), and a
+ *   short, wholly bold or italic line that ends the text right after its last paragraph.
  *
- * Anywhere: an author box, the short block around a `rel="author"` link (name, photo, position).
+ * Anywhere: an author box, the short block around a `rel="author"` link (name, photo, position),
+ * and a promoted headline: a paragraph that is one link to another page, between two prose
+ * paragraphs or after the last one.
  *
  * Apart from an author box, lists, tables, code and headings between the title and the last
  * paragraph are never touched.
@@ -36,6 +39,8 @@ const teaserMinimumItems = 3;
 const teaserMaximumText = 250;
 /** ...and they make up at least this share of their container's element children. */
 const teaserRunShare = 0.8;
+/** In a group, a teaser with a linked headline and a linked thumbnail may be this long (a blurb of a paragraph). */
+const longTeaserMaximumText = 700;
 
 /** An address block: at least this many short lines... */
 const addressMinimumLines = 3;
@@ -115,13 +120,25 @@ function isSectionTitle(heading: Element): boolean {
   return firstElement(heading, (child) => child.name === 'a' && /^#./.test(child.attribs.href ?? '')) !== undefined;
 }
 
-/** One teaser: short, holds a link, and is a headline or a thumbnail rather than a sentence. */
-function isTeaserItem(element: Element, stats: Map<Element, TextStats>): boolean {
+/** A heading whose whole text is a link to another page: a teaser's headline. */
+function isLinkedHeadline(heading: Element, stats: Map<Element, TextStats>): boolean {
+  const headingStats = stats.get(heading);
+  return !!headingStats && headingStats.text > 0 && headingStats.linkText === headingStats.text && !isSectionTitle(heading);
+}
+
+/**
+ * One teaser: short, holds a link, and is a headline or a thumbnail rather than a sentence. In a
+ * group of teasers (`isLong`) an item may carry a longer blurb when it has both a linked headline
+ * and a linked thumbnail ("next story" boxes: headline, picture, first paragraph, "read more").
+ */
+function isTeaserItem(element: Element, stats: Map<Element, TextStats>, isLong = false): boolean {
   const itemStats = stats.get(element);
-  if (!itemStats || itemStats.text > teaserMaximumText || itemStats.linkText === 0) return false;
+  if (!itemStats || itemStats.linkText === 0) return false;
+  if (itemStats.text > (isLong ? longTeaserMaximumText : teaserMaximumText)) return false;
   const inner = descendantElements(element);
   const hasHeading = inner.some((child) => headingTags.has(child.name) && !isSectionTitle(child));
   const hasThumbnail = inner.some((child) => child.name === 'a' && (stats.get(child)?.images ?? 0) > 0);
+  if (itemStats.text > teaserMaximumText) return hasThumbnail && inner.some((child) => headingTags.has(child.name) && isLinkedHeadline(child, stats));
   // A plain list item holding a link and a few words is a list of links (content), not a teaser.
   return hasHeading || hasThumbnail;
 }
@@ -132,7 +149,7 @@ function isTeaserGroup(element: Element, stats: Map<Element, TextStats>): boolea
   if (items.length < teaserMinimumItems) return false;
   const shapes = new Map<string, number>();
   for (const item of items) {
-    if (isTeaserItem(item, stats)) shapes.set(shapeOf(item), (shapes.get(shapeOf(item)) ?? 0) + 1);
+    if (isTeaserItem(item, stats, true)) shapes.set(shapeOf(item), (shapes.get(shapeOf(item)) ?? 0) + 1);
   }
   const largest = Math.max(0, ...shapes.values());
   if (largest >= teaserMinimumItems && largest >= teaserRunShare * items.length) return true;
@@ -242,8 +259,9 @@ function trimAuthorBoxes(flow: Element, stats: Map<Element, TextStats>, holders:
 function trimAfterProse(flow: Element, stats: Map<Element, TextStats>, holders: Set<Element>, depth = 0): void {
   const blocks = flow.children.filter(isTag);
   let lastProse = -1;
+  // A group of teasers whose blurbs are sentences ("next story" boxes) does not continue the text.
   blocks.forEach((block, index) => {
-    if (holders.has(block)) lastProse = index;
+    if (holders.has(block) && !(lastProse >= 0 && isTeaserGroup(block, stats))) lastProse = index;
   });
   if (lastProse < 0) return;
   // The text may end inside a wrapper: its own tail is trimmed too, level by level.
@@ -277,6 +295,91 @@ function trimAfterProse(flow: Element, stats: Map<Element, TextStats>, holders: 
   for (const block of removed) detach(block);
 }
 
+/** A promo line is a link to another page of at least this many words (a headline, not "More")... */
+const promoMinimumWords = 4;
+/** ...and at most this long (weighted characters). */
+const promoMaximumText = 200;
+
+/**
+ * The element sibling next to `element` in `direction`, past whitespace and empty blocks (`<p>&nbsp;</p>`
+ * spacers); null at the edge, undefined next to loose text.
+ */
+function neighbourOf(element: Element, direction: 'prev' | 'next', stats: Map<Element, TextStats>): Element | null | undefined {
+  const isBlank = (node: AnyNode): boolean =>
+    isText(node) ? node.data.trim() === '' : isTag(node) && !isInline(node) && stats.get(node)?.text === 0 && stats.get(node)?.media === 0;
+  let node = element[direction];
+  while (node && isBlank(node)) node = node[direction];
+  if (!node) return null;
+  return isTag(node) ? node : undefined;
+}
+
+/** A paragraph (or `div`) that is one link to another page and nothing else: a promoted headline. */
+function isPromoLine(element: Element, stats: TextStats | undefined): boolean {
+  if ((element.name !== 'p' && element.name !== 'div') || !stats || stats.blocks !== 1 || stats.media > 0) return false;
+  if (stats.text === 0 || stats.text > promoMaximumText || stats.linkText < stats.text) return false;
+  const links = descendantElements(element).filter((child) => child.name === 'a');
+  if (links.length !== 1 || deadHrefPattern.test(links[0]!.attribs.href ?? '') || /^\s*#/.test(links[0]!.attribs.href ?? '')) return false;
+  return collapsedText(element).split(' ').length >= promoMinimumWords;
+}
+
+/**
+ * Removes promoted headlines inside the text ("Read also" lines without the words): a paragraph
+ * that is one link to another page, right after a prose paragraph and followed by another one or
+ * by nothing. A link the text introduces ("Details:", a list of sources) sits after a line that is
+ * not prose and stays.
+ */
+function trimPromoLines(flow: Element, stats: Map<Element, TextStats>): void {
+  const lines = descendantElements(flow).filter((element) => isPromoLine(element, stats.get(element)));
+  for (const line of lines) {
+    const previous = neighbourOf(line, 'prev', stats);
+    const next = neighbourOf(line, 'next', stats);
+    if (!previous || !isProseParagraph(previous, stats.get(previous))) continue;
+    if (next === undefined || (next !== null && !isProseParagraph(next, stats.get(next)))) continue;
+    detach(line);
+  }
+}
+
+/** A closing note is at most this long (weighted characters). */
+const closingNoteMaximumText = 250;
+const emphasisTags: ReadonlySet<string> = new Set(['strong', 'b', 'em', 'i']);
+
+/** True when every piece of text in the block sits inside bold or italic. */
+function isWhollyEmphasized(element: Element): boolean {
+  const walk = (node: AnyNode): boolean => {
+    if (isText(node)) return node.data.trim() === '';
+    if (!isTag(node)) return true;
+    if (emphasisTags.has(node.name)) return true;
+    return node.children.every(walk);
+  };
+  return element.children.every(walk);
+}
+
+/** True when nothing with text or media comes after `element` in the flow (a bold line that introduces a table is not at the end). */
+function endsFlow(element: Element, flow: Element, stats: Map<Element, TextStats>): boolean {
+  for (let node: Element = element; node !== flow; node = node.parent as Element) {
+    if (neighbourOf(node, 'next', stats) !== null || !node.parent || !isTag(node.parent)) return false;
+  }
+  return true;
+}
+
+/**
+ * Removes a closing note: the one block after the last prose paragraph, when it is a short
+ * sentence, wholly bold or italic ("Subscribe to our weekly ...", "Watch our channel!", an author's bio
+ * line). A bold line that ends a notice after its list of dates or its address stays: it does
+ * not follow a paragraph of prose.
+ */
+function trimClosingNote(flow: Element, stats: Map<Element, TextStats>): void {
+  const paragraphs = descendantElements(flow).filter((element) => isProseParagraph(element, stats.get(element)));
+  const last = paragraphs.at(-1);
+  if (!last) return;
+  const note = neighbourOf(last, 'next', stats);
+  if (!note || !endsFlow(note, flow, stats)) return;
+  const noteStats = stats.get(note);
+  if (!noteStats || noteStats.text === 0 || noteStats.text > closingNoteMaximumText || noteStats.media > 0 || noteStats.blocks !== 1) return;
+  // A name alone (a letter's signature, "Jon Rego Clayton") belongs to the text: a note is a sentence.
+  if (isWhollyEmphasized(note) && sentenceEndPattern.test(`${collapsedText(note)} `)) detach(note);
+}
+
 /** Removes template leftovers before the title and after the last paragraph of `container`. */
 export function trimArticleEdges(container: Element, title: Element | undefined, stats: Map<Element, TextStats>): void {
   const flow = flowOf(container);
@@ -287,4 +390,6 @@ export function trimArticleEdges(container: Element, title: Element | undefined,
   }
   trimAuthorBoxes(flow, stats, holders);
   trimAfterProse(flow, stats, holders);
+  trimPromoLines(flow, stats);
+  trimClosingNote(flow, stats);
 }

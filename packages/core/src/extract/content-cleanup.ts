@@ -227,10 +227,14 @@ function isHeadingWrapper(element: Element): boolean {
 interface Container {
   element: Element;
   stats: TextStats;
+  /** Link density of the text outside the data tables it holds. */
   density: number;
   /** Class/id/role prior (0 when hints are off). */
   weight: number;
 }
+
+/** A container with a negative class/id name goes above this link density (the lowest of the rules). */
+const negativeNameDensity = 0.25;
 
 /**
  * What to do with a container left inside the content, first matching rule wins (no match: keep).
@@ -249,7 +253,7 @@ const clutterRules: readonly [string, (container: Container) => boolean, 'keep' 
   ['data table', ({ element }) => element.name === 'table' && hasHeaderCells(element), 'keep'],
   ['prose with many commas', ({ stats, density }) => stats.commas >= 10 && density < 0.5, 'keep'],
   ['mostly links', ({ density }) => density > 0.4, 'remove'],
-  ['negative name with links', ({ density, weight }) => weight < 0 && density > 0.25, 'remove'],
+  ['negative name with links', ({ density, weight }) => weight < 0 && density > negativeNameDensity, 'remove'],
   ['table', ({ element }) => element.name === 'table', 'keep'],
   ['chrome element', ({ element, stats, density }) => chromeElementTags.has(element.name) && (density > 0.3 || stats.text < 100), 'remove'],
 ];
@@ -300,12 +304,43 @@ function hasHeaderCells(table: Element): boolean {
 /** `footer`, `aside`, `nav` that survived inside the content: kept only as prose. */
 const chromeElementTags: ReadonlySet<string> = new Set(['footer', 'aside', 'nav']);
 
+/**
+ * The link density of a container's text outside its data tables: a results table whose rows link
+ * to each product is judged by the data-table rule, and its wrapper (the table and its heading)
+ * by the rest.
+ */
+function densityBesideDataTables(element: Element, stats: TextStats, allStats: Map<Element, TextStats>): number {
+  const density = linkDensity(stats);
+  if (density <= negativeNameDensity || element.name === 'table') return density;
+  let text = stats.text;
+  let linkText = stats.linkText;
+  let hasDataTable = false;
+  for (const table of descendantElements(element)) {
+    if (table.name !== 'table' || !hasHeaderCells(table) || isInsideTable(table, element)) continue;
+    const tableStats = allStats.get(table);
+    if (!tableStats) continue;
+    hasDataTable = true;
+    text -= tableStats.text;
+    linkText -= tableStats.linkText;
+  }
+  if (!hasDataTable) return density;
+  return text > 0 ? linkText / text : 0;
+}
+
+/** True when `table` sits inside another table below `root` (its text is counted with that one). */
+function isInsideTable(table: Element, root: Element): boolean {
+  for (let node = table.parent; node && node !== root && isTag(node); node = node.parent) {
+    if (node.name === 'table') return true;
+  }
+  return false;
+}
+
 /** The verdict of the first matching clutter rule; true when the container should go. */
-function isClutter(element: Element, stats: TextStats, options: CleanupOptions): boolean {
+function isClutter(element: Element, stats: TextStats, options: CleanupOptions, allStats: Map<Element, TextStats>): boolean {
   const container: Container = {
     element,
     stats,
-    density: linkDensity(stats),
+    density: densityBesideDataTables(element, stats, allStats),
     weight: options.useClassHints ? hintWeight(element) : 0,
   };
   return clutterRules.find(([, applies]) => applies(container))?.[2] === 'remove';
@@ -316,7 +351,7 @@ function removeClutter(container: Element, options: CleanupOptions, stats: Map<E
   for (const element of elements) {
     if (!conditionalTags.has(element.name) || !element.parent) continue;
     const elementStats = stats.get(element);
-    if (elementStats && isClutter(element, elementStats, options)) {
+    if (elementStats && isClutter(element, elementStats, options, stats)) {
       discountStats(element, stats, container);
       detach(element);
     }

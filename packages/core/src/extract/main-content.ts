@@ -57,6 +57,8 @@ interface Extraction {
   content: Element | undefined;
   /** Weighted characters of text in the content. */
   text: number;
+  /** Weighted characters of text in the content as chosen, before its edges were trimmed and its inside cleaned. */
+  foundText: number;
   /** Prose in the content and in the whole page after chrome removal. */
   contentProse: number;
   pageProse: number;
@@ -137,15 +139,16 @@ function extractOnce(source: Document, titles: string[], useClassHints: boolean)
   const { body, heading, elements, stats } = cleanedBody(source, useClassHints, (root, elements) => findTitleHeading(root, titles, elements));
   const { scores, prose, root } = scoreContent(body, stats);
   const pageProse = totalOf(body, prose);
-  if (!root) return { content: undefined, text: 0, contentProse: 0, pageProse };
+  if (!root) return { content: undefined, text: 0, foundText: 0, contentProse: 0, pageProse };
   const parts = includeSiblings(root, scores, stats, collapsedText);
   const contentProse = parts.reduce((sum, part) => sum + (prose.get(part) ?? 0), 0);
+  const foundText = parts.reduce((sum, part) => sum + (stats.get(part)?.text ?? 0), 0);
   const container = parts.length === 1 ? parts[0]! : elementOf('div', parts);
   trimArticleEdges(container, heading, stats);
   cleanContent(container, { useClassHints });
   attachTitle(container, parts[0]!, heading, elements);
   const text = measureTotalText(container);
-  return { content: container, text, contentProse, pageProse };
+  return { content: container, text, foundText, contentProse, pageProse };
 }
 
 /** True when the content is too small to stand for the page (see the thresholds above). */
@@ -158,7 +161,9 @@ function isTooLittle(extraction: Extraction): boolean {
 export function extractMainContent(document: Document, _options: MainContentOptions = {}): MainContentResult {
   const titles = declaredTitles(document);
   let best = extractOnce(document, titles, true);
-  if (best.text < retryBelow) {
+  // The retry is for class names that removed the content: a short article whose teasers or
+  // comments the structural trimming took off was found, and is not retried.
+  if (best.foundText < retryBelow) {
     const relaxed = extractOnce(document, titles, false);
     // Only when ignoring class names finds clearly more: a few extra words are usually the chrome
     // (a cookie banner) that the class names rightly removed.
