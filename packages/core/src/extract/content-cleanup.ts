@@ -19,6 +19,7 @@ import {
   hintText,
   inlineTags,
   sectionHeadingLevel,
+  sectionPeersNeeded,
 } from './dom-tools.js';
 import { type TextStats, discountStats, linkDensity, measureText } from './text-stats.js';
 
@@ -56,9 +57,6 @@ const mediaTags: ReadonlySet<string> = new Set(['img', 'picture', 'figure', 'tab
 function isInSentence(element: Element): boolean {
   return element.parent?.children.some((child) => isText(child) && child.data.trim() !== '') ?? false;
 }
-
-/** A `section` with this many peers is one of a document when their parent section is a higher heading's. */
-const nestedSectionPeers = 2;
 
 /** True when `heading` opens `section`: the first element with text in it. */
 function opensSection(section: Element, heading: Element): boolean {
@@ -286,9 +284,7 @@ function isDocumentSectionBlock(element: Element): boolean {
   const parent = element.parent;
   if (!parent || !isTag(parent)) return false;
   const peers = parent.children.filter((child) => isTag(child) && sectionHeadingLevel(child) === level).length;
-  // Nested as docutils nests them: two sections under their parent heading's section are a document.
-  const parentLevel = sectionHeadingLevel(parent);
-  return peers >= (parentLevel > 0 && parentLevel < level ? nestedSectionPeers : documentSectionPeers);
+  return peers >= sectionPeersNeeded(parent, level);
 }
 
 /** A table with header cells is data (a layout table has none). */

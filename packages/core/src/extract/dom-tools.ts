@@ -68,6 +68,18 @@ export function sectionHeadingLevel(element: Element): number {
   return first ? headingLevel(first) : 0;
 }
 
+/** Two `section`s of one level nested in their parent heading's `section` (as docutils nests them) are a document's sections too. */
+const nestedSectionPeers = 2;
+
+/**
+ * How many `section`s opened by a heading of `level` one parent must hold for them to be the
+ * sections of one document: fewer when the parent is itself a section opened by a higher heading.
+ */
+export function sectionPeersNeeded(parent: Element, level: number): number {
+  const parentLevel = sectionHeadingLevel(parent);
+  return parentLevel > 0 && parentLevel < level ? nestedSectionPeers : documentSectionPeers;
+}
+
 export function isInline(node: AnyNode): boolean {
   return !isTag(node) || inlineTags.has(node.name);
 }
