@@ -77,7 +77,9 @@ function sectionBlock(heading: Element): Element {
 /**
  * ...is one section of a flat, sectioned document (a README, a docs page): "Contents", "Related"
  * or "Comments" there name a section of the document like any other, so its title is not read as
- * chrome. A "Related" box after an article sits apart from the article's own headings.
+ * chrome (nor a version title, "3.24.1, 3.24.2", as a bare date). Two `section`s nested in their
+ * parent heading's `section` are enough, as docutils nests a page's sections. A "Related" box
+ * after an article sits apart from the article's own headings.
  */
 function isDocumentSection(heading: Element, topLevels?: Map<Element, number>): boolean {
   const block = sectionBlock(heading);
@@ -89,7 +91,7 @@ function isDocumentSection(heading: Element, topLevels?: Map<Element, number>): 
     if (sibling === block || sibling.name === heading.name) peers++;
     else if ((sibling.name === block.name || isHeadingWrapper(sibling)) && topHeadingLevel(sibling, topLevels) === headingLevel(heading)) peers++;
   }
-  return peers >= documentSectionPeers;
+  return peers >= (block.name === 'section' ? sectionPeersNeeded(parent, headingLevel(heading)) : documentSectionPeers);
 }
 
 /**
