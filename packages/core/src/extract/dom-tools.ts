@@ -188,10 +188,11 @@ function isTitleSlug(element: Element, id: string): boolean {
 const arbitraryValuePattern = /\[[^\]\s]*\]/g;
 
 /**
- * An id that is a dotted object path (`requests.utils.dict_from_cookiejar`, `email.header.Header`:
- * API docs anchor each documented object so) names a thing the page documents, not a role.
+ * An id that is a dotted object path (`requests.utils.dict_from_cookiejar`, `email.header.Header`)
+ * or a kind-qualified name (`variable:CPACK_NSIS_EXTRA_INSTALL_COMMANDS`, `command:add_test`: API
+ * docs anchor each documented object so) names a thing the page documents, not a role.
  */
-const objectPathPattern = /^[a-z_][\w-]*(?:\.[a-z_][\w-]*)+$/i;
+const objectPathPattern = /^(?:[a-z_][\w-]*(?:\.[a-z_][\w-]*)+|[a-z][\w-]*:[^\s:]+)$/i;
 
 /**
  * Lower-cased `class` and `id`, joined by a space: the string the hint patterns look at. An id
