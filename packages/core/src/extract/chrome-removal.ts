@@ -7,12 +7,13 @@
  *   that holds most of the page's prose, and `sidebar`/`widget`-like names also spare one that
  *   reads like an article (a page builder's "widget" holding the text);
  * - definitive names (cookie banners, share rows, comments, related lists) have no prose guard;
- * - a class name never removes a heading, and layout names never remove a block of data (a code
- *   block or table, or a wrapper around one) that is not a link list: generators dress headings
- *   and code in class names of their own (`anchorWithStickyNavbar`, `nextra-code-block`).
+ * - a class name never removes a heading or a word of a sentence, and layout names never remove a
+ *   block of data (a code block or table, or a wrapper around one) that is not a link list:
+ *   generators dress headings, styled words and code in class names of their own
+ *   (`anchorWithStickyNavbar`, `<em class="mailheader">`, `nextra-code-block`).
  */
 import type { Element, ParentNode } from 'domhandler';
-import { isTag } from 'domhandler';
+import { isTag, isText } from 'domhandler';
 import {
   articleBodyHintPattern,
   chromeHintPattern,
@@ -59,6 +60,18 @@ function hasContentAncestor(element: Element): boolean {
   return false;
 }
 
+/** Phrasing tags a sentence is written with (Sphinx's `<em class="mailheader">`, `<span class="menuselection">`). */
+const phrasingTags: ReadonlySet<string> = new Set(['abbr', 'b', 'cite', 'code', 'dfn', 'em', 'i', 'kbd', 'mark', 'q', 'samp', 'span', 'strong', 'var']);
+
+/**
+ * True for a word of a sentence: a phrasing element with no link in it, beside loose text in its
+ * parent. Its class names its styling (a mail header, a menu selection), never a part of the page.
+ */
+function isWordOfSentence(element: Element): boolean {
+  if (!phrasingTags.has(element.name) || firstElement(element, (child) => child.name === 'a' || child.name === 'button')) return false;
+  return element.parent?.children.some((child) => isText(child) && child.data.trim() !== '') ?? false;
+}
+
 /** Which rule makes an element chrome, or undefined when none does. */
 export function chromeVerdict(element: Element, useClassHints: boolean): ChromeVerdict | undefined {
   const { name } = element;
@@ -68,7 +81,7 @@ export function chromeVerdict(element: Element, useClassHints: boolean): ChromeV
   }
   const role = element.attribs.role;
   if (role && chromeRoles.has(role) && !hasContentAncestor(element)) return { kind: 'layout', rule: `role:${role}` };
-  if (!useClassHints || headingTags.has(name)) return undefined;
+  if (!useClassHints || headingTags.has(name) || isWordOfSentence(element)) return undefined;
   const hints = hintText(element);
   if (!hints || articleBodyHintPattern.test(hints)) return undefined;
   if (element.attribs.itemprop?.toLowerCase() === 'articlebody') return undefined;
