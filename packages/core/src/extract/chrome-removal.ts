@@ -7,10 +7,11 @@
  *   that holds most of the page's prose, and `sidebar`/`widget`-like names also spare one that
  *   reads like an article (a page builder's "widget" holding the text);
  * - definitive names (cookie banners, share rows, comments, related lists) have no prose guard;
- * - a class name never removes a heading or a word of a sentence, and layout names never remove a
- *   block of data (a code block or table, or a wrapper around one) that is not a link list:
- *   generators dress headings, styled words and code in class names of their own
- *   (`anchorWithStickyNavbar`, `<em class="mailheader">`, `nextra-code-block`).
+ * - a class name never removes a heading, a table's header cell or a word of a sentence, and layout
+ *   names never remove a block of data (a code block or table, or a wrapper around one) that is
+ *   not a link list: generators dress headings, header cells, styled words and code in class names
+ *   of their own (`anchorWithStickyNavbar`, `<th class="head">`, `<em class="mailheader">`,
+ *   `nextra-code-block`).
  */
 import type { Element, ParentNode } from 'domhandler';
 import { isTag, isText } from 'domhandler';
@@ -72,6 +73,9 @@ function isWordOfSentence(element: Element): boolean {
   return element.parent?.children.some((child) => isText(child) && child.data.trim() !== '') ?? false;
 }
 
+/** A table's header cells name its columns, whatever their class (docutils writes `<th class="head">`). */
+const tableHeaderTags: ReadonlySet<string> = new Set(['thead', 'th']);
+
 /** Which rule makes an element chrome, or undefined when none does. */
 export function chromeVerdict(element: Element, useClassHints: boolean): ChromeVerdict | undefined {
   const { name } = element;
@@ -81,7 +85,7 @@ export function chromeVerdict(element: Element, useClassHints: boolean): ChromeV
   }
   const role = element.attribs.role;
   if (role && chromeRoles.has(role) && !hasContentAncestor(element)) return { kind: 'layout', rule: `role:${role}` };
-  if (!useClassHints || headingTags.has(name) || isWordOfSentence(element)) return undefined;
+  if (!useClassHints || headingTags.has(name) || tableHeaderTags.has(name) || isWordOfSentence(element)) return undefined;
   const hints = hintText(element);
   if (!hints || articleBodyHintPattern.test(hints)) return undefined;
   if (element.attribs.itemprop?.toLowerCase() === 'articlebody') return undefined;
