@@ -7,10 +7,11 @@
  *   that holds most of the page's prose, and `sidebar`/`widget`-like names also spare one that
  *   reads like an article (a page builder's "widget" holding the text);
  * - definitive names (cookie banners, share rows, comments, related lists) have no prose guard;
- * - a class name never removes a heading, a table's header cell or a word of a sentence, and layout
- *   names never remove a block of data (a code block or table, or a wrapper around one) that is
- *   not a link list: generators dress headings, header cells, styled words and code in class names
- *   of their own (`anchorWithStickyNavbar`, `<th class="head">`, `<em class="mailheader">`,
+ * - a class name never removes a heading, a definition term, a table's header cell or a word of a
+ *   sentence, and layout names never remove a block of data (a code block or table, or a wrapper
+ *   around one) that is not a link list: generators dress headings, terms, header cells, styled
+ *   words and code in class names of their own (`anchorWithStickyNavbar`, `<dt
+ *   id="setuptools-confval-fresh-env">`, `<th class="head">`, `<em class="mailheader">`,
  *   `nextra-code-block`).
  */
 import type { Element, ParentNode } from 'domhandler';
@@ -86,6 +87,10 @@ export function chromeVerdict(element: Element, useClassHints: boolean): ChromeV
   const role = element.attribs.role;
   if (role && chromeRoles.has(role) && !hasContentAncestor(element)) return { kind: 'layout', rule: `role:${role}` };
   if (!useClassHints || headingTags.has(name) || tableHeaderTags.has(name) || isWordOfSentence(element)) return undefined;
+  // A definition term titles its definition as a heading its section: API docs anchor each
+  // documented object on it (`<dt id="setuptools-confval-fresh-env">`), so its names are the
+  // object's. Its `dl` is judged as a whole.
+  if (name === 'dt') return undefined;
   const hints = hintText(element);
   if (!hints || articleBodyHintPattern.test(hints)) return undefined;
   if (element.attribs.itemprop?.toLowerCase() === 'articlebody') return undefined;
