@@ -267,12 +267,13 @@ export const weakChromeHintPattern = new RegExp(
     'topbar',
     'top-bar',
     'toolbar',
-    'tools',
     'utility',
     'partner',
     'teaser',
     'feedback',
-    word('nav|meta|links|aside|foot|head|tabs|crumbs|tags|tag'),
+    // `tools` only as a word of its own (`page-tools`): glued into a name (`setuptools`, `devtools`)
+    // it names a program a page documents
+    word('nav|meta|links|aside|foot|head|tabs|crumbs|tags|tag|tools'),
     // `top` and `bottom` only at the start of a class name (`top-bar`, `bottom-links`): after another
     // word they are a side of a box (`padding-bottom-2`, `margin-top`, `border-top`), not a place
     '(?:^|\\s)(?:bottom|top)(?:$|[\\s_-])',

@@ -7,12 +7,15 @@
  *   that holds most of the page's prose, and `sidebar`/`widget`-like names also spare one that
  *   reads like an article (a page builder's "widget" holding the text);
  * - definitive names (cookie banners, share rows, comments, related lists) have no prose guard;
- * - a class name never removes a heading, and layout names never remove a block of data (a code
- *   block or table, or a wrapper around one) that is not a link list: generators dress headings
- *   and code in class names of their own (`anchorWithStickyNavbar`, `nextra-code-block`).
+ * - a class name never removes a heading, a definition term, a table's header cell or a word of a
+ *   sentence, and layout names never remove a block of data (a code block or table, or a wrapper
+ *   around one) that is not a link list: generators dress headings, terms, header cells, styled
+ *   words and code in class names of their own (`anchorWithStickyNavbar`, `<dt
+ *   id="setuptools-confval-fresh-env">`, `<th class="head">`, `<em class="mailheader">`,
+ *   `nextra-code-block`).
  */
 import type { Element, ParentNode } from 'domhandler';
-import { isTag } from 'domhandler';
+import { isTag, isText } from 'domhandler';
 import {
   articleBodyHintPattern,
   chromeHintPattern,
@@ -59,6 +62,21 @@ function hasContentAncestor(element: Element): boolean {
   return false;
 }
 
+/** Phrasing tags a sentence is written with (Sphinx's `<em class="mailheader">`, `<span class="menuselection">`). */
+const phrasingTags: ReadonlySet<string> = new Set(['abbr', 'b', 'cite', 'code', 'dfn', 'em', 'i', 'kbd', 'mark', 'q', 'samp', 'span', 'strong', 'var']);
+
+/**
+ * True for a word of a sentence: a phrasing element with no link in it, beside loose text in its
+ * parent. Its class names its styling (a mail header, a menu selection), never a part of the page.
+ */
+function isWordOfSentence(element: Element): boolean {
+  if (!phrasingTags.has(element.name) || firstElement(element, (child) => child.name === 'a' || child.name === 'button')) return false;
+  return element.parent?.children.some((child) => isText(child) && child.data.trim() !== '') ?? false;
+}
+
+/** A table's header cells name its columns, whatever their class (docutils writes `<th class="head">`). */
+const tableHeaderTags: ReadonlySet<string> = new Set(['thead', 'th']);
+
 /** Which rule makes an element chrome, or undefined when none does. */
 export function chromeVerdict(element: Element, useClassHints: boolean): ChromeVerdict | undefined {
   const { name } = element;
@@ -68,7 +86,11 @@ export function chromeVerdict(element: Element, useClassHints: boolean): ChromeV
   }
   const role = element.attribs.role;
   if (role && chromeRoles.has(role) && !hasContentAncestor(element)) return { kind: 'layout', rule: `role:${role}` };
-  if (!useClassHints || headingTags.has(name)) return undefined;
+  if (!useClassHints || headingTags.has(name) || tableHeaderTags.has(name) || isWordOfSentence(element)) return undefined;
+  // A definition term titles its definition as a heading its section: API docs anchor each
+  // documented object on it (`<dt id="setuptools-confval-fresh-env">`), so its names are the
+  // object's. Its `dl` is judged as a whole.
+  if (name === 'dt') return undefined;
   const hints = hintText(element);
   if (!hints || articleBodyHintPattern.test(hints)) return undefined;
   if (element.attribs.itemprop?.toLowerCase() === 'articlebody') return undefined;

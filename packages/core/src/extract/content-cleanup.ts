@@ -20,6 +20,7 @@ import {
   headingTags,
   inlineTags,
   sectionHeadingLevel,
+  sectionPeersNeeded,
 } from './dom-tools.js';
 import { type TextStats, discountStats, linkDensity, measureText } from './text-stats.js';
 
@@ -58,9 +59,6 @@ function isInSentence(element: Element): boolean {
   return element.parent?.children.some((child) => isText(child) && child.data.trim() !== '') ?? false;
 }
 
-/** A `section` with this many peers is one of a document when their parent section is a higher heading's. */
-const nestedSectionPeers = 2;
-
 /** True when `heading` opens `section`: the first element with text in it. */
 function opensSection(section: Element, heading: Element): boolean {
   return section.name === 'section' && section.children.find((child) => isTag(child) && hasCollapsedText(child)) === heading;
@@ -80,7 +78,9 @@ function sectionBlock(heading: Element): Element {
 /**
  * ...is one section of a flat, sectioned document (a README, a docs page): "Contents", "Related"
  * or "Comments" there name a section of the document like any other, so its title is not read as
- * chrome. A "Related" box after an article sits apart from the article's own headings.
+ * chrome (nor a version title, "3.24.1, 3.24.2", as a bare date). Two `section`s nested in their
+ * parent heading's `section` are enough, as docutils nests a page's sections. A "Related" box
+ * after an article sits apart from the article's own headings.
  */
 function isDocumentSection(heading: Element, topLevels?: Map<Element, number>): boolean {
   const block = sectionBlock(heading);
@@ -92,7 +92,7 @@ function isDocumentSection(heading: Element, topLevels?: Map<Element, number>): 
     if (sibling === block || sibling.name === heading.name) peers++;
     else if ((sibling.name === block.name || isHeadingWrapper(sibling)) && topHeadingLevel(sibling, topLevels) === headingLevel(heading)) peers++;
   }
-  return peers >= documentSectionPeers;
+  return peers >= (block.name === 'section' ? sectionPeersNeeded(parent, headingLevel(heading)) : documentSectionPeers);
 }
 
 /**
@@ -291,9 +291,7 @@ function isDocumentSectionBlock(element: Element): boolean {
   const parent = element.parent;
   if (!parent || !isTag(parent)) return false;
   const peers = parent.children.filter((child) => isTag(child) && sectionHeadingLevel(child) === level).length;
-  // Nested as docutils nests them: two sections under their parent heading's section are a document.
-  const parentLevel = sectionHeadingLevel(parent);
-  return peers >= (parentLevel > 0 && parentLevel < level ? nestedSectionPeers : documentSectionPeers);
+  return peers >= sectionPeersNeeded(parent, level);
 }
 
 /** A table with header cells is data (a layout table has none). */

@@ -95,6 +95,21 @@ function ancestorsOf(element: Element): Element[] {
 
 const isTop = (element: Element): boolean => element.name === 'body' || element.name === 'html';
 
+const tablePartTags: ReadonlySet<string> = new Set(['thead', 'tbody', 'tfoot', 'tr', 'td', 'th']);
+
+/**
+ * The data table (one with header cells) that `element` is a part of: a page whose text is mostly
+ * one long table (Sphinx's list of deprecated APIs) has its content in the table, header row
+ * included, not in the row group that holds most cells. A layout table has no header cells.
+ */
+function tableOf(element: Element): Element | undefined {
+  if (!tablePartTags.has(element.name)) return undefined;
+  let table: ParentNode | null = element.parent;
+  while (table && isTag(table) && table.name !== 'table') table = table.parent;
+  if (!table || !isTag(table)) return undefined;
+  return descendantElements(table).some((child) => child.name === 'th') ? table : undefined;
+}
+
 function chooseRoot(scores: Map<Element, number>): Element | undefined {
   const ranked = [...scores].sort((a, b) => b[1] - a[1]).slice(0, topCandidateCount);
   const first = ranked[0];
@@ -115,6 +130,7 @@ function chooseRoot(scores: Map<Element, number>): Element | undefined {
       }
     }
   }
+  root = tableOf(root) ?? root;
   // An only child gives way to its parent, so that sibling joining sees the real neighbours.
   for (let parent = root.parent; parent && isTag(parent) && !isTop(parent); parent = parent.parent) {
     if (parent.children.filter((child) => isTag(child) || (isText(child) && child.data.trim() !== '')).length !== 1) break;

@@ -68,6 +68,18 @@ export function sectionHeadingLevel(element: Element): number {
   return first ? headingLevel(first) : 0;
 }
 
+/** Two `section`s of one level nested in their parent heading's `section` (as docutils nests them) are a document's sections too. */
+const nestedSectionPeers = 2;
+
+/**
+ * How many `section`s opened by a heading of `level` one parent must hold for them to be the
+ * sections of one document: fewer when the parent is itself a section opened by a higher heading.
+ */
+export function sectionPeersNeeded(parent: Element, level: number): number {
+  const parentLevel = sectionHeadingLevel(parent);
+  return parentLevel > 0 && parentLevel < level ? nestedSectionPeers : documentSectionPeers;
+}
+
 export function isInline(node: AnyNode): boolean {
   return !isTag(node) || inlineTags.has(node.name);
 }
@@ -219,10 +231,11 @@ function isTitleSlug(element: Element, id: string): boolean {
 const arbitraryValuePattern = /\[[^\]\s]*\]/g;
 
 /**
- * An id that is a dotted object path (`requests.utils.dict_from_cookiejar`, `email.header.Header`:
- * API docs anchor each documented object so) names a thing the page documents, not a role.
+ * An id that is a dotted object path (`requests.utils.dict_from_cookiejar`, `email.header.Header`)
+ * or a kind-qualified name (`variable:CPACK_NSIS_EXTRA_INSTALL_COMMANDS`, `command:add_test`: API
+ * docs anchor each documented object so) names a thing the page documents, not a role.
  */
-const objectPathPattern = /^[a-z_][\w-]*(?:\.[a-z_][\w-]*)+$/i;
+const objectPathPattern = /^(?:[a-z_][\w-]*(?:\.[a-z_][\w-]*)+|[a-z][\w-]*:[^\s:]+)$/i;
 
 /**
  * `pattern.test(hintText(element))` without building the string, for a case-insensitive (`/i`)

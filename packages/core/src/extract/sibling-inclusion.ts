@@ -5,7 +5,7 @@
  * Teaser lists never join, however well their summaries score.
  */
 import { type Element, isTag } from 'domhandler';
-import { documentSectionPeers, headingTags, isInline, sectionHeadingLevel } from './dom-tools.js';
+import { headingTags, isInline, sectionHeadingLevel, sectionPeersNeeded } from './dom-tools.js';
 import { isTeaserList } from './root-expansion.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
@@ -45,7 +45,8 @@ function isSectionedFlow(siblings: Element[]): boolean {
 
 /**
  * The root's peer sections: `section`s opened by a heading of the root's level, when there are
- * enough of them to be the sections of one document (Sphinx writes every section so). A section
+ * enough of them to be the sections of one document (Sphinx writes every section so; two suffice
+ * nested in their parent heading's section, as docutils nests them). A section
  * whose whole body is a list of links ("Policies Introduced by CMake 3.25", "Previous CVEs") is a
  * part of that document like any other.
  */
@@ -53,7 +54,8 @@ function peerSections(root: Element, siblings: Element[]): Set<Element> {
   const level = sectionHeadingLevel(root);
   if (level === 0) return new Set();
   const peers = siblings.filter((sibling) => sectionHeadingLevel(sibling) === level);
-  return new Set(peers.length >= documentSectionPeers ? peers : []);
+  const parent = root.parent;
+  return new Set(parent && isTag(parent) && peers.length >= sectionPeersNeeded(parent, level) ? peers : []);
 }
 
 /**
