@@ -35,11 +35,13 @@
  * A page too long for that heap converts on a worker of its own, started for it and ended after
  * it, with a heap and a deadline scaled to its length up to `largePageHeapMb`; one such page at a
  * time, so the process holds at most one large heap. Too long: its estimated working set
- * (`heapMbFor`, ~40 bytes per character of HTML) is over half the workers' heap, whose other half
- * holds the worker's own code and the page queued behind it. Its own worker gets the workers' heap
- * plus that estimate. Measured on nodejs-doc's `all.html` (5.8 M characters, 119,000 elements, every API
- * page in one): it fails at 128 MB of old space, converts at 160 with the collector thrashing
- * (6.4 s CPU) and at 192-256 in 3.4-3.7 s. A hostile page stays bounded by the cap and the deadline.
+ * (`heapMbFor`, ~40 bytes per character of HTML) is over the workers' heap. Its own worker gets the
+ * workers' heap plus that estimate. Measured on nodejs-doc's `all.html` (5.8 M characters, 119,000
+ * elements, every API page in one): it fails at 128 MB of old space, converts at 160 with the
+ * collector thrashing (6.4 s CPU) and at 192-256 in 3.4-3.7 s. cmake-doc's `genindex.html` (2.8 M
+ * characters, estimate 105 MB) converts in the pool's 128 MB and stays there: sent to a worker of
+ * its own it cost the crawl ~55 MB more peak RSS. A hostile page stays bounded by the cap and the
+ * deadline.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -173,7 +175,7 @@ export class WorkerPoolTransformer implements HtmlTransformer {
     if (this.isClosed) return Promise.reject(new Error('WorkerPoolTransformer is closed'));
     return new Promise((resolve, reject) => {
       const task = { id: this.nextId++, input, resolve, reject };
-      if (heapMbFor(input.html) > this.baseHeapMb / 2 && this.largePageHeapMb > this.baseHeapMb) this.largeWaiting.push(task);
+      if (heapMbFor(input.html) > this.baseHeapMb && this.largePageHeapMb > this.baseHeapMb) this.largeWaiting.push(task);
       else this.waiting.push(task);
       this.dispatch();
     });
