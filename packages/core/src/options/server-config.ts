@@ -59,7 +59,8 @@ export const serverConfigSchema = Type.Object(
       minimum: 16,
       maximum: 16_384,
       default: 128,
-      description: 'Heap (old generation, MB) of each transform worker thread; a page that needs more fails as too large.',
+      description:
+        'Heap (old generation, MB) of each transform worker thread. A page too long for it (~40 bytes per character of HTML) converts alone on a worker with up to 4x this heap; a page that needs more fails as too large.',
     }),
     QUARRY_MAX_BODY_BYTES: Type.Integer({
       minimum: 1024,
