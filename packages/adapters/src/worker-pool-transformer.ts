@@ -31,6 +31,17 @@
  * page needs a few MB, and V8 grows an unbounded worker heap with the garbage rate, not the need.
  * Measured on the 5,000-page crawl (benchmarks/crawl-throughput): peak RSS 304 -> 278 MB at the same
  * CPU per page.
+ *
+ * A page too long for that heap converts on a worker of its own, started for it and ended after
+ * it, with a heap and a deadline scaled to its length up to `largePageHeapMb`; one such page at a
+ * time, so the process holds at most one large heap. Too long: its estimated working set
+ * (`heapMbFor`, ~40 bytes per character of HTML) is over the workers' heap. Its own worker gets the
+ * workers' heap plus that estimate. Measured on nodejs-doc's `all.html` (5.8 M characters, 119,000
+ * elements, every API page in one): it fails at 128 MB of old space, converts at 160 with the
+ * collector thrashing (6.4 s CPU) and at 192-256 in 3.4-3.7 s. cmake-doc's `genindex.html` (2.8 M
+ * characters, estimate 105 MB) converts in the pool's 128 MB and stays there: sent to a worker of
+ * its own it cost the crawl ~55 MB more peak RSS. A hostile page stays bounded by the cap and the
+ * deadline.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -51,6 +62,12 @@ export interface WorkerPoolTransformerOptions {
   resourceLimits?: ResourceLimits;
   /** Longest a page may take to convert (ms, default `defaultTransformDeadlineMs`); past it the page fails as too large. */
   deadlineMs?: number;
+  /**
+   * Most old-generation heap (MB) a page too long for `resourceLimits` may get on a worker of its
+   * own (default 4x the workers' old generation, 512 MB by default); its deadline scales by the
+   * same factor. Set it to the workers' old generation to refuse such pages instead.
+   */
+  largePageHeapMb?: number;
   /** The worker script. Default: the built `transform-worker.js` beside this module (see `workerScript`). */
   workerUrl?: URL;
 }
@@ -82,6 +99,10 @@ interface PoolWorker {
   tasks: Map<number, Task>;
   isReady: boolean;
   isGone: boolean;
+  /** Started for one large page and ended after it; not in the pool's `workers`. */
+  isDedicated: boolean;
+  resourceLimits: ResourceLimits;
+  deadlineMs: number;
 }
 
 /**
@@ -97,14 +118,27 @@ export const defaultTransformDeadlineMs = 20_000;
 /** What a worker may take to load before the deadline of the pages it holds starts. */
 const workerStartupMs = 30_000;
 
+/**
+ * Old-generation heap (MB) converting `html` is estimated to need: nodejs-doc's `all.html` keeps
+ * ~26 bytes per character live at its peak (it converts at 160 MB, not at 128); 40 leaves the
+ * collector room to work without thrashing.
+ */
+export function heapMbFor(html: string): number {
+  return Math.ceil((html.length * 40) / (1024 * 1024));
+}
+
 export class WorkerPoolTransformer implements HtmlTransformer {
   private readonly maxWorkers: number;
   private readonly useCallingThread: boolean;
   private readonly resourceLimits: ResourceLimits;
   private readonly deadlineMs: number;
+  private readonly largePageHeapMb: number;
   private readonly workerUrl: URL | undefined;
   private readonly workers: PoolWorker[] = [];
   private waiting: Task[] = [];
+  /** Pages too long for the workers' heap, each waiting for a worker of its own. */
+  private largeWaiting: Task[] = [];
+  private large: PoolWorker | undefined;
   private nextId = 1;
   private isClosed = false;
   private isInlineScheduled = false;
@@ -119,12 +153,17 @@ export class WorkerPoolTransformer implements HtmlTransformer {
     this.resourceLimits = options.resourceLimits ?? defaultWorkerLimits;
     this.deadlineMs = options.deadlineMs ?? defaultTransformDeadlineMs;
     if (!(this.deadlineMs > 0)) throw new RangeError(`\`deadlineMs\` must be a positive number; got ${this.deadlineMs}`);
+    this.largePageHeapMb = options.largePageHeapMb ?? 4 * this.baseHeapMb;
     this.workerUrl = options.workerUrl;
   }
 
-  /** Workers started and alive (for tests and status pages). */
+  /** Workers of the pool started and alive, not counting a large page's own (for tests and status pages). */
   get size(): number {
     return this.workers.length;
+  }
+
+  private get baseHeapMb(): number {
+    return this.resourceLimits.maxOldGenerationSizeMb ?? defaultWorkerLimits.maxOldGenerationSizeMb!;
   }
 
   /**
@@ -135,7 +174,9 @@ export class WorkerPoolTransformer implements HtmlTransformer {
   transform(input: HtmlTransformInput): Promise<HtmlTransformOutput> {
     if (this.isClosed) return Promise.reject(new Error('WorkerPoolTransformer is closed'));
     return new Promise((resolve, reject) => {
-      this.waiting.push({ id: this.nextId++, input, resolve, reject });
+      const task = { id: this.nextId++, input, resolve, reject };
+      if (heapMbFor(input.html) > this.baseHeapMb && this.largePageHeapMb > this.baseHeapMb) this.largeWaiting.push(task);
+      else this.waiting.push(task);
       this.dispatch();
     });
   }
@@ -144,9 +185,12 @@ export class WorkerPoolTransformer implements HtmlTransformer {
   async close(): Promise<void> {
     this.isClosed = true;
     const closed = new Error('WorkerPoolTransformer is closed');
-    for (const task of this.waiting) task.reject(closed);
+    for (const task of [...this.waiting, ...this.largeWaiting]) task.reject(closed);
     this.waiting = [];
+    this.largeWaiting = [];
     const workers = this.workers.splice(0);
+    if (this.large) workers.push(this.large);
+    this.large = undefined;
     for (const slot of workers) {
       slot.isGone = true;
       for (const task of slot.tasks.values()) {
@@ -163,6 +207,7 @@ export class WorkerPoolTransformer implements HtmlTransformer {
    * left waits for a worker or, on the next event-loop turn, for the calling thread.
    */
   private dispatch(): void {
+    this.dispatchLarge();
     while (this.waiting.length > 0) {
       const slot = this.pickWorker();
       if (!slot) break;
@@ -176,6 +221,27 @@ export class WorkerPoolTransformer implements HtmlTransformer {
       this.isInlineScheduled = true;
       setImmediate(() => this.convertInline());
     }
+  }
+
+  /** The next large page, on a worker of its own sized to it, once the previous one is done. */
+  private dispatchLarge(): void {
+    if (this.large || this.largeWaiting.length === 0) return;
+    const task = this.largeWaiting.shift()!;
+    const heapMb = Math.min(this.largePageHeapMb, this.baseHeapMb + heapMbFor(task.input.html));
+    const deadlineMs = Math.round((this.deadlineMs * heapMb) / this.baseHeapMb);
+    const slot = this.spawn({ ...this.resourceLimits, maxOldGenerationSizeMb: heapMb }, deadlineMs, true);
+    this.large = slot;
+    slot.tasks.set(task.id, task);
+    this.arm(slot, task);
+    slot.worker.postMessage({ id: task.id, input: task.input } satisfies WorkerRequest);
+  }
+
+  /** Takes a worker that is gone out of the pool (or out of the large page's place). */
+  private remove(slot: PoolWorker): void {
+    slot.isGone = true;
+    if (slot === this.large) this.large = undefined;
+    const at = this.workers.indexOf(slot);
+    if (at !== -1) this.workers.splice(at, 1);
   }
 
   /** The calling thread's share: one waiting page, unless a worker has room by now. */
@@ -199,10 +265,9 @@ export class WorkerPoolTransformer implements HtmlTransformer {
    */
   private expire(slot: PoolWorker, task: Task): void {
     if (slot.isGone || !slot.tasks.has(task.id)) return;
-    slot.isGone = true;
-    this.workers.splice(this.workers.indexOf(slot), 1);
+    this.remove(slot);
     slot.tasks.delete(task.id);
-    task.reject(tooLarge(`converting it took longer than ${this.deadlineMs} ms`));
+    task.reject(tooLarge(`converting it took longer than ${slot.deadlineMs} ms`));
     const others = [...slot.tasks.values()];
     for (const other of others) clearTimeout(other.timer);
     slot.tasks.clear();
@@ -214,24 +279,27 @@ export class WorkerPoolTransformer implements HtmlTransformer {
   /** (Re)starts the task's deadline on its worker, with time to load while the worker is not ready. */
   private arm(slot: PoolWorker, task: Task): void {
     clearTimeout(task.timer);
-    task.timer = setTimeout(() => this.expire(slot, task), this.deadlineMs + (slot.isReady ? 0 : workerStartupMs));
+    task.timer = setTimeout(() => this.expire(slot, task), slot.deadlineMs + (slot.isReady ? 0 : workerStartupMs));
     task.timer.unref();
   }
 
   private pickWorker(): PoolWorker | undefined {
     let best: PoolWorker | undefined;
     for (const slot of this.workers) if (!best || slot.tasks.size < best.tasks.size) best = slot;
-    if ((!best || best.tasks.size > 0) && this.workers.length < this.maxWorkers) return this.spawn();
+    if ((!best || best.tasks.size > 0) && this.workers.length < this.maxWorkers) {
+      const slot = this.spawn(this.resourceLimits, this.deadlineMs, false);
+      this.workers.push(slot);
+      return slot;
+    }
     return best && best.tasks.size < depth ? best : undefined;
   }
 
-  private spawn(): PoolWorker {
-    const worker = new Worker(this.workerUrl ?? workerScript(), { resourceLimits: this.resourceLimits });
-    const slot: PoolWorker = { worker, tasks: new Map(), isReady: false, isGone: false };
+  private spawn(resourceLimits: ResourceLimits, deadlineMs: number, isDedicated: boolean): PoolWorker {
+    const worker = new Worker(this.workerUrl ?? workerScript(), { resourceLimits });
+    const slot: PoolWorker = { worker, tasks: new Map(), isReady: false, isGone: false, isDedicated, resourceLimits, deadlineMs };
     worker.on('message', (reply: WorkerReply) => this.answer(slot, reply));
     worker.on('error', (error) => this.retire(slot, error));
     worker.on('exit', (code) => this.retire(slot, new Error(`exited with code ${code}`)));
-    this.workers.push(slot);
     return slot;
   }
 
@@ -247,7 +315,11 @@ export class WorkerPoolTransformer implements HtmlTransformer {
     if (!task) return;
     clearTimeout(task.timer);
     slot.tasks.delete(reply.id);
-    if (slot.tasks.size === 0) slot.worker.unref();
+    if (slot.isDedicated) {
+      // Its large heap goes with it.
+      this.remove(slot);
+      void slot.worker.terminate();
+    } else if (slot.tasks.size === 0) slot.worker.unref();
     if ('output' in reply) task.resolve(reply.output);
     else task.reject(rebuildError(reply.error));
     this.dispatch();
@@ -260,13 +332,12 @@ export class WorkerPoolTransformer implements HtmlTransformer {
    */
   private retire(slot: PoolWorker, cause: Error): void {
     if (slot.isGone) return;
-    slot.isGone = true;
-    this.workers.splice(this.workers.indexOf(slot), 1);
+    this.remove(slot);
     const outOfMemory = (cause as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
     // A worker that ran out of memory was converting, even if its `ready` has not been read yet.
     if (outOfMemory) slot.isReady = true;
     const error = new Error(`The HTML transform worker ${slot.isReady ? 'crashed' : 'failed to start'}: ${cause.message}`, { cause });
-    const heapMb = (this.resourceLimits.maxOldGenerationSizeMb ?? 0) + (this.resourceLimits.maxYoungGenerationSizeMb ?? 0);
+    const heapMb = (slot.resourceLimits.maxOldGenerationSizeMb ?? 0) + (slot.resourceLimits.maxYoungGenerationSizeMb ?? 0);
     // Out of memory: the page being converted (the first posted) is too large; the one waiting behind it goes back to the queue.
     const [running, ...behind] = [...slot.tasks.values()];
     for (const task of slot.tasks.values()) clearTimeout(task.timer);
@@ -279,8 +350,9 @@ export class WorkerPoolTransformer implements HtmlTransformer {
       for (const task of [running, ...behind]) task?.reject(error);
     }
     if (!slot.isReady) {
-      for (const task of this.waiting) task.reject(error);
+      for (const task of [...this.waiting, ...this.largeWaiting]) task.reject(error);
       this.waiting = [];
+      this.largeWaiting = [];
     }
     this.dispatch();
   }

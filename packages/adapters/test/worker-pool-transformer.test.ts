@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { transformHtml, type HtmlTransformInput } from '@quarry/core';
 import { WorkerPoolTransformer } from '../src/index.js';
+import { heapMbFor } from '../src/worker-pool-transformer.js';
 
 const article = (title: string, paragraphs: number) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${title}</title>
@@ -119,7 +120,8 @@ describe('WorkerPoolTransformer', () => {
   });
 
   it('fails a page that outgrows the worker heap as too large, never on the calling thread, and carries on', async () => {
-    const transformer = pool({ workers: 1, resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 48 } });
+    // largePageHeapMb at the workers' heap: no page gets a worker of its own (see the next tests).
+    const transformer = pool({ workers: 1, resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 48 }, largePageHeapMb: 48 });
     const big = `<html><head><title>Big</title></head><body>${'<div><p>x <a href="/a">y</a></p></div>'.repeat(150_000)}</body></html>`;
     const [failed, queued] = await Promise.allSettled([transformer.transform(input(big)), transformer.transform(input(article('Behind', 2)))]);
     expect(failed.status).toBe('rejected');
@@ -128,6 +130,30 @@ describe('WorkerPoolTransformer', () => {
     // The page queued behind it on the same worker is converted by the replacement.
     expect(queued.status === 'fulfilled' ? queued.value.metadata.title : String(queued.reason)).toBe('Behind');
     expect((await transformer.transform(input(article('Fine', 2)))).metadata.title).toBe('Fine');
+  }, 60_000);
+
+  it('converts a page too long for the workers heap on a worker of its own, sized to it, then ends that worker', async () => {
+    // 10,000 paragraphs (~1.6 M characters, a quarter of nodejs-doc's all.html): more than 48 MB
+    // of old space holds while converting.
+    const long = article('Long', 10_000);
+    const limits = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 48 };
+    expect(heapMbFor(long)).toBeGreaterThan(limits.maxOldGenerationSizeMb);
+    const transformer = pool({ workers: 1, resourceLimits: limits });
+    const [converted, small] = await Promise.all([transformer.transform(input(long)), transformer.transform(input(article('Small', 2)))]);
+    expect(converted).toEqual(transformHtml(input(long)));
+    expect(small.metadata.title).toBe('Small');
+    expect(transformer.size).toBe(1); // the pool's own worker; the large page's is gone
+    // The same page on the pool's heap alone (no room for large pages) fails as too large.
+    const bounded = pool({ workers: 1, resourceLimits: limits, largePageHeapMb: limits.maxOldGenerationSizeMb });
+    await expect(bounded.transform(input(long))).rejects.toMatchObject({ kind: 'too-large', message: expect.stringMatching(/52 MB heap/) });
+  }, 60_000);
+
+  it('bounds a large page by largePageHeapMb: past it the page fails as too large and the next one converts', async () => {
+    const transformer = pool({ workers: 1, resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 48 }, largePageHeapMb: 96 });
+    const big = `<html><head><title>Big</title></head><body>${'<div><p>x <a href="/a">y</a></p></div>'.repeat(150_000)}</body></html>`;
+    const [failed, next] = await Promise.allSettled([transformer.transform(input(big)), transformer.transform(input(article('Long', 1_500)))]);
+    expect(failed.status === 'rejected' && failed.reason).toMatchObject({ kind: 'too-large', message: expect.stringMatching(/100 MB heap/) });
+    expect(next.status === 'fulfilled' ? next.value.metadata.title : String(next.reason)).toBe('Long');
   }, 60_000);
 
   it('fails a page still converting after the deadline, terminates its worker and carries on', async () => {
