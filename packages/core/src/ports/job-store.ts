@@ -140,12 +140,21 @@ export interface JobErrorRecord {
   timestamp: string;
 }
 
+/** The parts of a job that change after it is created (what `updateJob` patches). */
+export type JobHead = Pick<JobBase, 'status' | 'kickoffDone' | 'expiresAt' | 'error'>;
+
 /** The jobs themselves: created, read, moved between statuses, listed. */
 export interface JobRecords {
   /** Stores a new job, with its webhook deliveries (the `started` event) in the same transaction. */
   createJob(job: JobRecord, outbox?: OutboxEvent[]): Promise<void>;
   /** The job, or undefined when unknown. */
   getJob(id: string): Promise<JobRecord | undefined>;
+  /**
+   * The job's changing parts as stored now, or undefined when unknown: a read without the request,
+   * for a caller that keeps the rest of the job (the job runner reads it per page, and sees a cancel
+   * made by another process). Optional: callers without it read `getJob`.
+   */
+  jobHead?(id: string): Promise<JobHead | undefined>;
   /**
    * Updates a job. With `expectedStatus`, only when the job is in that status (compare-and-set);
    * returns whether the update happened. Terminal statuses are never left. `outbox` deliveries are
