@@ -307,6 +307,11 @@ export class SqliteJobStore implements JobStore {
     return this.statements.documents.all(jobId, limit, Math.max(0, skip)).map((row) => JSON.parse(row.document) as ScrapeDocument);
   }
 
+  async listDocumentTexts(jobId: string, skip: number, limit: number): Promise<string[]> {
+    if (limit <= 0) return [];
+    return this.statements.documents.all(jobId, limit, Math.max(0, skip)).map((row) => row.document);
+  }
+
   async listErrors(jobId: string): Promise<JobErrorRecord[]> {
     return this.statements.errors.all(jobId).map((row) => ({
       id: `${jobId}:${row.seq}`,

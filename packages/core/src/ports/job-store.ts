@@ -212,6 +212,12 @@ export interface PageResults {
   readonly acksMessages?: boolean;
   /** Documents in completion order. */
   listDocuments(jobId: string, skip: number, limit: number): Promise<ScrapeDocument[]>;
+  /**
+   * The same documents as `listDocuments`, each as its JSON text (`JSON.stringify` of the document):
+   * a store that keeps them as JSON hands out the text it holds, so a caller that writes them out
+   * (the status pages) neither parses nor serialises them. Optional: callers without it stringify.
+   */
+  listDocumentTexts?(jobId: string, skip: number, limit: number): Promise<string[]>;
   listErrors(jobId: string): Promise<JobErrorRecord[]>;
 }
 

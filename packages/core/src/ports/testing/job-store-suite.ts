@@ -360,6 +360,12 @@ export function describeJobStore(name: string, make: () => JobStoreFixture | Pro
         const urls = (documents: ScrapeDocument[]) => documents.map((document) => document.metadata.url.slice('https://example.com/'.length));
         expect(urls(await store.listDocuments('job-1', 0, 100))).toEqual(['c', 'a', 'e', 'b']);
         expect(urls(await store.listDocuments('job-1', 1, 2))).toEqual(['a', 'e']);
+        if (store.listDocumentTexts) {
+          // The texts, where a store hands them out, are the same documents as JSON, in the same order.
+          const texts = await store.listDocumentTexts('job-1', 1, 2);
+          expect(texts).toEqual((await store.listDocuments('job-1', 1, 2)).map((document) => JSON.stringify(document)));
+          expect(await store.listDocumentTexts('job-1', 0, 0)).toEqual([]);
+        }
         expect(urls(await store.listDocuments('job-1', 3, 10))).toEqual(['b']);
         expect(await store.listDocuments('job-1', 4, 10)).toEqual([]);
         expect(await store.listDocuments('job-1', 0, 0)).toEqual([]);
