@@ -6,6 +6,7 @@ import {
   type ItemState,
   type JobErrorRecord,
   type JobFinish,
+  type JobHead,
   type JobKind,
   type JobProgress,
   type JobRecord,
@@ -78,6 +79,9 @@ export class SqliteJobStore implements JobStore {
       ),
       job: db.prepare<[string], JobRow>('SELECT id, kind, team_id, status, url, request, created_at, expires_at, kickoff_done, error FROM jobs WHERE id = ?'),
       jobStatus: db.prepare<[string], { status: JobStatus }>('SELECT status FROM jobs WHERE id = ?'),
+      jobHead: db.prepare<[string], Pick<JobRow, 'status' | 'expires_at' | 'kickoff_done' | 'error'>>(
+        'SELECT status, expires_at, kickoff_done, error FROM jobs WHERE id = ?',
+      ),
       updateJob: db.prepare(
         `UPDATE jobs SET
            status = CASE WHEN @setStatus THEN @status ELSE status END,
@@ -254,6 +258,13 @@ export class SqliteJobStore implements JobStore {
     return row ? toJob(row) : undefined;
   }
 
+  /** The job without its request: no JSON parse nor request check, for the runner's read per page. */
+  async jobHead(id: string): Promise<JobHead | undefined> {
+    const row = this.statements.jobHead.get(id);
+    if (!row) return undefined;
+    return { status: row.status, kickoffDone: row.kickoff_done === 1, expiresAt: row.expires_at, ...(row.error !== null ? { error: row.error } : {}) };
+  }
+
   async updateJob(id: string, patch: JobPatch, expectedStatus?: JobStatus, outbox?: OutboxEvent[]): Promise<boolean> {
     return this.updateTransaction.immediate(id, patch, expectedStatus, outbox);
   }
@@ -294,6 +305,11 @@ export class SqliteJobStore implements JobStore {
   async listDocuments(jobId: string, skip: number, limit: number): Promise<ScrapeDocument[]> {
     if (limit <= 0) return [];
     return this.statements.documents.all(jobId, limit, Math.max(0, skip)).map((row) => JSON.parse(row.document) as ScrapeDocument);
+  }
+
+  async listDocumentTexts(jobId: string, skip: number, limit: number): Promise<string[]> {
+    if (limit <= 0) return [];
+    return this.statements.documents.all(jobId, limit, Math.max(0, skip)).map((row) => row.document);
   }
 
   async listErrors(jobId: string): Promise<JobErrorRecord[]> {

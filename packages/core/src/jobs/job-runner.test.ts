@@ -36,9 +36,9 @@ function heldWorker() {
   return { worker, started, finish: (key: string) => finish.get(key)!() };
 }
 
-async function until(check: () => boolean) {
+async function until(check: () => boolean | Promise<boolean>) {
   const deadline = Date.now() + 5_000;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error('timed out');
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
@@ -80,5 +80,54 @@ describe('JobRunner leaseAhead', () => {
       ['d', 0],
       ['e', 0],
     ]);
+  });
+});
+
+describe('JobRunner job reads', () => {
+  it('reads a job whole once, then its head per page, and sees a cancel made elsewhere', async () => {
+    const jobs = new MemoryJobStore();
+    await jobs.createJob(job);
+    const reads = { getJob: 0, jobHead: 0 };
+    const counted = Object.assign(Object.create(jobs) as MemoryJobStore, {
+      getJob: (id: string) => {
+        reads.getJob++;
+        return jobs.getJob(id);
+      },
+      jobHead: (id: string) => {
+        reads.jobHead++;
+        return jobs.jobHead(id);
+      },
+    });
+    const queue = new MemoryQueue();
+    await queue.enqueue(['a', 'b', 'c'].map((key) => queueMessage(key)));
+    const handed: JobRecord[] = [];
+    const { worker, started, finish } = heldWorker();
+    const handle = worker.handle.bind(worker);
+    worker.handle = (handedJob, message, signal) => {
+      handed.push(handedJob);
+      return handle(handedJob, message, signal);
+    };
+    const runner = new JobRunner(
+      { jobs: counted, queue, worker, clock: systemClock, events: async () => undefined },
+      { concurrency: 1, perHostConcurrency: 1, leaseMs: 60_000 },
+    );
+    runner.start();
+    await until(() => started.length === 1);
+    // Another process changes the job (its kickoff not done, so no page settles it), then this page ends.
+    await jobs.updateJob(job.id, { expiresAt: 123_456 });
+    finish('a');
+    await until(() => started.length === 2);
+    expect(handed[1]).toEqual({ ...job, expiresAt: 123_456 }); // the head read now, the rest as created
+    // Another process cancels the job (no abortJob here): the next page is dropped, not worked.
+    await jobs.updateJob(job.id, { status: 'cancelled' });
+    finish('b');
+    await until(async () => {
+      const depth = await queue.depth();
+      return depth.waiting + depth.active === 0;
+    });
+    await runner.stop();
+    expect(started).toEqual(['a', 'b']);
+    // Whole reads: a's dispatch, and c's (a cancelled job leaves the cache); heads: b's dispatch and both settles.
+    expect(reads).toEqual({ getJob: 2, jobHead: 3 });
   });
 });

@@ -48,6 +48,8 @@ export const defaultRunnerOptions: JobRunnerOptions = { concurrency: 16, perHost
  * trace included, at every call (also on an already aborted signal): once per finished page, ~0.5 %
  * of a CLI crawl's main-thread profile (benchmarks/crawl-real-site/README.md, fourth pass).
  */
+/** Jobs the runner keeps read (`readJob`); more at once than this and the cache starts again. */
+const maxCachedJobs = 256;
 const woken = new Error('woken for the next turn');
 
 export class JobRunner {
@@ -58,6 +60,11 @@ export class JobRunner {
   private readonly slots: SlotLimiter;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly jobControllers = new Map<string, AbortController>();
+  /**
+   * The jobs this runner works on, read whole once (their request parsed and checked once): a page
+   * then reads only the job's head (`jobHead`), so a cancel from another process is still seen.
+   */
+  private readonly jobCache = new Map<string, JobRecord>();
   /** Messages leased ahead (`leaseAhead`), oldest first. */
   private readonly ahead: LeasedMessage[] = [];
   /** Ends the loop's current wait; called once per finished page, so it must stay cheap (see `woken`). */
@@ -98,11 +105,12 @@ export class JobRunner {
   abortJob(jobId: string): void {
     this.jobControllers.get(jobId)?.abort(new Error('Job cancelled'));
     this.jobControllers.delete(jobId);
+    this.jobCache.delete(jobId);
   }
 
   /** Checks a job for completion (after kickoff or the last page). */
   async settle(jobId: string): Promise<void> {
-    const job = await this.deps.jobs.getJob(jobId);
+    const job = await this.readJob(jobId);
     if (job?.status !== 'scraping') return;
     if (!job.kickoffDone) return; // a crawl's kickoff or a batch's items are still being stored
     if (isAgentJob(job)) return; // agent jobs finish with their last step
@@ -116,6 +124,7 @@ export class JobRunner {
       if (await this.deps.jobs.updateJob(jobId, { status: 'failed', error: refused }, 'scraping', this.deps.outbox?.(event))) {
         this.deps.worker.forget(jobId);
         this.jobControllers.delete(jobId);
+        this.jobCache.delete(jobId);
         await this.deps.events(event);
       }
       return;
@@ -124,8 +133,33 @@ export class JobRunner {
     if (await this.deps.jobs.updateJob(jobId, { status: 'completed' }, 'scraping', this.deps.outbox?.(event))) {
       this.deps.worker.forget(jobId);
       this.jobControllers.delete(jobId);
+      this.jobCache.delete(jobId);
       await this.deps.events(event);
     }
+  }
+
+  /**
+   * The job as stored now. With a store that reads heads, the job's request is read once per runner
+   * and each later read takes only the head (status, kickoffDone, expiresAt, error: all `updateJob`
+   * changes); a job leaves the cache when it is terminal or gone. Each read is a new object, the
+   * request shared (nothing in the runner or the worker changes a job's request).
+   */
+  private async readJob(jobId: string): Promise<JobRecord | undefined> {
+    const jobs = this.deps.jobs;
+    const cached = this.jobCache.get(jobId);
+    if (!jobs.jobHead || !cached) {
+      const job = await jobs.getJob(jobId);
+      if (jobs.jobHead && job && !terminalJobStatuses.has(job.status)) {
+        if (this.jobCache.size >= maxCachedJobs) this.jobCache.clear();
+        this.jobCache.set(jobId, job);
+      }
+      return job;
+    }
+    const head = await jobs.jobHead(jobId);
+    if (!head || terminalJobStatuses.has(head.status)) this.jobCache.delete(jobId);
+    if (!head) return undefined;
+    const { error: _error, ...rest } = cached;
+    return { ...rest, ...head } as JobRecord;
   }
 
   /**
@@ -179,7 +213,7 @@ export class JobRunner {
   }
 
   private async dispatch(message: LeasedMessage): Promise<void> {
-    const job = await this.deps.jobs.getJob(message.jobId);
+    const job = await this.readJob(message.jobId);
     if (!job || terminalJobStatuses.has(job.status)) {
       await this.deps.queue.ack(message);
       return;
@@ -262,6 +296,7 @@ export class JobRunner {
     await this.deps.queue.ack(message);
     const event: JobEvent = { type: 'failed', job: { ...job, status: 'failed', error: reason }, error: reason };
     if (await this.deps.jobs.updateJob(job.id, { status: 'failed', error: reason }, 'scraping', this.deps.outbox?.(event))) {
+      this.jobCache.delete(job.id);
       await this.deps.jobs.cancelItems(job.id);
       await this.deps.queue.removeJob(job.id);
       await this.deps.events(event);

@@ -4,6 +4,7 @@ import type {
   ItemState,
   JobErrorRecord,
   JobFinish,
+  JobHead,
   JobKind,
   JobProgress,
   JobRecord,
@@ -63,6 +64,12 @@ export class MemoryJobStore implements JobStore {
   async getJob(id: string): Promise<JobRecord | undefined> {
     const data = this.jobs.get(id);
     return data ? structuredClone(data.job) : undefined;
+  }
+
+  async jobHead(id: string): Promise<JobHead | undefined> {
+    const job = this.jobs.get(id)?.job;
+    if (!job) return undefined;
+    return { status: job.status, kickoffDone: job.kickoffDone, expiresAt: job.expiresAt, ...(job.error !== undefined ? { error: job.error } : {}) };
   }
 
   async updateJob(id: string, patch: Partial<Pick<JobRecord, 'status' | 'kickoffDone' | 'error' | 'expiresAt'>>, expectedStatus?: JobStatus): Promise<boolean> {

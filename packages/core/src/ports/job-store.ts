@@ -140,12 +140,21 @@ export interface JobErrorRecord {
   timestamp: string;
 }
 
+/** The parts of a job that change after it is created (what `updateJob` patches). */
+export type JobHead = Pick<JobBase, 'status' | 'kickoffDone' | 'expiresAt' | 'error'>;
+
 /** The jobs themselves: created, read, moved between statuses, listed. */
 export interface JobRecords {
   /** Stores a new job, with its webhook deliveries (the `started` event) in the same transaction. */
   createJob(job: JobRecord, outbox?: OutboxEvent[]): Promise<void>;
   /** The job, or undefined when unknown. */
   getJob(id: string): Promise<JobRecord | undefined>;
+  /**
+   * The job's changing parts as stored now, or undefined when unknown: a read without the request,
+   * for a caller that keeps the rest of the job (the job runner reads it per page, and sees a cancel
+   * made by another process). Optional: callers without it read `getJob`.
+   */
+  jobHead?(id: string): Promise<JobHead | undefined>;
   /**
    * Updates a job. With `expectedStatus`, only when the job is in that status (compare-and-set);
    * returns whether the update happened. Terminal statuses are never left. `outbox` deliveries are
@@ -203,6 +212,12 @@ export interface PageResults {
   readonly acksMessages?: boolean;
   /** Documents in completion order. */
   listDocuments(jobId: string, skip: number, limit: number): Promise<ScrapeDocument[]>;
+  /**
+   * The same documents as `listDocuments`, each as its JSON text (`JSON.stringify` of the document):
+   * a store that keeps them as JSON hands out the text it holds, so a caller that writes them out
+   * (the status pages) neither parses nor serialises them. Optional: callers without it stringify.
+   */
+  listDocumentTexts?(jobId: string, skip: number, limit: number): Promise<string[]>;
   listErrors(jobId: string): Promise<JobErrorRecord[]>;
 }
 

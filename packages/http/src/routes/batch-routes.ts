@@ -30,7 +30,7 @@ export function batchRoutes(app: FastifyInstance, services: Services, version: A
     url: `/${version}/batch/scrape/:id`,
     config: { kind: 'crawlStatus' },
     preHandler: (request) => checkWatchable(services, request, ['batch_scrape']),
-    handler: (request) => jobStatus(services, request, version, ['batch_scrape'], 'batch/scrape'),
+    handler: (request, reply) => jobStatus(services, request, reply, version, ['batch_scrape'], 'batch/scrape'),
     wsHandler: (socket, request) => watchJob(services, socket, request, version, ['batch_scrape']),
   });
   for (const method of ['GET', 'DELETE'] as const) {

@@ -41,7 +41,7 @@ export function crawlRoutes(app: FastifyInstance, services: Services, version: A
     url: `/${version}/crawl/:id`,
     config: { kind: 'crawlStatus' },
     preHandler: (request) => checkWatchable(services, request, kinds),
-    handler: (request) => jobStatus(services, request, version, kinds, 'crawl'),
+    handler: (request, reply) => jobStatus(services, request, reply, version, kinds, 'crawl'),
     wsHandler: (socket, request) => watchJob(services, socket, request, version, kinds),
   });
   // GET per the API; DELETE because the v1 SDK's checkCrawlErrors sends DELETE.

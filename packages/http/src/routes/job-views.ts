@@ -1,10 +1,10 @@
-import type { FastifyRequest } from 'fastify';
-import { jobOfKind, NotFoundError, type JobKind, type JobRecord } from '@quarry/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { jobOfKind, NotFoundError, type JobKind, type JobRecord, type ScrapeDocument } from '@quarry/core';
 import { pageQuery } from '../server/body.js';
 import { publicOrigin, type ApiVersion, type Caller } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
-import { statusPage } from '../server/status-page.js';
-import { presentDocument } from './present-document.js';
+import { statusPage, statusPageBody, type StatusPage } from '../server/status-page.js';
+import { presentDocumentText } from './present-document.js';
 
 /** Reads shared by crawl and batch routes: a job of the caller's team, its status page, errors. */
 
@@ -21,24 +21,31 @@ export async function callerJob(services: Services, caller: Caller, id: string, 
   return job;
 }
 
-export function jobStatus(services: Services, request: FastifyRequest, version: ApiVersion, kinds: JobKind[], route: string) {
+/**
+ * A crawl or batch status page as the route's JSON body: the documents' stored JSON texts are
+ * written as they are (each was parsed and serialised again before, twice with the size check).
+ */
+export async function jobStatus(services: Services, request: FastifyRequest, reply: FastifyReply, version: ApiVersion, kinds: JobKind[], route: string) {
   const { id } = request.params as { id: string };
-  return jobStatusOf(services, request.caller, id, { version, kinds, route, origin: publicOrigin(request), query: pageQuery(request.query) });
+  const page = await statusPageTexts(services, request.caller, id, { version, kinds, route, origin: publicOrigin(request), query: pageQuery(request.query) });
+  return reply.type('application/json; charset=utf-8').send(statusPageBody(page));
 }
 
-/** A crawl or batch status page for the caller (routes and MCP tools). */
-export async function jobStatusOf(
-  services: Services,
-  caller: Caller,
-  id: string,
-  view: { version: ApiVersion; kinds: JobKind[]; route: string; origin: string; query: { skip: number; limit: number | undefined } },
-) {
+type StatusView = { version: ApiVersion; kinds: JobKind[]; route: string; origin: string; query: { skip: number; limit: number | undefined } };
+
+async function statusPageTexts(services: Services, caller: Caller, id: string, view: StatusView): Promise<StatusPage> {
   const job = await callerJob(services, caller, id, view.kinds);
   const page = await statusPage(services.jobStore, job, view.query, (skip, limit) => {
     const params = new URLSearchParams({ skip: String(skip), ...(limit !== undefined ? { limit: String(limit) } : {}) });
     return `${view.origin}/${view.version}/${view.route}/${job.id}?${params}`;
   });
-  return { ...page, data: page.data.map((document) => presentDocument(document, view.version)) };
+  return { ...page, data: page.data.map((text) => presentDocumentText(text, view.version)) };
+}
+
+/** A crawl or batch status page for the caller, its documents as objects (MCP tools). */
+export async function jobStatusOf(services: Services, caller: Caller, id: string, view: StatusView) {
+  const page = await statusPageTexts(services, caller, id, view);
+  return { ...page, data: page.data.map((text) => JSON.parse(text) as ScrapeDocument) };
 }
 
 export async function jobErrors(services: Services, request: FastifyRequest, kinds: JobKind[]) {

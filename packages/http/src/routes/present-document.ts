@@ -12,3 +12,15 @@ export function presentDocument(document: ScrapeDocument, version: ApiVersion): 
   const shown = document.metadata.proxyUsed === 'enhanced' ? { ...document, metadata: { ...document.metadata, proxyUsed: 'stealth' as const } } : document;
   return shown.extract !== undefined ? { ...shown, llm_extraction: shown.extract } : shown;
 }
+
+/**
+ * `presentDocument` on a document's JSON text (`JSON.stringify` output): v1 changes only a document
+ * with an `extract` or an enhanced proxy, so any other text is answered as it is, unparsed. The test
+ * on the text may match inside a string (a page that quotes those words): that document is then
+ * parsed and presented, as any.
+ */
+export function presentDocumentText(text: string, version: ApiVersion): string {
+  if (version !== 'v1') return text;
+  if (!text.includes('"extract":') && !text.includes('"proxyUsed":"enhanced"')) return text;
+  return JSON.stringify(presentDocument(JSON.parse(text) as ScrapeDocument, version));
+}

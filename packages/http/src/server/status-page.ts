@@ -1,4 +1,4 @@
-import type { Frontier, JobProgress, JobRecord, PageResults, ScrapeDocument } from '@quarry/core';
+import type { Frontier, JobProgress, JobRecord, PageResults } from '@quarry/core';
 
 /**
  * One page of a crawl or batch status. Documents in completion order from `skip`, at most `limit`
@@ -16,8 +16,15 @@ export interface StatusPage {
   creditsUsed: number;
   expiresAt: string;
   next?: string;
-  data: ScrapeDocument[];
+  /** Each document as its JSON text, as the store holds it: written out as is, parsed only where needed. */
+  data: string[];
   error?: string;
+}
+
+/** The documents' JSON texts from the store's own (no parse, no stringify), or stringified from `listDocuments`. */
+function documentTexts(jobs: PageResults, jobId: string, skip: number, limit: number): Promise<string[]> {
+  if (jobs.listDocumentTexts) return jobs.listDocumentTexts(jobId, skip, limit);
+  return jobs.listDocuments(jobId, skip, limit).then((documents) => documents.map((document) => JSON.stringify(document)));
 }
 
 export async function statusPage(
@@ -28,11 +35,11 @@ export async function statusPage(
 ): Promise<StatusPage> {
   const progress: JobProgress = await jobs.progress(job.id);
   const limit = Math.min(query.limit ?? statusPageLimits.defaultLimit, statusPageLimits.maxLimit);
-  const candidates = await jobs.listDocuments(job.id, query.skip, limit);
-  const data: ScrapeDocument[] = [];
+  const candidates = await documentTexts(jobs, job.id, query.skip, limit);
+  const data: string[] = [];
   let bytes = 0;
   for (const document of candidates) {
-    const size = Buffer.byteLength(JSON.stringify(document));
+    const size = Buffer.byteLength(document);
     if (data.length > 0 && bytes + size > statusPageLimits.maxBytes) break;
     bytes += size;
     data.push(document);
@@ -50,4 +57,10 @@ export async function statusPage(
   };
   if (finishedAfter > 0 && data.length > 0) page.next = nextUrl(query.skip + data.length, query.limit);
   return page;
+}
+
+/** The page as its JSON body, the documents' texts spliced in as they are. */
+export function statusPageBody(page: StatusPage): string {
+  const { data, ...head } = page;
+  return `${JSON.stringify(head).slice(0, -1)},"data":[${data.join(',')}]}`;
 }

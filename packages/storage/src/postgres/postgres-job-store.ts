@@ -5,6 +5,7 @@ import {
   type ItemState,
   type JobErrorRecord,
   type JobFinish,
+  type JobHead,
   type JobKind,
   type JobProgress,
   type JobRecord,
@@ -83,6 +84,16 @@ export class PostgresJobStore implements JobStore {
   async getJob(id: string): Promise<JobRecord | undefined> {
     const [row] = await this.db.query<JobRow>(`SELECT ${jobColumns} FROM jobs WHERE id = $1`, [id]);
     return row ? toJob(row) : undefined;
+  }
+
+  /** The job without its request: no JSON parse nor request check, for the runner's read per page. */
+  async jobHead(id: string): Promise<JobHead | undefined> {
+    const [row] = await this.db.query<Pick<JobRow, 'status' | 'expires_at' | 'kickoff_done' | 'error'>>(
+      'SELECT status, expires_at, kickoff_done, error FROM jobs WHERE id = $1',
+      [id],
+    );
+    if (!row) return undefined;
+    return { status: row.status, kickoffDone: row.kickoff_done, expiresAt: row.expires_at, ...(row.error !== null ? { error: row.error } : {}) };
   }
 
   async updateJob(id: string, patch: JobPatch, expectedStatus?: JobStatus, outbox?: OutboxEvent[]): Promise<boolean> {

@@ -149,6 +149,18 @@ export function describeJobStore(name: string, make: () => JobStoreFixture | Pro
         expect(await store.getJob('job-1')).toMatchObject({ status: 'failed', error: 'robots.txt unreachable', kickoffDone: true });
       });
 
+      it("reads a job's head as getJob reads those fields, when the store reads heads", async () => {
+        if (!store.jobHead) return;
+        const head = (job: JobRecord | undefined) =>
+          job && { status: job.status, kickoffDone: job.kickoffDone, expiresAt: job.expiresAt, ...(job.error !== undefined ? { error: job.error } : {}) };
+        expect(await store.jobHead('job-1')).toEqual(head(await store.getJob('job-1')));
+        await store.updateJob('job-1', { kickoffDone: true, expiresAt: 5 });
+        expect(await store.jobHead('job-1')).toEqual(head(await store.getJob('job-1')));
+        await store.updateJob('job-1', { status: 'cancelled', error: 'stopped elsewhere' });
+        expect(await store.jobHead('job-1')).toEqual({ status: 'cancelled', kickoffDone: true, expiresAt: 5, error: 'stopped elsewhere' });
+        expect(await store.jobHead('nope')).toBeUndefined();
+      });
+
       it('compares and sets on the expected status', async () => {
         expect(await store.updateJob('job-1', { status: 'completed' }, 'cancelled')).toBe(false);
         expect((await store.getJob('job-1'))?.status).toBe('scraping');
@@ -348,6 +360,12 @@ export function describeJobStore(name: string, make: () => JobStoreFixture | Pro
         const urls = (documents: ScrapeDocument[]) => documents.map((document) => document.metadata.url.slice('https://example.com/'.length));
         expect(urls(await store.listDocuments('job-1', 0, 100))).toEqual(['c', 'a', 'e', 'b']);
         expect(urls(await store.listDocuments('job-1', 1, 2))).toEqual(['a', 'e']);
+        if (store.listDocumentTexts) {
+          // The texts, where a store hands them out, are the same documents as JSON, in the same order.
+          const texts = await store.listDocumentTexts('job-1', 1, 2);
+          expect(texts).toEqual((await store.listDocuments('job-1', 1, 2)).map((document) => JSON.stringify(document)));
+          expect(await store.listDocumentTexts('job-1', 0, 0)).toEqual([]);
+        }
         expect(urls(await store.listDocuments('job-1', 3, 10))).toEqual(['b']);
         expect(await store.listDocuments('job-1', 4, 10)).toEqual([]);
         expect(await store.listDocuments('job-1', 0, 0)).toEqual([]);
