@@ -27,10 +27,13 @@
  * `deadlineMs`, fails with a `TargetError` of kind `too-large`; its worker is terminated and
  * replaced, and the other page it held goes back to the queue.
  *
- * Workers run with a small heap (`defaultWorkerLimits`: 8 MB young generation, 128 MB old): a docs
+ * Workers run with a small heap (`defaultWorkerLimits`: 16 MB young generation, 128 MB old): a docs
  * page needs a few MB, and V8 grows an unbounded worker heap with the garbage rate, not the need.
  * Measured on the 5,000-page crawl (benchmarks/crawl-throughput): peak RSS 304 -> 278 MB at the same
- * CPU per page.
+ * CPU per page. The young generation was 8 MB until the fourth pass of issue 14: a page allocates
+ * ~1.4 MB in the transform, so the worker scavenged every few pages; at 16 MB the crawl of cmake-doc
+ * took ~1 ms less CPU per page (worker and V8's GC threads) for ~+10 MB peak RSS; 24 and 32 MB
+ * saved no more and cost up to +60 MB (benchmarks/crawl-real-site/README.md).
  *
  * A page too long for that heap converts on a worker of its own, started for it and ended after
  * it, with a heap and a deadline scaled to its length up to `largePageHeapMb`; one such page at a
@@ -111,7 +114,7 @@ interface PoolWorker {
  */
 const depth = 2;
 
-export const defaultWorkerLimits: ResourceLimits = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 128 };
+export const defaultWorkerLimits: ResourceLimits = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 128 };
 
 /** A 40 KB page converts in ~5 ms and a 5 MB one in well under a second; a page still going after this is hostile. */
 export const defaultTransformDeadlineMs = 20_000;

@@ -1,7 +1,9 @@
-import { textContent } from 'domutils';
+import { findOne, textContent } from 'domutils';
 import { parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
+import { trimArticleEdges } from './article-edges.js';
 import { extractMainContent } from './main-content.js';
+import { measureText } from './text-stats.js';
 
 const paragraph = (topic: string): string =>
   `<p>The ${topic} paragraph explains, in a full sentence, what the council decided, why it chose to, and what residents should expect over the coming months.</p>`;
@@ -14,6 +16,17 @@ const page = (before: string, after: string): string => `<!doctype html>
 const textOf = (html: string): string => textContent(extractMainContent(parseDocument(html)).document.children).replace(/\s+/g, ' ');
 
 describe('trimming the edges of an article', () => {
+  it('says whether it removed anything, so that the caller knows whether its text stats still hold', () => {
+    const trim = (html: string): boolean => {
+      const document = parseDocument(html);
+      const container = findOne((element) => element.attribs.class === 'w', document.children)!;
+      const title = findOne((element) => element.name === 'h1', document.children)!;
+      return trimArticleEdges(container, title, measureText(document));
+    };
+    expect(trim(page('', ''))).toBe(false);
+    expect(trim(page('', '').replace('<h1>', '<ul class="c"><li><a href="/c/news">News</a></li><li><a href="/c/local">Local</a></li></ul><h1>'))).toBe(true);
+  });
+
   it('drops a tracking tag printed as text above the title, and the category links before it', () => {
     const html = page('&lt;img height="1" width="1" style="display:none" src="https://t.example/px?id=1"/&gt;', '').replace(
       '<h1>',

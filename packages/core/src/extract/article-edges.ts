@@ -20,8 +20,20 @@
  * paragraph are never touched.
  */
 import { type AnyNode, type Element, isTag, isText } from 'domhandler';
-import { collapsedText, descendantElements, detach, firstElement, headingTags, isInline, isWithin, joinedText } from './dom-tools.js';
+import { collapsedText, descendantElements, detach as detachNode, firstElement, headingTags, isInline, isWithin, joinedText } from './dom-tools.js';
 import { type TextStats, linkDensity } from './text-stats.js';
+
+/**
+ * Nodes `trimArticleEdges` detached in its current call: the caller keeps using the stats it
+ * passed only when this stays 0 (the rules read stale ancestor stats after a removal, so they do
+ * not discount as they go). The trim is synchronous, so one counter serves every call.
+ */
+let detachedCount = 0;
+
+function detach(node: AnyNode): void {
+  detachedCount++;
+  detachNode(node);
+}
 
 /** Text that is nothing but one or more HTML tags, printed as text. */
 const escapedMarkupPattern = /^(?:<\/?[a-z][a-z0-9-]*(?:\s[^<>]*)?\/?>\s*)+$/i;
@@ -380,8 +392,12 @@ function trimClosingNote(flow: Element, stats: Map<Element, TextStats>): void {
   if (isWhollyEmphasized(note) && sentenceEndPattern.test(`${collapsedText(note)} `)) detach(note);
 }
 
-/** Removes template leftovers before the title and after the last paragraph of `container`. */
-export function trimArticleEdges(container: Element, title: Element | undefined, stats: Map<Element, TextStats>): void {
+/**
+ * Removes template leftovers before the title and after the last paragraph of `container`. Returns
+ * true when it removed anything (`stats` are then stale for the ancestors of what it removed).
+ */
+export function trimArticleEdges(container: Element, title: Element | undefined, stats: Map<Element, TextStats>): boolean {
+  detachedCount = 0;
   const flow = flowOf(container);
   const holders = proseHolders(flow, stats);
   if (title && title !== flow && isWithin(title, flow)) {
@@ -392,4 +408,5 @@ export function trimArticleEdges(container: Element, title: Element | undefined,
   trimAfterProse(flow, stats, holders);
   trimPromoLines(flow, stats);
   trimClosingNote(flow, stats);
+  return detachedCount > 0;
 }

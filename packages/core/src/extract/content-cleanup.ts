@@ -27,6 +27,11 @@ import { type TextStats, discountStats, linkDensity, measureText } from './text-
 export interface CleanupOptions {
   /** Judge containers by class/id hints too (off in the relaxed retry). */
   useClassHints: boolean;
+  /**
+   * What `measureText(container)` gives, when the caller has it (the body's stats kept current);
+   * measured here otherwise. The rules change it in place.
+   */
+  stats?: Map<Element, TextStats>;
 }
 
 /** Blocks longer than this (weighted characters) are never matched against chrome texts. */
@@ -549,7 +554,7 @@ function insideHeading(element: Element, container: Element): boolean {
  */
 export function cleanContent(container: Element, options: CleanupOptions): void {
   const emptyBefore = emptySectionHeadings(container);
-  let stats = measureText(container);
+  let stats = options.stats ?? measureText(container);
   if (removeChromeSections(container, stats)) stats = measureText(container);
   removeChromeTexts(container, stats);
   removeClutter(container, options, stats);

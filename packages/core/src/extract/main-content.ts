@@ -144,11 +144,19 @@ function extractOnce(source: Document, titles: string[], useClassHints: boolean)
   const contentProse = parts.reduce((sum, part) => sum + (prose.get(part) ?? 0), 0);
   const foundText = parts.reduce((sum, part) => sum + (stats.get(part)?.text ?? 0), 0);
   const container = parts.length === 1 ? parts[0]! : elementOf('div', parts);
-  trimArticleEdges(container, heading, stats);
-  cleanContent(container, { useClassHints });
+  // The body's stats are what measuring the container gives when it is one element of the body,
+  // not inside a link (text under a link counts as link text), and the trim removed nothing.
+  const isTrimmed = trimArticleEdges(container, heading, stats);
+  const isMeasured = parts.length === 1 && !isTrimmed && !hasLinkAncestor(container);
+  cleanContent(container, isMeasured ? { useClassHints, stats } : { useClassHints });
   attachTitle(container, parts[0]!, heading, elements);
   const text = measureTotalText(container);
   return { content: container, text, foundText, contentProse, pageProse };
+}
+
+function hasLinkAncestor(element: Element): boolean {
+  for (let node = element.parent; node && isTag(node); node = node.parent) if (node.name === 'a') return true;
+  return false;
 }
 
 /** True when the content is too small to stand for the page (see the thresholds above). */
