@@ -82,17 +82,58 @@ function sectionBlock(heading: Element): Element {
  * parent heading's `section` are enough, as docutils nests a page's sections. A "Related" box
  * after an article sits apart from the article's own headings.
  */
-function isDocumentSection(heading: Element, topLevels?: Map<Element, number>): boolean {
+function isDocumentSection(heading: Element, known: SectionLevels = newSectionLevels()): boolean {
   const block = sectionBlock(heading);
   const parent = block.parent;
   if (!parent || !isTag(parent)) return false;
+  const level = headingLevel(heading);
+  // The block is always one peer: the siblings that match as peers, plus the block if it does not.
+  const blockMatches = block.name === heading.name || topHeadingLevel(block, known.below) === level;
+  const peers = peerCount(parent, heading.name, block.name, known) + (blockMatches ? 0 : 1);
+  return peers >= (block.name === 'section' ? sectionPeersNeeded(parent, level) : documentSectionPeers);
+}
+
+/**
+ * What `isDocumentSection` remembers while the tree holds still: the highest heading level under
+ * each element, and per parent how many children match as peers of a heading and block name
+ * (every heading of a flat document compares itself with the same siblings).
+ */
+interface SectionLevels {
+  below: Map<Element, number>;
+  peers: Map<Element, Map<string, number>>;
+}
+
+function newSectionLevels(): SectionLevels {
+  return { below: new Map(), peers: new Map() };
+}
+
+/** Forgets what a removal of `element` changes: the levels and peer counts of its ancestors. */
+function forgetAncestors(element: Element, known: SectionLevels): void {
+  for (let node = element.parent; node && isTag(node); node = node.parent) {
+    known.below.delete(node);
+    known.peers.delete(node);
+  }
+}
+
+/** The children of `parent` that match as peers of a heading named `headingName` standing as a `blockName`. */
+function peerCount(parent: Element, headingName: string, blockName: string, known: SectionLevels): number {
+  const key = `${headingName} ${blockName}`;
+  let counts = known.peers.get(parent);
+  const cached = counts?.get(key);
+  if (cached !== undefined) return cached;
+  const level = Number(headingName[1]);
   let peers = 0;
   for (const sibling of parent.children) {
     if (!isTag(sibling)) continue;
-    if (sibling === block || sibling.name === heading.name) peers++;
-    else if ((sibling.name === block.name || isHeadingWrapper(sibling)) && topHeadingLevel(sibling, topLevels) === headingLevel(heading)) peers++;
+    if (sibling.name === headingName) peers++;
+    else if ((sibling.name === blockName || isHeadingWrapper(sibling)) && topHeadingLevel(sibling, known.below) === level) peers++;
   }
-  return peers >= (block.name === 'section' ? sectionPeersNeeded(parent, headingLevel(heading)) : documentSectionPeers);
+  if (!counts) {
+    counts = new Map();
+    known.peers.set(parent, counts);
+  }
+  counts.set(key, peers);
+  return peers;
 }
 
 /**
@@ -117,13 +158,13 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
   const stack = container.children.filter(isTag);
   const contentLists = new Map<Element, boolean>();
   // Each heading compares its level with every sibling section's (its whole subtree): remember
-  // them, forgotten at each removal (the only change to the tree here).
-  const topLevels = new Map<Element, number>();
+  // them, and forget an ancestor's at each removal (the only change to the tree here).
+  const known = newSectionLevels();
   while (stack.length > 0) {
     const element = stack.pop()!;
     if (dataTags.has(element.name)) continue; // a table cell or code that reads "10000" or a date is data
     if (inlineTags.has(element.name) && isInSentence(element)) continue; // a date link in a sentence stays
-    if (headingTags.has(element.name) && isDocumentSection(element, topLevels)) continue;
+    if (headingTags.has(element.name) && isDocumentSection(element, known)) continue;
     if (element.name === 'li' && element.parent && isTag(element.parent) && isContentList(element.parent, stats, contentLists)) {
       // The item's own text is an entry; a list nested under it is judged on its own.
       for (const child of element.children) if (isTag(child) && listTags.has(child.name)) stack.push(child);
@@ -136,8 +177,8 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
       const text = collapsedText(element);
       if (isChromeText(text)) {
         discountStats(element, stats, container);
+        forgetAncestors(element, known);
         detach(element);
-        topLevels.clear();
         continue;
       }
     }
@@ -192,20 +233,42 @@ function removeChromeSections(container: Element, stats: Map<Element, TextStats>
 
 /**
  * The highest heading level (smallest number) at or under `element`, 0 when there is none;
- * `known` remembers the levels of elements with no heading level of their own.
+ * `below` remembers the level under each element it walks.
  */
-function topHeadingLevel(element: Element, known?: Map<Element, number>): number {
-  const own = headingLevel(element);
-  if (own > 0) return own;
-  const remembered = known?.get(element);
-  if (remembered !== undefined) return remembered;
-  let top = 0;
-  for (const descendant of descendantElements(element)) {
-    const level = headingLevel(descendant);
-    if (level > 0 && (top === 0 || level < top)) top = level;
+function topHeadingLevel(element: Element, below: Map<Element, number> = new Map()): number {
+  return headingLevel(element) || levelBelow(element, below);
+}
+
+/**
+ * The highest heading level under `element` (not itself), 0 when there is none: each element's
+ * from its children's, in one walk of the part of the subtree `below` does not know yet (a walk
+ * of the whole subtree per element is quadratic in nested sections).
+ */
+function levelBelow(element: Element, below: Map<Element, number>): number {
+  const cached = below.get(element);
+  if (cached !== undefined) return cached;
+  // Pre-order, then in reverse: every element after its children.
+  const order: Element[] = [];
+  const stack: Element[] = [element];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    if (below.has(next)) continue;
+    order.push(next);
+    for (const child of next.children) if (isTag(child)) stack.push(child);
   }
-  known?.set(element, top);
-  return top;
+  for (let index = order.length - 1; index >= 0; index--) {
+    const current = order[index]!;
+    let top = 0;
+    for (const child of current.children) {
+      if (!isTag(child)) continue;
+      const own = headingLevel(child);
+      const under = below.get(child)!;
+      if (own > 0 && (top === 0 || own < top)) top = own;
+      if (under > 0 && (top === 0 || under < top)) top = under;
+    }
+    below.set(current, top);
+  }
+  return below.get(element)!;
 }
 
 /** An in-page link (`#id`): a heading's permalink widget, never content of its own. */
