@@ -82,14 +82,17 @@ function sectionBlock(heading: Element): Element {
  * parent heading's `section` are enough, as docutils nests a page's sections. A "Related" box
  * after an article sits apart from the article's own headings.
  */
-function isDocumentSection(heading: Element, known: SectionLevels = newSectionLevels()): boolean {
+function isDocumentSection(heading: Element, known?: SectionLevels): boolean {
   const block = sectionBlock(heading);
   const parent = block.parent;
   if (!parent || !isTag(parent)) return false;
   const level = headingLevel(heading);
-  // The block is always one peer: the siblings that match as peers, plus the block if it does not.
-  const blockMatches = block.name === heading.name || topHeadingLevel(block, known.below) === level;
-  const peers = peerCount(parent, heading.name, block.name, known) + (blockMatches ? 0 : 1);
+  let peers: number;
+  if (known) {
+    // The block is always one peer: the siblings that match as peers, plus the block if it does not.
+    const blockMatches = block.name === heading.name || topHeadingLevel(block, known.below) === level;
+    peers = peerCount(parent, heading.name, block.name, known) + (blockMatches ? 0 : 1);
+  } else peers = countPeers(parent, heading.name, block.name, block);
   return peers >= (block.name === 'section' ? sectionPeersNeeded(parent, level) : documentSectionPeers);
 }
 
@@ -121,18 +124,24 @@ function peerCount(parent: Element, headingName: string, blockName: string, know
   let counts = known.peers.get(parent);
   const cached = counts?.get(key);
   if (cached !== undefined) return cached;
-  const level = Number(headingName[1]);
-  let peers = 0;
-  for (const sibling of parent.children) {
-    if (!isTag(sibling)) continue;
-    if (sibling.name === headingName) peers++;
-    else if ((sibling.name === blockName || isHeadingWrapper(sibling)) && topHeadingLevel(sibling, known.below) === level) peers++;
-  }
+  const peers = countPeers(parent, headingName, blockName, undefined, known.below);
   if (!counts) {
     counts = new Map();
     known.peers.set(parent, counts);
   }
   counts.set(key, peers);
+  return peers;
+}
+
+/** `peerCount` without memory (`block` counts whatever its level), for a heading judged once. */
+function countPeers(parent: Element, headingName: string, blockName: string, block: Element | undefined, below?: Map<Element, number>): number {
+  const level = Number(headingName[1]);
+  let peers = 0;
+  for (const sibling of parent.children) {
+    if (!isTag(sibling)) continue;
+    if (sibling === block || sibling.name === headingName) peers++;
+    else if ((sibling.name === blockName || isHeadingWrapper(sibling)) && topHeadingLevel(sibling, below) === level) peers++;
+  }
   return peers;
 }
 
@@ -233,10 +242,18 @@ function removeChromeSections(container: Element, stats: Map<Element, TextStats>
 
 /**
  * The highest heading level (smallest number) at or under `element`, 0 when there is none;
- * `below` remembers the level under each element it walks.
+ * `below` remembers the level under each element it walks (for one look, a plain walk is cheaper).
  */
-function topHeadingLevel(element: Element, below: Map<Element, number> = new Map()): number {
-  return headingLevel(element) || levelBelow(element, below);
+function topHeadingLevel(element: Element, below?: Map<Element, number>): number {
+  const own = headingLevel(element);
+  if (own > 0) return own;
+  if (below) return levelBelow(element, below);
+  let top = 0;
+  for (const descendant of descendantElements(element)) {
+    const level = headingLevel(descendant);
+    if (level > 0 && (top === 0 || level < top)) top = level;
+  }
+  return top;
 }
 
 /**
@@ -370,38 +387,64 @@ const chromeElementTags: ReadonlySet<string> = new Set(['footer', 'aside', 'nav'
  * to each product is judged by the data-table rule, and its wrapper (the table and its heading)
  * by the rest.
  */
-function densityBesideDataTables(element: Element, stats: TextStats, allStats: Map<Element, TextStats>): number {
+function densityBesideDataTables(element: Element, stats: TextStats, allStats: Map<Element, TextStats>, tables: Map<Element, TableText>): number {
   const density = linkDensity(stats);
   if (density <= negativeNameDensity || element.name === 'table') return density;
-  let text = stats.text;
-  let linkText = stats.linkText;
-  let hasDataTable = false;
-  for (const table of descendantElements(element)) {
-    if (table.name !== 'table' || !hasHeaderCells(table) || isInsideTable(table, element)) continue;
-    const tableStats = allStats.get(table);
-    if (!tableStats) continue;
-    hasDataTable = true;
-    text -= tableStats.text;
-    linkText -= tableStats.linkText;
-  }
-  if (!hasDataTable) return density;
+  const inTables = dataTableText(element, allStats, tables);
+  if (inTables === noTableText) return density;
+  const text = stats.text - inTables.text;
+  const linkText = stats.linkText - inTables.linkText;
   return text > 0 ? linkText / text : 0;
 }
 
-/** True when `table` sits inside another table below `root` (its text is counted with that one). */
-function isInsideTable(table: Element, root: Element): boolean {
-  for (let node = table.parent; node && node !== root && isTag(node); node = node.parent) {
-    if (node.name === 'table') return true;
+/** Text and link text of the data tables under an element (a table inside another counts with that one). */
+interface TableText {
+  text: number;
+  linkText: number;
+}
+
+/** No data table below: shared, never changed. */
+const noTableText: TableText = Object.freeze({ text: 0, linkText: 0 });
+
+/**
+ * The text of the outermost data tables under `element`, each element's from its children's in
+ * one walk of the part of the subtree `known` does not hold yet (a walk of the whole subtree per
+ * container was quadratic in nested wrappers). Only for a subtree that no longer changes:
+ * `removeClutter` judges children before parents.
+ */
+function dataTableText(element: Element, allStats: Map<Element, TextStats>, known: Map<Element, TableText>): TableText {
+  const cached = known.get(element);
+  if (cached !== undefined) return cached;
+  // Pre-order, then in reverse: every element after its children; a table is read, not walked.
+  const order: Element[] = [];
+  const stack: Element[] = [element];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    order.push(next);
+    for (const child of next.children) if (isTag(child) && child.name !== 'table' && !known.has(child)) stack.push(child);
   }
-  return false;
+  for (let index = order.length - 1; index >= 0; index--) {
+    const current = order[index]!;
+    let sum = noTableText;
+    for (const child of current.children) {
+      if (!isTag(child)) continue;
+      const part = child.name === 'table' ? (hasHeaderCells(child) ? allStats.get(child) : undefined) : known.get(child);
+      if (!part || part === noTableText) continue;
+      if (sum === noTableText) sum = { text: 0, linkText: 0 };
+      sum.text += part.text;
+      sum.linkText += part.linkText;
+    }
+    known.set(current, sum);
+  }
+  return known.get(element)!;
 }
 
 /** The verdict of the first matching clutter rule; true when the container should go. */
-function isClutter(element: Element, stats: TextStats, options: CleanupOptions, allStats: Map<Element, TextStats>): boolean {
+function isClutter(element: Element, stats: TextStats, options: CleanupOptions, allStats: Map<Element, TextStats>, tables: Map<Element, TableText>): boolean {
   const container: Container = {
     element,
     stats,
-    density: densityBesideDataTables(element, stats, allStats),
+    density: densityBesideDataTables(element, stats, allStats, tables),
     weight: options.useClassHints ? hintWeight(element) : 0,
   };
   return clutterRules.find(([, applies]) => applies(container))?.[2] === 'remove';
@@ -409,10 +452,11 @@ function isClutter(element: Element, stats: TextStats, options: CleanupOptions, 
 
 function removeClutter(container: Element, options: CleanupOptions, stats: Map<Element, TextStats>): void {
   const elements = descendantElements(container).reverse(); // children before parents
+  const tables = new Map<Element, TableText>();
   for (const element of elements) {
     if (!conditionalTags.has(element.name) || !element.parent) continue;
     const elementStats = stats.get(element);
-    if (elementStats && isClutter(element, elementStats, options, stats)) {
+    if (elementStats && isClutter(element, elementStats, options, stats, tables)) {
       discountStats(element, stats, container);
       detach(element);
     }
