@@ -582,11 +582,38 @@ function emptySectionHeadings(container: Element): Set<Element> {
   // Parallel lists, not an object per item: this runs twice per extraction pass.
   const items: Element[] = [];
   const levels: number[] = [];
-  for (const element of descendantElements(container)) {
+  // Pre-order, as `descendantElements`, carrying per depth whether an ancestor below `container`
+  // is a heading or an in-page link: no walk up from each element with text of its own.
+  const lists: AnyNode[][] = [container.children];
+  const next: number[] = [0];
+  const underHeading: boolean[] = [false];
+  const underLink: boolean[] = [false];
+  let depth = 1;
+  while (depth > 0) {
+    const parentDepth = depth - 1;
+    const list = lists[parentDepth]!;
+    const index = next[parentDepth]!;
+    if (index >= list.length) {
+      depth = parentDepth;
+      continue;
+    }
+    next[parentDepth] = index + 1;
+    const element = list[index]!;
+    if (!isTag(element)) continue;
     const level = headingLevel(element);
-    if (level > 0 || mediaTags.has(element.name) || (hasOwnText(element) && !insideHeading(element, container) && !insideInPageLink(element, container))) {
+    const inHeading = underHeading[parentDepth]!;
+    // A permalink widget's own text is inside it too.
+    const inLink = underLink[parentDepth]! || isInPageLink(element);
+    if (level > 0 || mediaTags.has(element.name) || (hasOwnText(element) && !inHeading && !inLink)) {
       items.push(element);
       levels.push(level);
+    }
+    if (element.children.length > 0) {
+      lists[depth] = element.children;
+      next[depth] = 0;
+      underHeading[depth] = inHeading || level > 0;
+      underLink[depth] = inLink;
+      depth++;
     }
   }
   const empty = new Set<Element>();
@@ -631,21 +658,6 @@ function removeOrphanHeadings(container: Element, emptyBefore: Set<Element>): vo
   for (const heading of emptySectionHeadings(container)) {
     if (!emptyBefore.has(heading) || !isInFlow(heading)) detach(heading);
   }
-}
-
-/** Inside a permalink widget (`<a href="#x"><span>Section titled ...</span></a>`): not content. */
-function insideInPageLink(element: Element, container: Element): boolean {
-  for (let node: Element | null = element; node && node !== container; node = isTag(node.parent!) ? (node.parent as Element) : null) {
-    if (isInPageLink(node)) return true;
-  }
-  return false;
-}
-
-function insideHeading(element: Element, container: Element): boolean {
-  for (let node = element.parent; node && node !== container && isTag(node); node = node.parent) {
-    if (headingTags.has(node.name)) return true;
-  }
-  return false;
 }
 
 /**
