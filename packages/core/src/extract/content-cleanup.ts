@@ -87,17 +87,67 @@ function sectionBlock(heading: Element): Element {
  * parent heading's `section` are enough, as docutils nests a page's sections. A "Related" box
  * after an article sits apart from the article's own headings.
  */
-function isDocumentSection(heading: Element, topLevels?: Map<Element, number>): boolean {
+function isDocumentSection(heading: Element, known?: SectionLevels): boolean {
   const block = sectionBlock(heading);
   const parent = block.parent;
   if (!parent || !isTag(parent)) return false;
+  const level = headingLevel(heading);
+  let peers: number;
+  if (known) {
+    // The block is always one peer: the siblings that match as peers, plus the block if it does not.
+    const blockMatches = block.name === heading.name || topHeadingLevel(block, known.below) === level;
+    peers = peerCount(parent, heading.name, block.name, known) + (blockMatches ? 0 : 1);
+  } else peers = countPeers(parent, heading.name, block.name, block);
+  return peers >= (block.name === 'section' ? sectionPeersNeeded(parent, level) : documentSectionPeers);
+}
+
+/**
+ * What `isDocumentSection` remembers while the tree holds still: the highest heading level under
+ * each element, and per parent how many children match as peers of a heading and block name
+ * (every heading of a flat document compares itself with the same siblings).
+ */
+interface SectionLevels {
+  below: Map<Element, number>;
+  peers: Map<Element, Map<string, number>>;
+}
+
+function newSectionLevels(): SectionLevels {
+  return { below: new Map(), peers: new Map() };
+}
+
+/** Forgets what a removal of `element` changes: the levels and peer counts of its ancestors. */
+function forgetAncestors(element: Element, known: SectionLevels): void {
+  for (let node = element.parent; node && isTag(node); node = node.parent) {
+    known.below.delete(node);
+    known.peers.delete(node);
+  }
+}
+
+/** The children of `parent` that match as peers of a heading named `headingName` standing as a `blockName`. */
+function peerCount(parent: Element, headingName: string, blockName: string, known: SectionLevels): number {
+  const key = `${headingName} ${blockName}`;
+  let counts = known.peers.get(parent);
+  const cached = counts?.get(key);
+  if (cached !== undefined) return cached;
+  const peers = countPeers(parent, headingName, blockName, undefined, known.below);
+  if (!counts) {
+    counts = new Map();
+    known.peers.set(parent, counts);
+  }
+  counts.set(key, peers);
+  return peers;
+}
+
+/** `peerCount` without memory (`block` counts whatever its level), for a heading judged once. */
+function countPeers(parent: Element, headingName: string, blockName: string, block: Element | undefined, below?: Map<Element, number>): number {
+  const level = Number(headingName[1]);
   let peers = 0;
   for (const sibling of parent.children) {
     if (!isTag(sibling)) continue;
-    if (sibling === block || sibling.name === heading.name) peers++;
-    else if ((sibling.name === block.name || isHeadingWrapper(sibling)) && topHeadingLevel(sibling, topLevels) === headingLevel(heading)) peers++;
+    if (sibling === block || sibling.name === headingName) peers++;
+    else if ((sibling.name === blockName || isHeadingWrapper(sibling)) && topHeadingLevel(sibling, below) === level) peers++;
   }
-  return peers >= (block.name === 'section' ? sectionPeersNeeded(parent, headingLevel(heading)) : documentSectionPeers);
+  return peers;
 }
 
 /**
@@ -122,13 +172,13 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
   const stack = container.children.filter(isTag);
   const contentLists = new Map<Element, boolean>();
   // Each heading compares its level with every sibling section's (its whole subtree): remember
-  // them, forgotten at each removal (the only change to the tree here).
-  const topLevels = new Map<Element, number>();
+  // them, and forget an ancestor's at each removal (the only change to the tree here).
+  const known = newSectionLevels();
   while (stack.length > 0) {
     const element = stack.pop()!;
     if (dataTags.has(element.name)) continue; // a table cell or code that reads "10000" or a date is data
     if (inlineTags.has(element.name) && isInSentence(element)) continue; // a date link in a sentence stays
-    if (headingTags.has(element.name) && isDocumentSection(element, topLevels)) continue;
+    if (headingTags.has(element.name) && isDocumentSection(element, known)) continue;
     if (element.name === 'li' && element.parent && isTag(element.parent) && isContentList(element.parent, stats, contentLists)) {
       // The item's own text is an entry; a list nested under it is judged on its own.
       for (const child of element.children) if (isTag(child) && listTags.has(child.name)) stack.push(child);
@@ -141,8 +191,8 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
       const text = collapsedText(element);
       if (isChromeText(text)) {
         discountStats(element, stats, container);
+        forgetAncestors(element, known);
         detach(element);
-        topLevels.clear();
         continue;
       }
     }
@@ -197,20 +247,50 @@ function removeChromeSections(container: Element, stats: Map<Element, TextStats>
 
 /**
  * The highest heading level (smallest number) at or under `element`, 0 when there is none;
- * `known` remembers the levels of elements with no heading level of their own.
+ * `below` remembers the level under each element it walks (for one look, a plain walk is cheaper).
  */
-function topHeadingLevel(element: Element, known?: Map<Element, number>): number {
+function topHeadingLevel(element: Element, below?: Map<Element, number>): number {
   const own = headingLevel(element);
   if (own > 0) return own;
-  const remembered = known?.get(element);
-  if (remembered !== undefined) return remembered;
+  if (below) return levelBelow(element, below);
   let top = 0;
   for (const descendant of descendantElements(element)) {
     const level = headingLevel(descendant);
     if (level > 0 && (top === 0 || level < top)) top = level;
   }
-  known?.set(element, top);
   return top;
+}
+
+/**
+ * The highest heading level under `element` (not itself), 0 when there is none: each element's
+ * from its children's, in one walk of the part of the subtree `below` does not know yet (a walk
+ * of the whole subtree per element is quadratic in nested sections).
+ */
+function levelBelow(element: Element, below: Map<Element, number>): number {
+  const cached = below.get(element);
+  if (cached !== undefined) return cached;
+  // Pre-order, then in reverse: every element after its children.
+  const order: Element[] = [];
+  const stack: Element[] = [element];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    if (below.has(next)) continue;
+    order.push(next);
+    for (const child of next.children) if (isTag(child)) stack.push(child);
+  }
+  for (let index = order.length - 1; index >= 0; index--) {
+    const current = order[index]!;
+    let top = 0;
+    for (const child of current.children) {
+      if (!isTag(child)) continue;
+      const own = headingLevel(child);
+      const under = below.get(child)!;
+      if (own > 0 && (top === 0 || own < top)) top = own;
+      if (under > 0 && (top === 0 || under < top)) top = under;
+    }
+    below.set(current, top);
+  }
+  return below.get(element)!;
 }
 
 /** An in-page link (`#id`): a heading's permalink widget, never content of its own. */
@@ -312,38 +392,64 @@ const chromeElementTags: ReadonlySet<string> = new Set(['footer', 'aside', 'nav'
  * to each product is judged by the data-table rule, and its wrapper (the table and its heading)
  * by the rest.
  */
-function densityBesideDataTables(element: Element, stats: TextStats, allStats: Map<Element, TextStats>): number {
+function densityBesideDataTables(element: Element, stats: TextStats, allStats: Map<Element, TextStats>, tables: Map<Element, TableText>): number {
   const density = linkDensity(stats);
   if (density <= negativeNameDensity || element.name === 'table') return density;
-  let text = stats.text;
-  let linkText = stats.linkText;
-  let hasDataTable = false;
-  for (const table of descendantElements(element)) {
-    if (table.name !== 'table' || !hasHeaderCells(table) || isInsideTable(table, element)) continue;
-    const tableStats = allStats.get(table);
-    if (!tableStats) continue;
-    hasDataTable = true;
-    text -= tableStats.text;
-    linkText -= tableStats.linkText;
-  }
-  if (!hasDataTable) return density;
+  const inTables = dataTableText(element, allStats, tables);
+  if (inTables === noTableText) return density;
+  const text = stats.text - inTables.text;
+  const linkText = stats.linkText - inTables.linkText;
   return text > 0 ? linkText / text : 0;
 }
 
-/** True when `table` sits inside another table below `root` (its text is counted with that one). */
-function isInsideTable(table: Element, root: Element): boolean {
-  for (let node = table.parent; node && node !== root && isTag(node); node = node.parent) {
-    if (node.name === 'table') return true;
+/** Text and link text of the data tables under an element (a table inside another counts with that one). */
+interface TableText {
+  text: number;
+  linkText: number;
+}
+
+/** No data table below: shared, never changed. */
+const noTableText: TableText = Object.freeze({ text: 0, linkText: 0 });
+
+/**
+ * The text of the outermost data tables under `element`, each element's from its children's in
+ * one walk of the part of the subtree `known` does not hold yet (a walk of the whole subtree per
+ * container was quadratic in nested wrappers). Only for a subtree that no longer changes:
+ * `removeClutter` judges children before parents.
+ */
+function dataTableText(element: Element, allStats: Map<Element, TextStats>, known: Map<Element, TableText>): TableText {
+  const cached = known.get(element);
+  if (cached !== undefined) return cached;
+  // Pre-order, then in reverse: every element after its children; a table is read, not walked.
+  const order: Element[] = [];
+  const stack: Element[] = [element];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    order.push(next);
+    for (const child of next.children) if (isTag(child) && child.name !== 'table' && !known.has(child)) stack.push(child);
   }
-  return false;
+  for (let index = order.length - 1; index >= 0; index--) {
+    const current = order[index]!;
+    let sum = noTableText;
+    for (const child of current.children) {
+      if (!isTag(child)) continue;
+      const part = child.name === 'table' ? (hasHeaderCells(child) ? allStats.get(child) : undefined) : known.get(child);
+      if (!part || part === noTableText) continue;
+      if (sum === noTableText) sum = { text: 0, linkText: 0 };
+      sum.text += part.text;
+      sum.linkText += part.linkText;
+    }
+    known.set(current, sum);
+  }
+  return known.get(element)!;
 }
 
 /** The verdict of the first matching clutter rule; true when the container should go. */
-function isClutter(element: Element, stats: TextStats, options: CleanupOptions, allStats: Map<Element, TextStats>): boolean {
+function isClutter(element: Element, stats: TextStats, options: CleanupOptions, allStats: Map<Element, TextStats>, tables: Map<Element, TableText>): boolean {
   const container: Container = {
     element,
     stats,
-    density: densityBesideDataTables(element, stats, allStats),
+    density: densityBesideDataTables(element, stats, allStats, tables),
     weight: options.useClassHints ? hintWeight(element) : 0,
   };
   return clutterRules.find(([, applies]) => applies(container))?.[2] === 'remove';
@@ -351,10 +457,11 @@ function isClutter(element: Element, stats: TextStats, options: CleanupOptions, 
 
 function removeClutter(container: Element, options: CleanupOptions, stats: Map<Element, TextStats>): void {
   const elements = descendantElements(container).reverse(); // children before parents
+  const tables = new Map<Element, TableText>();
   for (const element of elements) {
     if (!conditionalTags.has(element.name) || !element.parent) continue;
     const elementStats = stats.get(element);
-    if (elementStats && isClutter(element, elementStats, options, stats)) {
+    if (elementStats && isClutter(element, elementStats, options, stats, tables)) {
       discountStats(element, stats, container);
       detach(element);
     }
@@ -480,11 +587,38 @@ function emptySectionHeadings(container: Element): Set<Element> {
   // Parallel lists, not an object per item: this runs twice per extraction pass.
   const items: Element[] = [];
   const levels: number[] = [];
-  for (const element of descendantElements(container)) {
+  // Pre-order, as `descendantElements`, carrying per depth whether an ancestor below `container`
+  // is a heading or an in-page link: no walk up from each element with text of its own.
+  const lists: AnyNode[][] = [container.children];
+  const next: number[] = [0];
+  const underHeading: boolean[] = [false];
+  const underLink: boolean[] = [false];
+  let depth = 1;
+  while (depth > 0) {
+    const parentDepth = depth - 1;
+    const list = lists[parentDepth]!;
+    const index = next[parentDepth]!;
+    if (index >= list.length) {
+      depth = parentDepth;
+      continue;
+    }
+    next[parentDepth] = index + 1;
+    const element = list[index]!;
+    if (!isTag(element)) continue;
     const level = headingLevel(element);
-    if (level > 0 || mediaTags.has(element.name) || (hasOwnText(element) && !insideHeading(element, container) && !insideInPageLink(element, container))) {
+    const inHeading = underHeading[parentDepth]!;
+    // A permalink widget's own text is inside it too.
+    const inLink = underLink[parentDepth]! || isInPageLink(element);
+    if (level > 0 || mediaTags.has(element.name) || (hasOwnText(element) && !inHeading && !inLink)) {
       items.push(element);
       levels.push(level);
+    }
+    if (element.children.length > 0) {
+      lists[depth] = element.children;
+      next[depth] = 0;
+      underHeading[depth] = inHeading || level > 0;
+      underLink[depth] = inLink;
+      depth++;
     }
   }
   const empty = new Set<Element>();
@@ -529,21 +663,6 @@ function removeOrphanHeadings(container: Element, emptyBefore: Set<Element>): vo
   for (const heading of emptySectionHeadings(container)) {
     if (!emptyBefore.has(heading) || !isInFlow(heading)) detach(heading);
   }
-}
-
-/** Inside a permalink widget (`<a href="#x"><span>Section titled ...</span></a>`): not content. */
-function insideInPageLink(element: Element, container: Element): boolean {
-  for (let node: Element | null = element; node && node !== container; node = isTag(node.parent!) ? (node.parent as Element) : null) {
-    if (isInPageLink(node)) return true;
-  }
-  return false;
-}
-
-function insideHeading(element: Element, container: Element): boolean {
-  for (let node = element.parent; node && node !== container && isTag(node); node = node.parent) {
-    if (headingTags.has(node.name)) return true;
-  }
-  return false;
 }
 
 /**
