@@ -16,10 +16,11 @@
  * document cache's batches: the end of the fourth pass) and `current` (`fourth`, and the job read
  * whole once, then its head per dispatch and settle, as the runner does from the fifth pass).
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
+import { htmlFiles } from './site-pages.mjs';
 import { parseCrawlRequest } from '@quarry/core';
 import { createSqliteStorage } from '@quarry/storage';
 
@@ -30,20 +31,6 @@ const { values } = parseArgs({
     repeat: { type: 'string', default: '3' },
   },
 });
-
-function htmlFiles(dir) {
-  const files = [];
-  const walk = (folder) => {
-    for (const entry of readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (entry.name.startsWith('_')) continue;
-      const path = join(folder, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.html')) files.push(path);
-    }
-  };
-  walk(dir);
-  return files;
-}
 
 const base = 'http://127.0.0.1:8000/';
 const pages = htmlFiles(values.dir)

@@ -7,11 +7,11 @@
  *
  *   node benchmarks/crawl-real-site/transform-allocations.mjs [--core DIST] [--pages 300] [--top 30]
  */
-import { readFileSync, readdirSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { join, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { sitePages } from './site-pages.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -23,24 +23,7 @@ const { values } = parseArgs({
 });
 const core = await (values.core ? import(pathToFileURL(resolve(values.core, 'index.js')).href) : import('@quarry/core'));
 
-/** HTML files in a stable order, skipping Sphinx's `_sources`, `_static` and similar folders (as transform-pages.mjs). */
-function htmlFiles(dir) {
-  const files = [];
-  const walk = (folder) => {
-    for (const entry of readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (entry.name.startsWith('_')) continue;
-      const path = join(folder, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.html')) files.push(path);
-    }
-  };
-  walk(dir);
-  return files;
-}
-
-const pages = htmlFiles(values.dir)
-  .slice(0, Number(values.pages))
-  .map((path) => ({ url: `http://127.0.0.1/${relative(values.dir, path)}`, html: readFileSync(path, 'utf8') }));
+const pages = sitePages(values.dir, Number(values.pages));
 const transformAll = () => {
   for (const page of pages) {
     core.transformHtml({

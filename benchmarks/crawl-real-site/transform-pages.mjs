@@ -12,11 +12,11 @@
  * machine; use `--repeat 3`). Add `node --cpu-prof` to profile.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { sitePages } from './site-pages.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -31,24 +31,7 @@ const load = (dist) => (dist ? import(pathToFileURL(resolve(dist, 'index.js')).h
 const variants = [{ name: values.core ?? 'current', core: await load(values.core) }];
 if (values.compare) variants.push({ name: values.compare, core: await load(values.compare) });
 
-/** HTML files in a stable order, skipping Sphinx's `_sources`, `_static` and similar folders. */
-function htmlFiles(dir) {
-  const files = [];
-  const walk = (folder) => {
-    for (const entry of readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (entry.name.startsWith('_')) continue;
-      const path = join(folder, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.html')) files.push(path);
-    }
-  };
-  walk(dir);
-  return files;
-}
-
-const pages = htmlFiles(values.dir)
-  .slice(0, Number(values.pages))
-  .map((path) => ({ url: `http://127.0.0.1/${relative(values.dir, path)}`, html: readFileSync(path, 'utf8') }));
+const pages = sitePages(values.dir, Number(values.pages));
 
 let gcMs = 0;
 new PerformanceObserver((list) => {
