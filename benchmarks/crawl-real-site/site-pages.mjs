@@ -26,3 +26,16 @@ export function sitePages(dir, count) {
     .slice(0, count)
     .map((path) => ({ url: `http://127.0.0.1/${relative(dir, path)}`, html: readFileSync(path, 'utf8') }));
 }
+
+/** The transform a crawl's worker runs on a page with the defaults (markdown and links, main content). */
+export function crawlTransformInput(page) {
+  return {
+    html: page.html,
+    url: page.url,
+    onlyMainContent: true,
+    includeTags: [],
+    excludeTags: [],
+    removeBase64Images: true,
+    want: { markdown: true, html: false, links: true, images: false },
+  };
+}

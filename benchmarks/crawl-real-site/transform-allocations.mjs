@@ -11,7 +11,7 @@ import { Session } from 'node:inspector/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { sitePages } from './site-pages.mjs';
+import { crawlTransformInput, sitePages } from './site-pages.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -26,15 +26,7 @@ const core = await (values.core ? import(pathToFileURL(resolve(values.core, 'ind
 const pages = sitePages(values.dir, Number(values.pages));
 const transformAll = () => {
   for (const page of pages) {
-    core.transformHtml({
-      html: page.html,
-      url: page.url,
-      onlyMainContent: true,
-      includeTags: [],
-      excludeTags: [],
-      removeBase64Images: true,
-      want: { markdown: true, html: false, links: true, images: false },
-    });
+    core.transformHtml(crawlTransformInput(page));
   }
 };
 

@@ -16,7 +16,7 @@ import { resolve } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { sitePages } from './site-pages.mjs';
+import { crawlTransformInput, sitePages } from './site-pages.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -48,15 +48,7 @@ for (let round = 0; round < Number(values.repeat); round++) {
     const order = (index + round) % 2 === 0 ? variants : [...variants].reverse();
     for (const variant of order) {
       const start = cpuMs();
-      const output = variant.core.transformHtml({
-        html: page.html,
-        url: page.url,
-        onlyMainContent: true,
-        includeTags: [],
-        excludeTags: [],
-        removeBase64Images: true,
-        want: { markdown: true, html: false, links: true, images: false },
-      });
+      const output = variant.core.transformHtml(crawlTransformInput(page));
       variant.cpu += cpuMs() - start;
       if (round === 0) variant.hash.update(`${page.url}\n${output.markdown}\n${output.links.join('\n')}\n`);
     }
