@@ -15,7 +15,7 @@
  *   `nextra-code-block`).
  */
 import type { Element, ParentNode } from 'domhandler';
-import { isTag, isText } from 'domhandler';
+import { isTag } from 'domhandler';
 import {
   articleBodyHintPattern,
   chromeHintPattern,
@@ -25,7 +25,7 @@ import {
   layoutChromeHintPattern,
   weakChromeHintPattern,
 } from './boilerplate-patterns.js';
-import { detach, firstElement, headingTags, hintText } from './dom-tools.js';
+import { detach, firstElement, hasOwnText, headingTags, hintText } from './dom-tools.js';
 import { type TextStats, discountStats, linkDensity } from './text-stats.js';
 
 export interface ChromeRemovalOptions {
@@ -71,7 +71,7 @@ const phrasingTags: ReadonlySet<string> = new Set(['abbr', 'b', 'cite', 'code', 
  */
 function isWordOfSentence(element: Element): boolean {
   if (!phrasingTags.has(element.name) || firstElement(element, (child) => child.name === 'a' || child.name === 'button')) return false;
-  return element.parent?.children.some((child) => isText(child) && child.data.trim() !== '') ?? false;
+  return element.parent ? hasOwnText(element.parent) : false;
 }
 
 /** A table's header cells name its columns, whatever their class (docutils writes `<th class="head">`). */

@@ -14,8 +14,11 @@ import {
   detach,
   documentSectionPeers,
   firstElement,
+  childrenFirst,
   hasCollapsedText,
+  hasHeaderCells,
   hasHint,
+  hasOwnText,
   headingLevel,
   headingTags,
   inlineTags,
@@ -61,7 +64,7 @@ const mediaTags: ReadonlySet<string> = new Set(['img', 'picture', 'figure', 'tab
 
 /** True when an inline element sits beside loose text (part of a sentence, not of a meta row). */
 function isInSentence(element: Element): boolean {
-  return element.parent?.children.some((child) => isText(child) && child.data.trim() !== '') ?? false;
+  return element.parent ? hasOwnText(element.parent) : false;
 }
 
 /** True when `heading` opens `section`: the first element with text in it. */
@@ -269,17 +272,7 @@ function topHeadingLevel(element: Element, below?: Map<Element, number>): number
 function levelBelow(element: Element, below: Map<Element, number>): number {
   const cached = below.get(element);
   if (cached !== undefined) return cached;
-  // Pre-order, then in reverse: every element after its children.
-  const order: Element[] = [];
-  const stack: Element[] = [element];
-  while (stack.length > 0) {
-    const next = stack.pop()!;
-    if (below.has(next)) continue;
-    order.push(next);
-    for (const child of next.children) if (isTag(child)) stack.push(child);
-  }
-  for (let index = order.length - 1; index >= 0; index--) {
-    const current = order[index]!;
+  for (const current of childrenFirst(element, below)) {
     let top = 0;
     for (const child of current.children) {
       if (!isTag(child)) continue;
@@ -379,11 +372,6 @@ function isDocumentSectionBlock(element: Element): boolean {
   return peers >= sectionPeersNeeded(parent, level);
 }
 
-/** A table with header cells is data (a layout table has none). */
-function hasHeaderCells(table: Element): boolean {
-  return firstElement(table, (element) => element.name === 'th') !== undefined;
-}
-
 /** `footer`, `aside`, `nav` that survived inside the content: kept only as prose. */
 const chromeElementTags: ReadonlySet<string> = new Set(['footer', 'aside', 'nav']);
 
@@ -420,16 +408,8 @@ const noTableText: TableText = Object.freeze({ text: 0, linkText: 0 });
 function dataTableText(element: Element, allStats: Map<Element, TextStats>, known: Map<Element, TableText>): TableText {
   const cached = known.get(element);
   if (cached !== undefined) return cached;
-  // Pre-order, then in reverse: every element after its children; a table is read, not walked.
-  const order: Element[] = [];
-  const stack: Element[] = [element];
-  while (stack.length > 0) {
-    const next = stack.pop()!;
-    order.push(next);
-    for (const child of next.children) if (isTag(child) && child.name !== 'table' && !known.has(child)) stack.push(child);
-  }
-  for (let index = order.length - 1; index >= 0; index--) {
-    const current = order[index]!;
+  // A table is read from `allStats`, not walked.
+  for (const current of childrenFirst(element, known, (child) => child.name !== 'table')) {
     let sum = noTableText;
     for (const child of current.children) {
       if (!isTag(child)) continue;
@@ -575,11 +555,6 @@ function removeCreditTails(container: Element, stats: Map<Element, TextStats>): 
     const match = creditTailPattern.exec(last.data.trimEnd());
     if (match) last.data = last.data.slice(0, match.index).trimEnd();
   }
-}
-
-function hasOwnText(element: Element): boolean {
-  for (const child of element.children) if (isText(child) && child.data.trim() !== '') return true;
-  return false;
 }
 
 /** Headings (h2-h6) with no text, media or deeper heading with content before the next heading of their level. */

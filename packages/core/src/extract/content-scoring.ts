@@ -15,7 +15,7 @@ import {
   positiveScoreHintPattern,
   tagBaseScores,
 } from './boilerplate-patterns.js';
-import { descendantElements, hintText, inlineTags } from './dom-tools.js';
+import { descendantElements, hasHeaderCells, hintText, inlineTags } from './dom-tools.js';
 import { expandRoot } from './root-expansion.js';
 import { type OwnText, type TextStats, linkDensity, measureProse, ownText } from './text-stats.js';
 
@@ -107,7 +107,7 @@ function tableOf(element: Element): Element | undefined {
   let table: ParentNode | null = element.parent;
   while (table && isTag(table) && table.name !== 'table') table = table.parent;
   if (!table || !isTag(table)) return undefined;
-  return descendantElements(table).some((child) => child.name === 'th') ? table : undefined;
+  return hasHeaderCells(table) ? table : undefined;
 }
 
 function chooseRoot(scores: Map<Element, number>): Element | undefined {

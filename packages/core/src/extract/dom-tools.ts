@@ -84,6 +84,34 @@ export function isInline(node: AnyNode): boolean {
   return !isTag(node) || inlineTags.has(node.name);
 }
 
+/** True when text that is not blank stands directly among `parent`'s children (loose text beside its elements). */
+export function hasOwnText(parent: ParentNode): boolean {
+  for (const child of parent.children) if (isText(child) && child.data.trim() !== '') return true;
+  return false;
+}
+
+/** A table with header cells is data (a layout table has none). */
+export function hasHeaderCells(table: Element): boolean {
+  return firstElement(table, (element) => element.name === 'th') !== undefined;
+}
+
+/**
+ * The elements at and under `element` that `known` does not hold yet, children before their
+ * parents (a pre-order walk, reversed), leaving out (and not walking) a child `include` refuses:
+ * for a value built bottom-up, each element's from its children's, in one walk of what is new
+ * (a walk of the whole subtree per element is quadratic in nesting).
+ */
+export function childrenFirst(element: Element, known: ReadonlyMap<Element, unknown>, include?: (child: Element) => boolean): Element[] {
+  const order: Element[] = [];
+  const stack: Element[] = [element];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    order.push(next);
+    for (const child of next.children) if (isTag(child) && !known.has(child) && (include === undefined || include(child))) stack.push(child);
+  }
+  return order.reverse();
+}
+
 /**
  * Every element under `parent` in document order (pre-order), without recursion; with `test`,
  * only those that pass it (`descendantElements(parent).filter(test)` without the full list).
