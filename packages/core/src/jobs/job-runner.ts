@@ -48,9 +48,10 @@ export const defaultRunnerOptions: JobRunnerOptions = { concurrency: 16, perHost
  * trace included, at every call (also on an already aborted signal): once per finished page, ~0.5 %
  * of a CLI crawl's main-thread profile (benchmarks/crawl-real-site/README.md, fourth pass).
  */
+const woken = new Error('woken for the next turn');
+
 /** Jobs the runner keeps read (`readJob`); more at once than this and the cache starts again. */
 const maxCachedJobs = 256;
-const woken = new Error('woken for the next turn');
 
 export class JobRunner {
   private active = 0;
