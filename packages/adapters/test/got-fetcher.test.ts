@@ -1,4 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import zlib from 'node:zlib';
+import type { TLSSocket } from 'node:tls';
+import { gotScraping } from 'got-scraping';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { decodeBody, type FetchRequest } from '@quarry/core';
 import { describeFetcher } from '@quarry/core/testing';
 import { GotFetcher } from '../src/index.js';
@@ -33,6 +36,29 @@ const site: Record<string, Handler> = {
   '/echo': (request, response) => {
     response.writeHead(200, { 'content-type': 'application/json', 'x-http-version': request.httpVersion });
     response.end(JSON.stringify(request.headers));
+  },
+  '/wire': (request, response) => {
+    const socket = request.socket as TLSSocket;
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(
+      JSON.stringify({
+        rawHeaders: request.rawHeaders,
+        httpVersion: request.httpVersion,
+        tls: socket.encrypted ? { protocol: socket.getProtocol(), cipher: socket.getCipher().name } : null,
+      }),
+    );
+  },
+  '/encoded': (request, response) => {
+    const encoding = new URL(request.url ?? '/', 'http://x').searchParams.get('as') ?? '';
+    const text = Buffer.from('<p>compressed body</p>'.repeat(50));
+    const bodies: Record<string, Buffer> = {
+      gzip: zlib.gzipSync(text),
+      deflate: zlib.deflateSync(text),
+      'deflate-raw': zlib.deflateRawSync(text),
+      br: zlib.brotliCompressSync(text),
+    };
+    response.writeHead(200, { 'content-type': 'text/html', 'content-encoding': encoding === 'deflate-raw' ? 'deflate' : encoding });
+    response.end(bodies[encoding]);
   },
   '/set-cookie-then-check': (_request, response) => {
     response.writeHead(302, { location: '/needs-cookie', 'set-cookie': 'check=ok; Path=/; HttpOnly' });
@@ -134,6 +160,59 @@ describe('GotFetcher', () => {
       expect(await userAgentOf({}, custom)).toBe('QuarryBot/1.0');
       expect(await userAgentOf({ headers: { 'User-Agent': 'Caller/2.0' } }, custom)).toBe('Caller/2.0');
       await custom.close();
+    });
+  });
+
+  describe('HTTP/1.1 hops (sent without got)', () => {
+    /** A fixed browser, so that both clients send the same identity. */
+    const fixedHeaders = {
+      Connection: 'keep-alive',
+      'sec-ch-ua': '"Chromium";v="147", "Not.A/Brand";v="8"',
+      'sec-ch-ua-mobile': '?0',
+      'sec-ch-ua-platform': '"Windows"',
+      'Upgrade-Insecure-Requests': '1',
+      'User-Agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/147.0.0.0 Safari/537.36',
+      Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+      'Sec-Fetch-Site': 'none',
+      'Sec-Fetch-Mode': 'navigate',
+      'Sec-Fetch-Dest': 'document',
+      'Accept-Encoding': 'gzip, deflate, br',
+      'Accept-Language': 'en-US',
+    };
+    const wireOf = (body: Uint8Array) => JSON.parse(textOf(body)) as { rawHeaders: string[]; httpVersion: string; tls: unknown };
+
+    it.each([
+      ['http', () => plain.origin],
+      ['https', () => tls1.origin],
+    ])('put on the wire what got-scraping sends for the same browser (%s)', async (_name, origin) => {
+      const generator = gotScraping.defaults.options.context['headerGenerator'] as { getHeaders: () => Record<string, string> };
+      const spy = vi.spyOn(generator, 'getHeaders').mockImplementation(() => ({ ...fixedHeaders }));
+      const fresh = new GotFetcher({ allowPrivateHosts: ['127.0.0.1'] });
+      try {
+        const headers = { 'x-caller': 'yes', 'accept-language': 'de-DE' };
+        const ours = wireOf((await fetchFrom(`${origin()}/wire?q=1`, { headers, skipTlsVerification: true }, fresh)).body);
+        const theirs = wireOf(
+          (await gotScraping.get(`${origin()}/wire?q=1`, { headers, sessionToken: {}, https: { rejectUnauthorized: false }, retry: { limit: 0 } })).rawBody,
+        );
+        expect(ours.httpVersion).toBe('1.1');
+        expect(ours).toEqual(theirs);
+        expect(ours.rawHeaders).toContain('de-DE');
+      } finally {
+        spy.mockRestore();
+        await fresh.close();
+      }
+    });
+
+    it.each(['gzip', 'deflate', 'deflate-raw', 'br'])('decompresses a %s body and drops Content-Encoding', async (encoding) => {
+      const response = await fetchFrom(`${plain.origin}/encoded?as=${encoding}`);
+      expect(textOf(response.body)).toBe('<p>compressed body</p>'.repeat(50));
+      expect(response.headers.get('content-encoding')).toBeNull();
+    });
+
+    it('refuses a decompressed body past maxBytes', async () => {
+      await expect(fetchFrom(`${plain.origin}/encoded?as=gzip`, { maxBytes: 100 })).rejects.toMatchObject({ name: 'TargetError', kind: 'too-large' });
+      const truncated = await fetchFrom(`${plain.origin}/encoded?as=br`, { truncateBytes: 100 });
+      expect(textOf(truncated.body)).toBe('<p>compressed body</p>'.repeat(50).slice(0, 100));
     });
   });
 

@@ -1,0 +1,152 @@
+/**
+ * One HTTP/1.1 GET sent with node:http/https directly, with what got + got-scraping would have
+ * put on the wire for it: the same generated browser headers (merged the same way, ordered and
+ * cased by the same TransformHeadersAgent), the same TLS settings for that browser, the lenient
+ * parser, and the same decompression (gzip, deflate with or without zlib header, br; zstd where
+ * node has it, as got does). GotFetcher sends its HTTP/1.1 hops without a proxy through here:
+ * got's option merging, hook chain and three stream layers cost ~0.6 ms of main-thread CPU per
+ * fetch (benchmarks/crawl-real-site/README.md, sixth pass). HTTP/2 and proxied hops stay on got.
+ */
+import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream';
+import zlib from 'node:zlib';
+import { hooks as gotScrapingHooks } from 'got-scraping';
+import type { LookupFunction } from 'node:net';
+
+/** Generated browser headers (header-generator's output, names as it spells them). */
+export type BrowserHeaders = Record<string, string>;
+
+/** What the TLS hook of got-scraping sets for a browser, computed once per identity. */
+export interface BrowserTls {
+  https: Record<string, unknown>;
+  socket: Record<string, unknown>;
+}
+
+/** got-scraping's `tlsHook` run once on a stand-in for got's options: ciphers, sigalgs, curves, versions. */
+export function browserTlsOf(headers: BrowserHeaders): BrowserTls {
+  const options = { https: {} as Record<string, unknown>, headers, _unixOptions: {} as Record<string, unknown> };
+  (gotScrapingHooks.tlsHook as unknown as (options: unknown) => void)(options);
+  return { https: options.https, socket: options._unixOptions };
+}
+
+/**
+ * got-scraping's `mergeHeaders`: generated headers, then the request's, a name given twice in any
+ * case keeping the request's spelling and value, in the generated order.
+ */
+export function mergeHeaders(generated: BrowserHeaders, overrides: Readonly<Record<string, string>>): Record<string, string> {
+  const merged = new Map<string, [string, string]>();
+  for (const name in generated) merged.set(name.toLowerCase(), [name, generated[name] as string]);
+  for (const name in overrides) merged.set(name.toLowerCase(), [name, overrides[name] as string]);
+  return Object.fromEntries(merged.values());
+}
+
+const zlibOptions = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+
+/** Inflate that picks zlib-wrapped or raw deflate from the first byte (servers send both as `deflate`). */
+class AnyInflate extends Transform {
+  private inner: zlib.Inflate | zlib.InflateRaw | undefined;
+  private innerEnded: Promise<void> | undefined;
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    if (!this.inner) {
+      const inner = ((chunk[0] ?? 0) & 15) === 8 ? zlib.createInflate() : zlib.createInflateRaw();
+      inner.on('data', (data: Buffer) => this.push(data));
+      this.innerEnded = new Promise((resolve, reject) => {
+        inner.once('end', resolve);
+        inner.once('error', reject);
+      });
+      this.innerEnded.catch((error: Error) => this.destroy(error));
+      this.inner = inner;
+    }
+    this.inner.write(chunk, () => callback());
+  }
+
+  override _flush(callback: TransformCallback): void {
+    if (!this.inner) {
+      callback();
+      return;
+    }
+    this.inner.end();
+    this.innerEnded?.then(() => callback(), callback);
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.inner?.destroy();
+    callback(error);
+  }
+}
+
+const zstd = (zlib as unknown as { createZstdDecompress?: () => Transform }).createZstdDecompress;
+
+function decompressorFor(encoding: string): Transform | undefined {
+  switch (encoding) {
+    case 'gzip':
+    case 'x-gzip':
+      return zlib.createGunzip(zlibOptions);
+    case 'deflate':
+    case 'x-deflate':
+      return new AnyInflate();
+    case 'br':
+      return zlib.createBrotliDecompress();
+    case 'zstd':
+      return zstd?.();
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The response body as a stream, decompressed per Content-Encoding (the header is then removed,
+ * as got-scraping does). Destroying the returned stream destroys the response.
+ */
+export function decodedBody(response: IncomingMessage): Readable {
+  const encoding = response.headers['content-encoding']?.toLowerCase();
+  const decompressor = encoding ? decompressorFor(encoding) : undefined;
+  if (!decompressor) return response;
+  delete response.headers['content-encoding'];
+  return pipeline(response, decompressor, () => undefined);
+}
+
+export interface Http1Request {
+  url: URL;
+  headers: Record<string, string>;
+  signal: AbortSignal;
+  lookup: LookupFunction;
+  agent: http.Agent | https.Agent;
+  /** https only: the identity's TLS settings and certificate checking. */
+  tls?: BrowserTls & { rejectUnauthorized: boolean };
+}
+
+export interface Http1Response {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  /** The (decompressed) body. */
+  body: Readable;
+}
+
+/** Sends the GET and resolves with the response head; rejects with node's error (codes kept). */
+export function requestHttp1(request: Http1Request): Promise<Http1Response> {
+  const { url } = request;
+  const options: https.RequestOptions = {
+    method: 'GET',
+    protocol: url.protocol,
+    hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+    port: url.port || undefined,
+    path: `${url.pathname}${url.search}`,
+    headers: request.headers,
+    agent: request.agent,
+    lookup: request.lookup,
+    signal: request.signal,
+    insecureHTTPParser: true,
+    ...(url.username || url.password ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` } : {}),
+    ...(request.tls ? { ...request.tls.https, ...request.tls.socket, rejectUnauthorized: request.tls.rejectUnauthorized } : {}),
+  };
+  return new Promise((resolve, reject) => {
+    const sent = (url.protocol === 'https:' ? https : http).request(options, (response) => {
+      resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body: decodedBody(response) });
+    });
+    sent.once('error', reject);
+    sent.end();
+  });
+}
