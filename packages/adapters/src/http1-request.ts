@@ -146,7 +146,8 @@ export function requestHttp1(request: Http1Request): Promise<Http1Response> {
     const sent = (url.protocol === 'https:' ? https : http).request(options, (response) => {
       resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body: decodedBody(response) });
     });
-    sent.once('error', reject);
+    // Kept after the first error: a request may emit more than one (an unheard one would crash).
+    sent.on('error', reject);
     sent.end();
   });
 }
