@@ -275,6 +275,26 @@ describe('GotFetcher', () => {
       expect(response.headers.get('x-http-version')).toBe('1.1');
     });
 
+    it('sends the identity generated once over HTTP/2 too (got-scraping reuses it, samples nothing)', async () => {
+      const generator = gotScraping.defaults.options.context['headerGenerator'] as { getHeaders: (options: { httpVersion: string }) => Record<string, string> };
+      const spy = vi.spyOn(generator, 'getHeaders');
+      const fresh = new GotFetcher({ allowPrivateHosts: ['127.0.0.1'] });
+      try {
+        const userAgents: (string | undefined)[] = [];
+        for (let i = 0; i < 3; i++) {
+          const response = await fetchFrom(`${tls2.origin}/echo`, { skipTlsVerification: true }, fresh);
+          expect(response.headers.get('x-http-version')).toBe('2.0');
+          userAgents.push((JSON.parse(textOf(response.body)) as Record<string, string>)['user-agent']);
+        }
+        expect(spy.mock.calls.map(([options]) => options.httpVersion)).toEqual(['1', '2']);
+        const http2Set = spy.mock.results[1]?.value as Record<string, string>;
+        expect(new Set(userAgents)).toEqual(new Set([http2Set['user-agent'] ?? http2Set['User-Agent']]));
+      } finally {
+        spy.mockRestore();
+        await fresh.close();
+      }
+    });
+
     it('speaks HTTP/2 when the server offers it', async () => {
       const response = await fetchFrom(`${tls2.origin}/echo`, { skipTlsVerification: true });
       expect(response.status).toBe(200);
