@@ -5,6 +5,10 @@
  * One fetch is a loop of hops: check the URL, send one GET without following redirects, and
  * either follow the Location (keeping every hop) or read the body under the size cap. The whole
  * loop runs under `timeoutMs`. Library errors become core errors (see got-error.ts).
+ *
+ * A hop without a proxy that is plain HTTP/1.1 (http:, or https: whose ALPN answer is not h2) is
+ * sent by `requestHttp1` (http1-request.ts) with the same headers, TLS settings and decompression
+ * got-scraping would use; HTTP/2 and proxied hops go through got-scraping.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
