@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { parseCrawlOptions, ValidationError } from '../src/index.js';
-import { crawlRequestV2, scrapeOptionsV2 } from '../src/options/precompiled-validators.generated.js';
-import { ajvOptions } from '../src/options/validators.js';
-import { precompiledSchemas, validatorCode } from '../scripts/validator-code.js';
+import { parseCrawlOptions, parseServerConfig, ValidationError } from '../src/index.js';
+import { crawlRequestV2, scrapeOptionsV2, storedCrawlRequest } from '../src/options/precompiled-validators.generated.js';
+import { serverConfig } from '../src/options/server-config-validator.generated.js';
+import { serverConfigSchema } from '../src/options/server-config.js';
+import { ajvOptions, serverConfigOptions } from '../src/options/validators.js';
+import { precompiledSchemas, serverConfigValidatorCode, validatorCode } from '../scripts/validator-code.js';
 
 /**
  * The crawl's option validators are ajv standalone code generated at build time
@@ -12,7 +14,7 @@ import { precompiledSchemas, validatorCode } from '../scripts/validator-code.js'
  * the schemas compiled at run time: same verdict, same defaults written, same errors.
  */
 const runtime = new Ajv(ajvOptions);
-const generated = { crawlRequestV2, scrapeOptionsV2 };
+const generated = { crawlRequestV2, scrapeOptionsV2, storedCrawlRequest };
 const cases: Record<keyof typeof precompiledSchemas, unknown[]> = {
   crawlRequestV2: [
     { url: 'https://a.test/' },
@@ -23,6 +25,13 @@ const cases: Record<keyof typeof precompiledSchemas, unknown[]> = {
     { url: 'https://a.test/', includePaths: 'docs', maxConcurrency: 'many', delay: -3 },
     { url: 'https://a.test/', prompt: 'x'.repeat(10_001) },
     { url: 'https://a.test/', webhook: { url: 'https://hook.test/', events: ['page', 'nope'] } },
+  ],
+  storedCrawlRequest: [
+    { version: 'v2', options: { limit: 10, includePaths: [], excludePaths: [] } },
+    { version: 'v2', options: { limit: 10 }, prompt: { text: 'docs', generated: {} }, extra: 1 },
+    { version: 'v3', options: { limit: 0, includePaths: 'a' } },
+    { options: {} },
+    { version: 'v1', options: { limit: 1 }, prompt: { text: 3 } },
   ],
   scrapeOptionsV2: [
     {},
@@ -51,8 +60,22 @@ function run(check: ValidateFunction, input: unknown) {
 
 describe('precompiled option validators', () => {
   it('are the code of the current schemas (run `npm run build -w @quarry/core` after changing one)', () => {
-    const file = new URL('../src/options/precompiled-validators.generated.js', import.meta.url);
-    expect(readFileSync(file, 'utf8') === validatorCode()).toBe(true);
+    const read = (name: string) => readFileSync(new URL(`../src/options/${name}`, import.meta.url), 'utf8');
+    expect(read('precompiled-validators.generated.js') === validatorCode()).toBe(true);
+    expect(read('server-config-validator.generated.js') === serverConfigValidatorCode()).toBe(true);
+  });
+
+  it('the server configuration one agrees with the whole schema compiled at run time, coercing', () => {
+    const compiled = new Ajv(serverConfigOptions).compile(serverConfigSchema);
+    const envs = [
+      {},
+      { QUARRY_TRANSFORM_HEAP_MB: '256', QUARRY_AUTH: 'off', QUARRY_MAX_BODY_BYTES: '2048', QUARRY_ROLE: 'api' },
+      { QUARRY_ALLOW_PRIVATE_HOSTS: '127.0.0.1', PORT: '4000' },
+      { PORT: 'eighty', QUARRY_AUTH: 'sometimes', QUARRY_TRANSFORM_HEAP_MB: 'lots' },
+    ];
+    for (const env of envs) expect(run(serverConfig, env)).toEqual(run(compiled, env));
+    expect(parseServerConfig({ PORT: '4000' })).toEqual(run(compiled, { PORT: '4000' }).value);
+    expect(() => parseServerConfig({ PORT: 'eighty', QUARRY_AUTH: 'sometimes' })).toThrow(/environment variable PORT must be an integer/);
   });
 
   for (const [name, schema] of Object.entries(precompiledSchemas) as Array<[keyof typeof precompiledSchemas, object]>) {

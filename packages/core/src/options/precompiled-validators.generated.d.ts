@@ -3,3 +3,4 @@ import type { ValidateFunction } from 'ajv';
 
 export declare const crawlRequestV2: ValidateFunction;
 export declare const scrapeOptionsV2: ValidateFunction;
+export declare const storedCrawlRequest: ValidateFunction;

@@ -1,4 +1,5 @@
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { Ajv, ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
 import type { TSchema } from '@sinclair/typebox';
 
 /**
@@ -8,14 +9,26 @@ import type { TSchema } from '@sinclair/typebox';
  */
 let ajv: Ajv | undefined;
 const compiled = new WeakMap<object, ValidateFunction>();
+const generated = new WeakMap<object, ValidateFunction>();
+
+/**
+ * ajv itself loads at the first schema compiled at run time: a crawl's validators and the server
+ * configuration's are generated at build time, so a `quarry crawl` loads none of it (~40 ms).
+ */
+export function loadAjv(): typeof Ajv {
+  return (createRequire(import.meta.url)('ajv') as typeof import('ajv')).Ajv;
+}
 
 /** The options every validator is compiled with, here or ahead of time (scripts/validator-code.ts). */
 export const ajvOptions = { useDefaults: true, allErrors: true, discriminator: true, strict: false, verbose: true, validateSchema: false } as const;
 
+/** How the server configuration is read: defaults written, strings coerced to the schema's types. */
+export const serverConfigOptions = { useDefaults: true, coerceTypes: true, allErrors: true, strict: false, verbose: true, validateSchema: false } as const;
+
 function instance(): Ajv {
   // Only Quarry's own schemas come here (a caller's JSON schema goes to llm/json-schema-check.ts),
   // so they are not checked against ajv's meta-schema: compiling that took ~40 ms of every start.
-  ajv ??= new Ajv(ajvOptions);
+  ajv ??= new (loadAjv())(ajvOptions);
   return ajv;
 }
 
@@ -35,4 +48,10 @@ export function validatorFor(schema: TSchema): ValidateFunction {
  */
 export function usePrecompiled(schema: TSchema, check: ValidateFunction): void {
   compiled.set(schema, check);
+  generated.set(schema, check);
+}
+
+/** The validator generated at build time for `schema`, if any. */
+export function precompiled(schema: TSchema): ValidateFunction | undefined {
+  return generated.get(schema);
 }
