@@ -1,4 +1,5 @@
-import { SingleBar } from 'cli-progress';
+import { createRequire } from 'node:module';
+import type { SingleBar } from 'cli-progress';
 import type { JobProgress } from '@quarry/core';
 
 /** A live progress bar on stderr for long CLI work: done / queued / errors / pages per second. */
@@ -13,6 +14,8 @@ export class CrawlProgress {
     limit: number,
   ) {
     if (stream.isTTY) {
+      // cli-progress (17 modules) loads only for a terminal: `--json` and piped crawls never draw the bar.
+      const { SingleBar } = createRequire(import.meta.url)('cli-progress') as typeof import('cli-progress');
       this.bar = new SingleBar({
         stream,
         format: ' {bar} {value} done | {queued} queued | {errors} errors | {rate} pages/s | {duration_formatted}',

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
 import { migrations } from './migrations.js';
 
 export type SqliteDatabase = Database.Database;
@@ -18,8 +19,15 @@ const defaultBusyTimeoutMs = 5_000;
  * the last ones), foreign keys on, and a busy timeout so that several processes can share the file.
  * The caller owns the returned connection and closes it. `:memory:` works for tests.
  */
+/**
+ * better-sqlite3 (14 modules) loads at the first database opened, not with the package: every
+ * `quarry` command imports storage and a CLI crawl opens no database (issue 14, sixth pass).
+ */
+let sqlite: typeof Database | undefined;
+
 export function openSqlite(path: string, options: OpenSqliteOptions = {}): SqliteDatabase {
-  const db = new Database(path);
+  sqlite ??= createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+  const db = new sqlite(path);
   try {
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? defaultBusyTimeoutMs}`);
     db.pragma('journal_mode = WAL');

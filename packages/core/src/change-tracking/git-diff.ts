@@ -1,4 +1,14 @@
-import { formatPatch, structuredPatch } from 'diff';
+import { createRequire } from 'node:module';
+
+/**
+ * diff (19 modules) loads on the first change-tracking diff, not with the engine: every `quarry`
+ * command imports the engine and only change tracking diffs (issue 14, sixth pass).
+ */
+let diffModule: typeof import('diff') | undefined;
+function loadDiff(): typeof import('diff') {
+  diffModule ??= createRequire(import.meta.url)('diff') as typeof import('diff');
+  return diffModule;
+}
 
 /**
  * The git-diff mode of changeTracking: a unified diff of the previous and the current markdown
@@ -44,6 +54,7 @@ export interface GitDiff {
 }
 
 export function gitDiff(previous: string, current: string): GitDiff {
+  const { structuredPatch, formatPatch } = loadDiff();
   const patch = structuredPatch('previous', 'current', withNewline(previous), withNewline(current), undefined, undefined, { context: 3 });
   let additions = 0;
   let deletions = 0;

@@ -1,4 +1,4 @@
-import { unzipSync } from 'fflate';
+import { createRequire } from 'node:module';
 import { TargetError } from '../errors.js';
 
 /**
@@ -7,6 +7,16 @@ import { TargetError } from '../errors.js';
  * `maxBytes` (a zip bomb), and answers TargetError kind `parse` when the bytes are no zip.
  */
 export const maxExpandedBytes = 200 * 1024 * 1024;
+
+/**
+ * fflate loads on the first zip read (office documents), not with the engine: every `quarry`
+ * command imports the engine and few read a zip (issue 14, sixth pass).
+ */
+let fflate: typeof import('fflate') | undefined;
+function unzipSync(...args: Parameters<typeof import('fflate').unzipSync>): ReturnType<typeof import('fflate').unzipSync> {
+  fflate ??= createRequire(import.meta.url)('fflate') as typeof import('fflate');
+  return fflate.unzipSync(...args);
+}
 
 export function isZip(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;

@@ -1,5 +1,5 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import type { ErrorObject, ValidateFunction, Ajv } from 'ajv';
+import { createRequire } from 'node:module';
 import type { FieldIssue } from '../errors.js';
 import type { JsonSchema } from '../ports/search-provider.js';
 
@@ -20,8 +20,10 @@ const maxCompiled = 200;
 
 function instance(): Ajv {
   if (!ajv) {
+    // ajv loads here, at the first caller's schema, not with the engine (issue 14, sixth pass).
+    const { Ajv } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
     ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true, logger: false });
-    addFormats(ajv);
+    (createRequire(import.meta.url)('ajv-formats') as typeof import('ajv-formats')).default(ajv);
   }
   return ajv;
 }

@@ -13,3 +13,4 @@ export * from './search-options.js';
 export * from './extract-options.js';
 export * from './deep-research-options.js';
 export * from './agent-options.js';
+import './precompiled.js';

@@ -1,7 +1,8 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { Ajv, ValidateFunction } from 'ajv';
 import { ValidationError } from '../errors.js';
 import { describeErrors } from './validate.js';
+import { loadAjv, precompiled, serverConfigOptions } from './validators.js';
 
 /**
  * Every environment variable Quarry reads, declared once: name, default and description. The http
@@ -342,8 +343,6 @@ const checks = new Map<string, ValidateFunction>();
  * the CLI, which sets a few variables at most.
  */
 export function parseServerConfig(env: Record<string, string | undefined>): ServerConfig {
-  // The schema is ours (no need to check it against the meta-schema: ~30 ms more at start).
-  coercing ??= new Ajv({ useDefaults: true, coerceTypes: true, allErrors: true, strict: false, verbose: true, validateSchema: false });
   const properties: Record<string, TSchema> = serverConfigSchema.properties;
   const names = Object.keys(properties);
   const value: Record<string, unknown> = {};
@@ -357,8 +356,12 @@ export function parseServerConfig(env: Record<string, string | undefined>): Serv
     } else if (fallback !== undefined) value[name] = structuredClone(fallback);
   }
   const key = set.join(',');
-  let check = checks.get(key);
+  // The whole schema's validator generated at build time (precompiled.ts) reads the same; without
+  // it, only the variables set are compiled.
+  let check = precompiled(serverConfigSchema) ?? checks.get(key);
   if (!check) {
+    // The schema is ours (no need to check it against the meta-schema: ~30 ms more at start).
+    coercing ??= new (loadAjv())(serverConfigOptions);
     check = coercing.compile(Type.Object(Object.fromEntries(set.map((name) => [name, properties[name]!])), { additionalProperties: true }));
     checks.set(key, check);
   }

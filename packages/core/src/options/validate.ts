@@ -1,21 +1,7 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { ValidationError, type FieldIssue } from '../errors.js';
-
-/**
- * One ajv instance for every option schema: defaults applied (`useDefaults`), every error
- * reported (`allErrors`), discriminated unions understood. Compiled validators are cached per
- * schema object, so validating a request costs one function call.
- */
-let ajv: Ajv | undefined;
-const compiled = new WeakMap<object, ValidateFunction>();
-
-function instance(): Ajv {
-  // Only Quarry's own schemas come here (a caller's JSON schema goes to llm/json-schema-check.ts),
-  // so they are not checked against ajv's meta-schema: compiling that took ~40 ms of every start.
-  ajv ??= new Ajv({ useDefaults: true, allErrors: true, discriminator: true, strict: false, verbose: true, validateSchema: false });
-  return ajv;
-}
+import { validatorFor } from './validators.js';
 
 /**
  * Validates `value` against `schema` in place (defaults are written into it) and returns it typed.
@@ -23,11 +9,7 @@ function instance(): Ajv {
  * `prefix` is put before every field path (e.g. `scrapeOptions`).
  */
 export function validate<T extends TSchema>(schema: T, value: unknown, prefix = ''): Static<T> {
-  let check = compiled.get(schema);
-  if (!check) {
-    check = instance().compile(schema);
-    compiled.set(schema, check);
-  }
+  const check = validatorFor(schema);
   if (check(value)) return value as Static<T>;
   throw new ValidationError(describeErrors(check.errors ?? [], prefix));
 }

@@ -1,0 +1,6 @@
+// Types of the generated validators (precompiled-validators.generated.js, scripts/generate-validators.ts).
+import type { ValidateFunction } from 'ajv';
+
+export declare const crawlRequestV2: ValidateFunction;
+export declare const scrapeOptionsV2: ValidateFunction;
+export declare const storedCrawlRequest: ValidateFunction;
