@@ -58,7 +58,7 @@ const site: Record<string, Handler> = {
       br: zlib.brotliCompressSync(text),
     };
     response.writeHead(200, { 'content-type': 'text/html', 'content-encoding': encoding === 'deflate-raw' ? 'deflate' : encoding });
-    response.end(bodies[encoding]);
+    response.end(bodies[encoding] ?? '');
   },
   '/set-cookie-then-check': (_request, response) => {
     response.writeHead(302, { location: '/needs-cookie', 'set-cookie': 'check=ok; Path=/; HttpOnly' });
