@@ -190,7 +190,9 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
     const elementStats = stats.get(element);
     // A list or group of several blocks is judged block by block: "Last updated: ..." as one
     // item of a details list takes only that item.
-    if (elementStats && elementStats.text > 0 && elementStats.text <= chromeTextMaximum && !hasSeveralBlocks(element)) {
+    // A wrapper of a code block ("1 2 3 4 5 6", an array printed in a docs page) is judged as that
+    // code: read whole, its digits would pass for a date line.
+    if (elementStats && elementStats.text > 0 && elementStats.text <= chromeTextMaximum && !hasSeveralBlocks(element) && !holdsCode(element)) {
       const text = collapsedText(element);
       if (isChromeText(text)) {
         discountStats(element, stats, container);
@@ -201,6 +203,11 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
     }
     for (const child of element.children) if (isTag(child)) stack.push(child);
   }
+}
+
+/** True when a `pre` is inside `element` (Sphinx and Pygments wrap each code block in two `div`s). */
+function holdsCode(element: Element): boolean {
+  return firstElement(element, (child) => child.name === 'pre') !== undefined;
 }
 
 /** True when at least two child elements are blocks with text (list items, paragraphs, rows). */
