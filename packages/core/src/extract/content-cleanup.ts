@@ -337,11 +337,30 @@ const clutterRules: readonly [string, (container: Container) => boolean, 'keep' 
   ['heading wrapper', ({ element }) => isHeadingWrapper(element), 'keep'],
   ['data table', ({ element }) => element.name === 'table' && hasHeaderCells(element), 'keep'],
   ['prose with many commas', ({ stats, density }) => stats.commas >= 10 && density < 0.5, 'keep'],
+  ['addresses', ({ element, density }) => density > 0.4 && isMostlyAddresses(element), 'keep'],
   ['mostly links', ({ density }) => density > 0.4, 'remove'],
   ['negative name with links', ({ density, weight }) => weight < 0 && density > negativeNameDensity, 'remove'],
   ['table', ({ element }) => element.name === 'table', 'keep'],
   ['chrome element', ({ element, stats, density }) => chromeElementTags.has(element.name) && (density > 0.3 || stats.text < 100), 'remove'],
 ];
+
+/** Fewest e-mail addresses that make a block a list of contacts. */
+const addressesNeeded = 3;
+
+/**
+ * True when the links of a block are mostly e-mail addresses written out (`mailto:` links whose
+ * text is the address): a list of contributors or contacts, read as text, not a way to other pages.
+ * A "Share by e-mail" link reads "Email", not an address.
+ */
+function isMostlyAddresses(element: Element): boolean {
+  let links = 0;
+  let addresses = 0;
+  for (const link of descendantElements(element, (child) => child.name === 'a')) {
+    links++;
+    if (link.attribs.href?.toLowerCase().startsWith('mailto:') && collapsedText(link).includes('@')) addresses++;
+  }
+  return addresses >= addressesNeeded && addresses * 5 >= links * 4;
+}
 
 /**
  * A wrapper whose one child is a list of links to other pages (Sphinx's `toctree-wrapper`): judged
