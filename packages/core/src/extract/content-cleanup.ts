@@ -338,6 +338,7 @@ const clutterRules: readonly [string, (container: Container) => boolean, 'keep' 
   ['data table', ({ element }) => element.name === 'table' && hasHeaderCells(element), 'keep'],
   ['prose with many commas', ({ stats, density }) => stats.commas >= 10 && density < 0.5, 'keep'],
   ['addresses', ({ element, density }) => density > 0.4 && isMostlyAddresses(element), 'keep'],
+  ['sentences of code terms', ({ element, stats, density }) => density > 0.4 && isProseBesideCodeTerms(element, stats), 'keep'],
   ['mostly links', ({ density }) => density > 0.4, 'remove'],
   ['negative name with links', ({ density, weight }) => weight < 0 && density > negativeNameDensity, 'remove'],
   ['table', ({ element }) => element.name === 'table', 'keep'],
@@ -361,6 +362,28 @@ function isMostlyAddresses(element: Element): boolean {
   }
   return addresses >= addressesNeeded && addresses * 5 >= links * 4;
 }
+
+/** Most of a block's text (the share) may be in links when links around code are read as text. */
+const termProseMaximumDensity = 0.4;
+
+/**
+ * True when a block of sentences is link-dense only through links around code: an API docs
+ * "See also" note names `loop.create_connection()` with a link to its reference, a term of the
+ * sentence, not a way out of the page. Its other links must leave most of the text as prose.
+ */
+function isProseBesideCodeTerms(element: Element, stats: TextStats): boolean {
+  let termText = 0;
+  for (const link of descendantElements(element, (child) => child.name === 'a')) {
+    const children = link.children.filter((child) => isTag(child) || (isText(child) && child.data.trim() !== ''));
+    if (children.length === 1 && isTag(children[0]!) && children[0]!.name === 'code') termText += collapsedText(link).length;
+  }
+  if (termText === 0) return false;
+  const text = collapsedText(element);
+  if (!sentenceEnd.test(text)) return false;
+  return (stats.linkText - termText) / stats.text <= termProseMaximumDensity;
+}
+
+const sentenceEnd = /[.!?]["'”’)]?$/;
 
 /**
  * A wrapper whose one child is a list of links to other pages (Sphinx's `toctree-wrapper`): judged
