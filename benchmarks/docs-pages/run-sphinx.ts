@@ -62,7 +62,7 @@ export function runSphinx(extractors: [string, Extractor][], perSite: number, de
   const pages = loadSphinxPages(perSite).filter((page) => !(tuningOnly && page.site.heldOut));
   if (pages.length === 0) {
     console.log(
-      '\nreal Sphinx sites: none installed (apt-get install -y sphinx-doc python3-doc cmake-doc python-requests-doc python-flask-doc python-dask-doc python-celery-doc python-cryptography-doc python-pygments-doc python-xarray-doc python-tornado-doc python-babel-doc)',
+      '\nreal Sphinx sites: none installed (apt-get install -y sphinx-doc python3-doc cmake-doc python-requests-doc python-flask-doc python-dask-doc python-celery-doc python-cryptography-doc python-pygments-doc python-xarray-doc python-tornado-doc python-babel-doc python-sympy-doc python-astropy-doc python-h5py-doc)',
     );
     return;
   }
@@ -78,6 +78,7 @@ export function runSphinx(extractors: [string, Extractor][], perSite: number, de
     for (const [extractorName, extract] of order) {
       const output = outputFeatures(extract(page.html, url).markdown);
       const keys = [`${extractorName}|${page.site.name}`, `${extractorName}|${page.site.heldOut ? 'heldout' : 'tuning'}`];
+      if (page.site.heldOut) keys.push(`${extractorName}|${page.site.fresh ? 'fresh' : 'earlier'}`);
       const lost: string[] = [];
       for (const key of keys) {
         for (const name of sphinxFeatures) {
@@ -100,9 +101,15 @@ export function runSphinx(extractors: [string, Extractor][], perSite: number, de
   const columns = [...sphinxFeatures, 'text', 'overall'] as const;
   console.log(['site'.padEnd(22), 'extractor'.padEnd(12), ...columns.map((column) => column.padStart(9))].join(''));
   const rows = [
-    ...sites.map((site) => [site.name, `${site.name} (${site.heldOut ? 'held out' : 'tuning'})`]),
+    ...sites.map((site) => [site.name, `${site.name} (${site.heldOut ? (site.fresh ? 'fresh' : 'held out') : 'tuning'})`]),
     ['tuning', 'tuning sites'],
-    ['heldout', 'held-out sites'],
+    ...(sites.some((site) => site.heldOut)
+      ? [
+          ['heldout', 'held-out sites'],
+          ['earlier', 'earlier held-out'],
+          ['fresh', 'fresh held-out'],
+        ]
+      : []),
   ];
   for (const [key, label] of rows) {
     for (const [extractorName] of extractors) {

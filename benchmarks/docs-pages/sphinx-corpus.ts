@@ -13,11 +13,13 @@ export interface SphinxSite {
   package: string;
   root: string;
   heldOut: boolean;
+  /** Held out and never read by any session before its figure was printed (task 13n on). */
+  fresh?: boolean;
 }
 
 /**
- * The split: flask, dask, celery, tornado and babel are held out; sphinx-doc, requests, python3.11,
- * cmake, cryptography, pygments and xarray are for tuning.
+ * The split: sympy, astropy and h5py are held out (fresh), flask, tornado and babel held out earlier;
+ * sphinx-doc, requests, python3.11, cmake, cryptography, pygments, xarray, dask and celery are for tuning.
  * flask (the Pallets theme) was added by task 13b before anyone looked at its pages or scores;
  * dask (the Dask theme, built on sphinx_rtd_theme) and celery (the sphinx_celery theme) by the fourth
  * session the same way. python3.11 moved to tuning in that session (its held-out figure is on record
@@ -30,6 +32,14 @@ export interface SphinxSite {
  * sources), python-scrapy-doc and python-sqlalchemy-doc (no `_sources/`), python-django-doc (no
  * `_sources/`), python-pytest-doc (the Pallets theme flask already covers), python-aiohttp-doc and
  * python-setuptools-doc (alabaster, as requests).
+ * Task 13n moved dask and celery to tuning: their pages and scores were read in earlier sessions,
+ * and their gap (dask's code and text, celery's links) is now tuned on. flask, tornado and babel stay
+ * as "earlier held-out" (their figures are on record, but they were read too). Three fresh held-out
+ * sites were chosen from the packages' file lists and stylesheet links alone, before any page or
+ * score of theirs was read: sympy (`python-sympy-doc`, the Furo theme), astropy
+ * (`python-astropy-doc`, the bootstrap-astropy theme) and h5py (`python-h5py-doc`, Sphinx's classic
+ * theme). Not taken: groonga-doc (pydata-sphinx-theme, but no `_sources/`), python-metakernel-doc
+ * (sphinx-bootstrap-theme, four sources) and python-bs4-doc (classic theme, one page per language).
  */
 export const sphinxSites: readonly SphinxSite[] = [
   { name: 'sphinx-doc', package: 'sphinx-doc', root: '/usr/share/doc/sphinx-doc/html', heldOut: false },
@@ -40,10 +50,16 @@ export const sphinxSites: readonly SphinxSite[] = [
   { name: 'pygments', package: 'python-pygments-doc', root: '/usr/share/doc/python-pygments-doc/html', heldOut: false },
   { name: 'xarray', package: 'python-xarray-doc', root: '/usr/share/doc/python-xarray-doc/html', heldOut: false },
   { name: 'flask', package: 'python-flask-doc', root: '/usr/share/doc/python-flask-doc/html', heldOut: true },
-  { name: 'dask', package: 'python-dask-doc', root: '/usr/share/doc/python-dask-doc/html', heldOut: true },
-  { name: 'celery', package: 'python-celery-doc', root: '/usr/share/doc/python-celery-doc/html', heldOut: true },
+  // Read in earlier sessions; their gap is now tuned on (task 13n).
+  { name: 'dask', package: 'python-dask-doc', root: '/usr/share/doc/python-dask-doc/html', heldOut: false },
+  { name: 'celery', package: 'python-celery-doc', root: '/usr/share/doc/python-celery-doc/html', heldOut: false },
+  // Earlier held-out: figures on record, pages read in earlier sessions.
   { name: 'tornado', package: 'python-tornado-doc', root: '/usr/share/doc/python-tornado-doc/html', heldOut: true },
   { name: 'babel', package: 'python-babel-doc', root: '/usr/share/doc/python-babel-doc/html', heldOut: true },
+  // Fresh held-out (task 13n), chosen before any page was read.
+  { name: 'sympy', package: 'python-sympy-doc', root: '/usr/share/doc/python-sympy-doc/html', heldOut: true, fresh: true },
+  { name: 'astropy', package: 'python-astropy-doc', root: '/usr/share/doc/python-astropy-doc/html', heldOut: true, fresh: true },
+  { name: 'h5py', package: 'python-h5py-doc', root: '/usr/share/doc/python-h5py-doc/html', heldOut: true, fresh: true },
 ];
 
 export interface SphinxPage {

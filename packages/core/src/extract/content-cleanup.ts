@@ -190,7 +190,9 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
     const elementStats = stats.get(element);
     // A list or group of several blocks is judged block by block: "Last updated: ..." as one
     // item of a details list takes only that item.
-    if (elementStats && elementStats.text > 0 && elementStats.text <= chromeTextMaximum && !hasSeveralBlocks(element)) {
+    // A wrapper of a code block ("1 2 3 4 5 6", an array printed in a docs page) is judged as that
+    // code: read whole, its digits would pass for a date line.
+    if (elementStats && elementStats.text > 0 && elementStats.text <= chromeTextMaximum && !hasSeveralBlocks(element) && !holdsCode(element)) {
       const text = collapsedText(element);
       if (isChromeText(text)) {
         discountStats(element, stats, container);
@@ -201,6 +203,11 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
     }
     for (const child of element.children) if (isTag(child)) stack.push(child);
   }
+}
+
+/** True when a `pre` is inside `element` (Sphinx and Pygments wrap each code block in two `div`s). */
+function holdsCode(element: Element): boolean {
+  return firstElement(element, (child) => child.name === 'pre') !== undefined;
 }
 
 /** True when at least two child elements are blocks with text (list items, paragraphs, rows). */
@@ -330,11 +337,53 @@ const clutterRules: readonly [string, (container: Container) => boolean, 'keep' 
   ['heading wrapper', ({ element }) => isHeadingWrapper(element), 'keep'],
   ['data table', ({ element }) => element.name === 'table' && hasHeaderCells(element), 'keep'],
   ['prose with many commas', ({ stats, density }) => stats.commas >= 10 && density < 0.5, 'keep'],
+  ['addresses', ({ element, density }) => density > 0.4 && isMostlyAddresses(element), 'keep'],
+  ['sentences of code terms', ({ element, stats, density }) => density > 0.4 && isProseBesideCodeTerms(element, stats), 'keep'],
   ['mostly links', ({ density }) => density > 0.4, 'remove'],
   ['negative name with links', ({ density, weight }) => weight < 0 && density > negativeNameDensity, 'remove'],
   ['table', ({ element }) => element.name === 'table', 'keep'],
   ['chrome element', ({ element, stats, density }) => chromeElementTags.has(element.name) && (density > 0.3 || stats.text < 100), 'remove'],
 ];
+
+/** Fewest e-mail addresses that make a block a list of contacts. */
+const addressesNeeded = 3;
+
+/**
+ * True when the links of a block are mostly e-mail addresses written out (`mailto:` links whose
+ * text is the address): a list of contributors or contacts, read as text, not a way to other pages.
+ * A "Share by e-mail" link reads "Email", not an address.
+ */
+function isMostlyAddresses(element: Element): boolean {
+  let links = 0;
+  let addresses = 0;
+  for (const link of descendantElements(element, (child) => child.name === 'a')) {
+    links++;
+    if (link.attribs.href?.toLowerCase().startsWith('mailto:') && collapsedText(link).includes('@')) addresses++;
+  }
+  return addresses >= addressesNeeded && addresses * 5 >= links * 4;
+}
+
+/** Most of a block's text (the share) may be in links when links around code are read as text. */
+const termProseMaximumDensity = 0.4;
+
+/**
+ * True when a block of sentences is link-dense only through links around code: an API docs
+ * "See also" note names `loop.create_connection()` with a link to its reference, a term of the
+ * sentence, not a way out of the page. Its other links must leave most of the text as prose.
+ */
+function isProseBesideCodeTerms(element: Element, stats: TextStats): boolean {
+  let termText = 0;
+  for (const link of descendantElements(element, (child) => child.name === 'a')) {
+    const children = link.children.filter((child) => isTag(child) || (isText(child) && child.data.trim() !== ''));
+    if (children.length === 1 && isTag(children[0]!) && children[0]!.name === 'code') termText += collapsedText(link).length;
+  }
+  if (termText === 0) return false;
+  const text = collapsedText(element);
+  if (!sentenceEnd.test(text)) return false;
+  return (stats.linkText - termText) / stats.text <= termProseMaximumDensity;
+}
+
+const sentenceEnd = /[.!?]["'”’)]?$/;
 
 /**
  * A wrapper whose one child is a list of links to other pages (Sphinx's `toctree-wrapper`): judged

@@ -15,7 +15,7 @@ import {
   positiveScoreHintPattern,
   tagBaseScores,
 } from './boilerplate-patterns.js';
-import { descendantElements, hasHeaderCells, hintText, inlineTags } from './dom-tools.js';
+import { descendantElements, hasHeaderCells, hintText, inlineTags, sectionHeadingLevel, sectionPeersNeeded } from './dom-tools.js';
 import { expandRoot } from './root-expansion.js';
 import { type OwnText, type TextStats, linkDensity, measureProse, ownText } from './text-stats.js';
 
@@ -84,7 +84,24 @@ export function scoreContent(body: ParentNode, stats: Map<Element, TextStats>): 
   const scores = new Map<Element, number>();
   for (const [element, score] of raw) scores.set(element, score * (1 - linkDensity(stats.get(element))));
   const chosen = chooseRoot(scores);
-  return { scores, prose, root: chosen && expandRoot(chosen, prose, stats) };
+  return { scores, prose, root: chosen && documentOfSections(expandRoot(chosen, prose, stats)) };
+}
+
+/**
+ * A root inside one of a document's sections (`section`s opened by a heading of one level, enough
+ * of them in one parent) is lifted to the parent that holds them all: a release-notes page whose
+ * longest section's list outscores the rest ("4.3.0 RC1" of a changelog) is the whole changelog.
+ */
+function documentOfSections(root: Element): Element {
+  let lifted = root;
+  for (let node = root.parent; node && isTag(node) && node.name !== 'body'; node = node.parent) {
+    const level = sectionHeadingLevel(node);
+    const parent = node.parent;
+    if (level === 0 || !parent || !isTag(parent) || parent.name === 'body') continue;
+    const peers = parent.children.filter((child) => isTag(child) && sectionHeadingLevel(child) === level).length;
+    if (peers >= sectionPeersNeeded(parent, level)) lifted = parent;
+  }
+  return lifted;
 }
 
 function ancestorsOf(element: Element): Element[] {

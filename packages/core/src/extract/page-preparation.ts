@@ -1,7 +1,9 @@
 /**
  * The first pass over the working copy: drop what a reader never sees as text. Scripts, styles,
  * form controls, embeds, comments, and elements hidden by the `hidden` attribute, `aria-hidden`,
- * inline `display:none`/`visibility:hidden`, or screen-reader-only classes.
+ * inline `display:none`/`visibility:hidden`, or screen-reader-only classes. A tab panel hidden by
+ * the `hidden` attribute stays: it is the page's content behind a tab not yet selected (a docs
+ * page's "DataFrame / Array / Bag" examples), not text the page hides from its reader.
  */
 import { type AnyNode, type Element, type ParentNode, isTag } from 'domhandler';
 import { nonContentTags } from './boilerplate-patterns.js';
@@ -30,7 +32,7 @@ const hiddenClassPattern = new RegExp(`(?:^|\\s)(?:${[...hiddenClassTokens].join
 
 export function isHidden(element: Element): boolean {
   const { attribs } = element;
-  if ('hidden' in attribs) return true;
+  if ('hidden' in attribs) return attribs.role !== 'tabpanel';
   if (attribs['aria-hidden'] === 'true' && !attribs.class?.includes('fallback-image')) return true;
   if (attribs.style && hiddenStylePattern.test(attribs.style)) return true;
   if (attribs.type === 'hidden') return true;

@@ -45,6 +45,12 @@ describe('htmlToMarkdown inputs', () => {
     expect(htmlToMarkdown('<div hidden>x</div><script>y</script><p> &nbsp; </p>')).toBe('');
   });
 
+  it('keeps a tab panel hidden until its tab is chosen', () => {
+    const html =
+      '<div role="tablist"><button role="tab">A</button></div><div role="tabpanel"><p>one</p></div><div role="tabpanel" hidden="true"><p>two</p></div>';
+    expect(htmlToMarkdown(html)).toBe('A\n\none\n\ntwo');
+  });
+
   it('removes base64 images by default and keeps them when asked', () => {
     const html = '<img src="data:image/png;base64,AAAA" alt="dot">';
     expect(htmlToMarkdown(html)).toBe('![dot](<Base64-Image-Removed>)');

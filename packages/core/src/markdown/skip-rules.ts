@@ -56,14 +56,15 @@ const COPY_LABEL = /^(?:copy|copied!?|copy code|copy to clipboard|copied to clip
 
 /**
  * True when `element` and its subtree are left out of the markdown: ignored tags, hidden elements
- * (`hidden`, `aria-hidden="true"` except on images, `display:none`), closed dialogs, and code
+ * (`hidden` except on a tab panel, whose content waits behind its tab; `aria-hidden="true"` except on
+ * images; `display:none`), closed dialogs, and code
  * chrome (copy buttons, line-number gutters).
  */
 export function isSkippedElement(element: Element): boolean {
   const name = element.name;
   if (IGNORED_TAGS.has(name)) return true;
   const attributes = element.attribs;
-  if (attributes.hidden !== undefined) return true;
+  if (attributes.hidden !== undefined && attributes.role !== 'tabpanel') return true;
   if (attributes['aria-hidden'] === 'true' && name !== 'img' && name !== 'picture') return true;
   const style = attributes.style;
   if (style !== undefined && style.length > 8 && HIDDEN_STYLE.test(style)) return true;
