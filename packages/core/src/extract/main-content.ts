@@ -137,14 +137,17 @@ function attachTitle(container: Element, firstPart: Element, title: Element | un
 }
 
 /**
- * Puts (a copy of) the article's declared summary (`page-summary.ts`) under the title when it came
- * before the content and the content does not hold it: after the title when the content holds the
- * title, else on top (the title then goes above it).
+ * Puts (a copy of) the article's declared summary (`page-summary.ts`) under the title when the
+ * content does not hold it and it came before the content or inside it (chrome removal took it:
+ * a `header`, a `teaser` class): after the title when the content holds the title, else on top
+ * (the title then goes above it). `ancestors`: the summary's ancestors before chrome removal.
  */
-function attachSummary(container: Element, firstPart: Element, summary: Element | undefined, title: Element | undefined, order: Element[]) {
+function attachSummary(container: Element, parts: Element[], summary: Element | undefined, ancestors: Element[], title: Element | undefined, order: Element[]) {
   if (!summary || isWithin(summary, container)) return;
   const summaryIndex = order.indexOf(summary);
-  if (summaryIndex < 0 || summaryIndex > order.indexOf(firstPart)) return;
+  if (summaryIndex < 0) return;
+  const isBefore = summaryIndex < order.indexOf(parts[0]!);
+  if (!isBefore && !parts.some((part) => ancestors.includes(part))) return;
   if (collapsedText(container).includes(collapsedText(summary))) return;
   const copy = cloneTree(summary);
   if (title && isWithin(title, container)) append(title, copy);
@@ -154,8 +157,10 @@ function attachSummary(container: Element, firstPart: Element, summary: Element 
 function extractOnce(source: Document, titles: string[], summaries: string[], useClassHints: boolean): Extraction {
   // The summary block is found before chrome removal, which may take it (a `teaser` class).
   let summary: Element | undefined;
+  const summaryAncestors: Element[] = [];
   const { body, heading, elements, stats } = cleanedBody(source, useClassHints, (root, elements) => {
     summary = findSummaryBlock(root, summaries);
+    for (let node = summary?.parent; node && isTag(node); node = node.parent) summaryAncestors.push(node);
     return findTitleHeading(root, titles, elements);
   });
   const { scores, prose, root } = scoreContent(body, stats);
@@ -170,8 +175,10 @@ function extractOnce(source: Document, titles: string[], summaries: string[], us
   const isTrimmed = trimArticleEdges(container, heading, stats);
   const isMeasured = parts.length === 1 && !isTrimmed && !hasLinkAncestor(container);
   cleanContent(container, isMeasured ? { useClassHints, stats } : { useClassHints });
-  attachSummary(container, parts[0]!, summary, heading, elements);
-  attachTitle(container, parts[0]!, heading, elements);
+  // The parts as chosen: a container of several parts holds `parts` itself as its child list.
+  const chosenParts = [...parts];
+  attachSummary(container, chosenParts, summary, summaryAncestors, heading, elements);
+  attachTitle(container, chosenParts[0]!, heading, elements);
   const text = measureTotalText(container);
   return { content: container, text, foundText, contentProse, pageProse };
 }
