@@ -7,7 +7,8 @@
  *   -> remove chrome (tags, roles, class/id names; anchors and the title protected)
  *   -> score blocks, choose and expand the content root -> join continuing siblings
  *   -> trim the article's edges (link lists before the title, teasers and addresses after the text)
- *   -> clean inside (chrome phrases, chrome sections, link lists) -> put the title h1 on top
+ *   -> clean inside (chrome phrases, chrome sections, link lists)
+ *   -> put the page's declared summary (standfirst) and the title h1 on top
  *   -> too little text? retry without class/id names; still too little? whole page, cleaned
  * ```
  */
