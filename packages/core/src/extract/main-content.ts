@@ -7,13 +7,14 @@
  *   -> remove chrome (tags, roles, class/id names; anchors and the title protected)
  *   -> score blocks, choose and expand the content root -> join continuing siblings
  *   -> trim the article's edges (link lists before the title, teasers and addresses after the text)
- *   -> clean inside (chrome phrases, chrome sections, link lists) -> put the title h1 on top
+ *   -> clean inside (chrome phrases, chrome sections, link lists)
+ *   -> put the page's declared summary (standfirst) and the title h1 on top
  *   -> too little text? retry without class/id names; still too little? whole page, cleaned
  * ```
  */
 import type { Document, Element, ParentNode } from 'domhandler';
 import { isTag } from 'domhandler';
-import { prependChild } from 'domutils';
+import { append, prependChild } from 'domutils';
 import { trimArticleEdges } from './article-edges.js';
 import { articleBodyHintPattern, contentItemprops } from './boilerplate-patterns.js';
 import { removeChrome } from './chrome-removal.js';
@@ -21,6 +22,7 @@ import { cleanContent } from './content-cleanup.js';
 import { scoreContent } from './content-scoring.js';
 import { cloneTree, collapsedText, descendantElements, documentOf, elementOf, firstElement, hintText, isWithin } from './dom-tools.js';
 import { isNonContent } from './page-preparation.js';
+import { declaredSummaries, findSummaryBlock } from './page-summary.js';
 import { declaredTitles, findTitleHeading } from './page-title.js';
 import { includeSiblings } from './sibling-inclusion.js';
 import { type TextStats, measureProse, measureText, measureTotalText } from './text-stats.js';
@@ -135,8 +137,33 @@ function attachTitle(container: Element, firstPart: Element, title: Element | un
   if ((titleIndex < 0 ? Infinity : titleIndex) < (firstPartIndex < 0 ? -1 : firstPartIndex)) prependChild(container, cloneTree(title));
 }
 
-function extractOnce(source: Document, titles: string[], useClassHints: boolean): Extraction {
-  const { body, heading, elements, stats } = cleanedBody(source, useClassHints, (root, elements) => findTitleHeading(root, titles, elements));
+/**
+ * Puts (a copy of) the article's declared summary (`page-summary.ts`) under the title when the
+ * content does not hold it and it came before the content or inside it (chrome removal took it:
+ * a `header`, a `teaser` class): after the title when the content holds the title, else on top
+ * (the title then goes above it). `ancestors`: the summary's ancestors before chrome removal.
+ */
+function attachSummary(container: Element, parts: Element[], summary: Element | undefined, ancestors: Element[], title: Element | undefined, order: Element[]) {
+  if (!summary || isWithin(summary, container)) return;
+  const summaryIndex = order.indexOf(summary);
+  if (summaryIndex < 0) return;
+  const isBefore = summaryIndex < order.indexOf(parts[0]!);
+  if (!isBefore && !parts.some((part) => ancestors.includes(part))) return;
+  if (collapsedText(container).includes(collapsedText(summary))) return;
+  const copy = cloneTree(summary);
+  if (title && isWithin(title, container)) append(title, copy);
+  else prependChild(container, copy);
+}
+
+function extractOnce(source: Document, titles: string[], summaries: string[], useClassHints: boolean): Extraction {
+  // The summary block is found before chrome removal, which may take it (a `teaser` class).
+  let summary: Element | undefined;
+  const summaryAncestors: Element[] = [];
+  const { body, heading, elements, stats } = cleanedBody(source, useClassHints, (root, elements) => {
+    summary = findSummaryBlock(root, summaries);
+    for (let node = summary?.parent; node && isTag(node); node = node.parent) summaryAncestors.push(node);
+    return findTitleHeading(root, titles, elements);
+  });
   const { scores, prose, root } = scoreContent(body, stats);
   const pageProse = totalOf(body, prose);
   if (!root) return { content: undefined, text: 0, foundText: 0, contentProse: 0, pageProse };
@@ -149,7 +176,10 @@ function extractOnce(source: Document, titles: string[], useClassHints: boolean)
   const isTrimmed = trimArticleEdges(container, heading, stats);
   const isMeasured = parts.length === 1 && !isTrimmed && !hasLinkAncestor(container);
   cleanContent(container, isMeasured ? { useClassHints, stats } : { useClassHints });
-  attachTitle(container, parts[0]!, heading, elements);
+  // The parts as chosen: a container of several parts holds `parts` itself as its child list.
+  const chosenParts = [...parts];
+  attachSummary(container, chosenParts, summary, summaryAncestors, heading, elements);
+  attachTitle(container, chosenParts[0]!, heading, elements);
   const text = measureTotalText(container);
   return { content: container, text, foundText, contentProse, pageProse };
 }
@@ -168,11 +198,12 @@ function isTooLittle(extraction: Extraction): boolean {
 /** Returns a new Document with the page's main content; see the module comment for the steps. */
 export function extractMainContent(document: Document, _options: MainContentOptions = {}): MainContentResult {
   const titles = declaredTitles(document);
-  let best = extractOnce(document, titles, true);
+  const summaries = declaredSummaries(document);
+  let best = extractOnce(document, titles, summaries, true);
   // The retry is for class names that removed the content: a short article whose teasers or
   // comments the structural trimming took off was found, and is not retried.
   if (best.foundText < retryBelow) {
-    const relaxed = extractOnce(document, titles, false);
+    const relaxed = extractOnce(document, titles, summaries, false);
     // Only when ignoring class names finds clearly more: a few extra words are usually the chrome
     // (a cookie banner) that the class names rightly removed.
     if (relaxed.text > Math.max(best.text * 1.5, best.text + 200)) best = relaxed;
