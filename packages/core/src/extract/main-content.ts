@@ -19,7 +19,7 @@ import { articleBodyHintPattern, contentItemprops } from './boilerplate-patterns
 import { removeChrome } from './chrome-removal.js';
 import { cleanContent } from './content-cleanup.js';
 import { scoreContent } from './content-scoring.js';
-import { cloneTree, collapsedText, pruneTree, descendantElements, documentOf, elementOf, firstElement, hintText, isWithin } from './dom-tools.js';
+import { cloneTree, collapsedText, descendantElements, documentOf, elementOf, firstElement, hintText, isWithin, pruneTree } from './dom-tools.js';
 import { isNonContent } from './page-preparation.js';
 import { declaredTitles, findTitleHeading } from './page-title.js';
 import { includeSiblings } from './sibling-inclusion.js';

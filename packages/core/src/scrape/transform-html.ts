@@ -51,8 +51,8 @@ export interface HtmlTransformOutput {
 export function transformHtml(input: HtmlTransformInput, elementRules?: ElementRuleOverrides): HtmlTransformOutput {
   const limits = input.limits ?? defaultPageLimits;
   checkMarkup(input.html, limits);
-  // The parsed page stays in a box, never in a local of this call, so that main content can drop
-  // it once copied (see `PageSource`).
+  // The parsed page stays in a box, never in a local of this call, so that main content can take
+  // it over (see `PageSource`).
   const { parsed, output, baseUrl } = parsePage(input);
   if (!input.want.markdown && !input.want.html && !input.want.images) return output;
 
@@ -92,9 +92,10 @@ function parsePage(input: HtmlTransformInput): { parsed: PageSource; output: Htm
 }
 
 /**
- * From this many characters of HTML, main content drops the parsed page once it has its copy and
- * parses it again only if a second pass needs it (rare on a page this long): the tree is ~10 bytes
- * per character. Shorter pages keep it, as parsing again would cost more than it saves.
+ * From this many characters of HTML, main content works on the parsed page itself instead of a copy
+ * and parses it again only if a second pass needs it (rare on a page this long): the tree is ~10
+ * bytes per character and would be live twice. Shorter pages are copied, as parsing again would
+ * cost more than it saves.
  */
 const reparseLargePagesAbove = 1_000_000;
 
