@@ -185,6 +185,35 @@ export function cloneTree<T extends ParentNode>(root: T, pruning?: ClonePruning)
 }
 
 /**
+ * What `cloneTree(root, { within, drop })` gives, made from `root` itself: the nodes `drop` takes
+ * under `within` are detached in place and the rest relinked, nothing is copied. For a page the
+ * caller can parse again (a large page's main content, see `PageSource` in main-content.ts).
+ */
+export function pruneTree(within: ParentNode, drop: (node: AnyNode) => boolean): void {
+  const parents: ParentNode[] = [within];
+  while (parents.length > 0) {
+    const parent = parents.pop()!;
+    const children: AnyNode[] = [];
+    let previous: AnyNode | null = null;
+    for (const child of parent.children) {
+      if (drop(child)) {
+        child.parent = null;
+        child.prev = null;
+        child.next = null;
+        continue;
+      }
+      child.prev = previous;
+      if (previous) previous.next = child;
+      previous = child;
+      children.push(child);
+      if (hasChildNodes(child)) parents.push(child as ParentNode);
+    }
+    if (previous) previous.next = null;
+    parent.children = children;
+  }
+}
+
+/**
  * A childless copy of a node. An element's copy shares its attribute object with the original:
  * nothing in the extraction writes attributes, and `resolveUrls` replaces the object rather than
  * writing into it, so a copy per element (5 % of the bytes a page's transform allocated) bought nothing.

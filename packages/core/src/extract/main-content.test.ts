@@ -4,8 +4,8 @@ import { findAll, textContent } from 'domutils';
 import { parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import { resolveUrls } from '../html/clean-html.js';
-import { collapsedText } from './dom-tools.js';
-import { extractMainContent } from './main-content.js';
+import { cloneTree, collapsedText, pruneTree } from './dom-tools.js';
+import { extractMainContent, extractMainContentOf } from './main-content.js';
 
 const prose = (topic: string, sentences = 4): string =>
   Array.from(
@@ -264,5 +264,76 @@ describe('regressions', () => {
     expect(html).toContain('<td>10</td>');
     expect(html).toContain('const answer = 42;');
     expect(html).not.toContain('We use cookies');
+  });
+});
+
+describe('extractMainContentOf with a page it may reload (large pages)', () => {
+  const tinyPage = `<html><body><nav><a href="/">Home</a><a href="/about">About</a></nav>
+    <div class="hero"><span>Welcome!</span> <a href="/start">Start here</a></div>
+    <footer>© 2024 Tiny site</footer></body></html>`;
+
+  function reloading(html: string) {
+    let reloads = 0;
+    const source = {
+      document: parseDocument(html) as Document | undefined,
+      reload: () => {
+        reloads++;
+        return parseDocument(html);
+      },
+    };
+    return { source, reloads: () => reloads };
+  }
+
+  it('gives what the copying extraction gives, working on the page itself, and drops it', () => {
+    const { source, reloads } = reloading(newsPage);
+    const page = source.document!;
+    const result = extractMainContentOf(source);
+    expect(render(result.document)).toBe(render(extractMainContent(parseDocument(newsPage)).document));
+    expect(result.isFallback).toBe(false);
+    // One pass: the page was taken (not copied) and no second pass needed it again.
+    expect(source.document).toBeUndefined();
+    expect(reloads()).toBe(0);
+    expect(page.children.length).toBeGreaterThan(0);
+  });
+
+  it('parses the page again for the retry and the fallback, with the same result', () => {
+    const { source, reloads } = reloading(tinyPage);
+    const result = extractMainContentOf(source);
+    const expected = extractMainContent(parseDocument(tinyPage));
+    expect(result.isFallback).toBe(expected.isFallback);
+    expect(render(result.document)).toBe(render(expected.document));
+    // The retry without class names and the whole-page fallback each read a fresh page.
+    expect(reloads()).toBe(2);
+  });
+
+  it('without reload, keeps the page untouched for every pass (small pages)', () => {
+    const page = parseDocument(tinyPage);
+    const before = render(page);
+    const source = { document: page as Document | undefined };
+    extractMainContentOf(source);
+    expect(source.document).toBe(page);
+    expect(render(page)).toBe(before);
+  });
+});
+
+describe('pruneTree', () => {
+  it('leaves what cloneTree copies with the same pruning, relinked in place', () => {
+    const html = `<html><head><script>head()</script></head><body><!-- c --><script>a()</script><p>One <b>two</b></p><style>.x{}</style>
+      <div><noscript>x</noscript><p>Three</p><script>b()</script></div><template><p>t</p></template></body></html>`;
+    const drop = (node: { type: string }) => node.type === 'script' || node.type === 'style' || node.type === 'comment';
+    const source = parseDocument(html);
+    const body = findAll((element) => element.name === 'body', source.children)[0]!;
+    const copy = cloneTree(source, { within: body, drop });
+    pruneTree(body, drop);
+    expect(render(source)).toBe(render(copy));
+    // Siblings are linked as in the copy: no link to a dropped node is left.
+    for (const element of findAll(() => true, source.children)) {
+      for (const [index, child] of element.children.entries()) {
+        expect(child.parent).toBe(element);
+        expect(child.prev).toBe(element.children[index - 1] ?? null);
+        expect(child.next).toBe(element.children[index + 1] ?? null);
+      }
+    }
+    expect(render(source)).toContain('head()');
   });
 });

@@ -20,7 +20,7 @@ import { articleBodyHintPattern, contentItemprops } from './boilerplate-patterns
 import { removeChrome } from './chrome-removal.js';
 import { cleanContent } from './content-cleanup.js';
 import { scoreContent } from './content-scoring.js';
-import { cloneTree, collapsedText, descendantElements, documentOf, elementOf, firstElement, hintText, isWithin } from './dom-tools.js';
+import { cloneTree, collapsedText, descendantElements, documentOf, elementOf, firstElement, hintText, isWithin, pruneTree } from './dom-tools.js';
 import { isNonContent } from './page-preparation.js';
 import { declaredSummaries, findSummaryBlock } from './page-summary.js';
 import { declaredTitles, findTitleHeading } from './page-title.js';
@@ -107,8 +107,8 @@ function totalOf(root: ParentNode, measure: Map<Element, number>): number {
  * the document order, the anchors and the prose measure. The text stats come back kept up to date
  * by the chrome removal (the same as measuring the body again).
  */
-function cleanedBody(source: Document, useClassHints: boolean, title?: (body: ParentNode, elements: Element[]) => Element | undefined) {
-  const body = bodyOf(cloneTree(source, { within: bodyOf(source), drop: isNonContent }));
+function cleanedBody(source: PageSource, useClassHints: boolean, title?: (body: ParentNode, elements: Element[]) => Element | undefined) {
+  const body = copyBody(source);
   const elements = descendantElements(body);
   const heading = title?.(body, elements);
   const stats = measureText(body);
@@ -155,7 +155,7 @@ function attachSummary(container: Element, parts: Element[], summary: Element | 
   else prependChild(container, copy);
 }
 
-function extractOnce(source: Document, titles: string[], summaries: string[], useClassHints: boolean): Extraction {
+function extractOnce(source: PageSource, titles: string[], summaries: string[], useClassHints: boolean): Extraction {
   // The summary block is found before chrome removal, which may take it (a `teaser` class).
   let summary: Element | undefined;
   const summaryAncestors: Element[] = [];
@@ -197,18 +197,56 @@ function isTooLittle(extraction: Extraction): boolean {
 
 /** Returns a new Document with the page's main content; see the module comment for the steps. */
 export function extractMainContent(document: Document, _options: MainContentOptions = {}): MainContentResult {
-  const titles = declaredTitles(document);
-  const summaries = declaredSummaries(document);
-  let best = extractOnce(document, titles, summaries, true);
+  return extractMainContentOf({ document });
+}
+
+/**
+ * The page an extraction reads. A pass changes the tree it works on, so each pass works on a copy
+ * of the page's body and the page is kept for the next pass (the retry without class names, the
+ * fallback). With `reload`, the first pass works on the page itself, with nothing copied, and a
+ * second pass gets it parsed again from `reload`: a large page's tree (nodejs-doc's `all.html`,
+ * 5.8 M characters: 58 MB of tree, 45 MB more for its copy) is then not live twice at the peak of
+ * its conversion (issue 14, sixth pass). `document` must be the caller's only reference to it.
+ */
+export interface PageSource {
+  document?: Document;
+  reload?: () => Document;
+}
+
+/**
+ * The page's body a pass works on, without its non-content: a copy, or with `reload` the page
+ * itself, taken out of `source` (a second pass gets it parsed again).
+ */
+function copyBody(source: PageSource): ParentNode {
+  if (source.reload) {
+    const body = bodyOf(sourceDocument(source));
+    source.document = undefined;
+    pruneTree(body, isNonContent);
+    return body;
+  }
+  const page = sourceDocument(source);
+  return bodyOf(cloneTree(page, { within: bodyOf(page), drop: isNonContent }));
+}
+
+function sourceDocument(source: PageSource): Document {
+  source.document ??= source.reload!();
+  return source.document;
+}
+
+/** `extractMainContent` on a page the caller hands over (see `PageSource`). */
+export function extractMainContentOf(source: PageSource): MainContentResult {
+  const titles = declaredTitles(sourceDocument(source));
+  const summaries = declaredSummaries(sourceDocument(source));
+  let best = extractOnce(source, titles, summaries, true);
   // The retry is for class names that removed the content: a short article whose teasers or
   // comments the structural trimming took off was found, and is not retried.
   if (best.foundText < retryBelow) {
-    const relaxed = extractOnce(document, titles, summaries, false);
+    const relaxed = extractOnce(source, titles, summaries, false);
     // Only when ignoring class names finds clearly more: a few extra words are usually the chrome
     // (a cookie banner) that the class names rightly removed.
     if (relaxed.text > Math.max(best.text * 1.5, best.text + 200)) best = relaxed;
   }
   if (best.content && !isTooLittle(best)) return { document: documentOf([best.content]), isFallback: false };
-  const { body } = cleanedBody(document, true);
+  const { body } = cleanedBody(source, true);
   return { document: documentOf([elementOf('div', [...body.children])]), isFallback: true };
 }

@@ -1,7 +1,7 @@
 import render from 'dom-serializer';
 import type { AnyNode, Document, Element } from 'domhandler';
 import { extractLinks } from '../crawl/link-extract.js';
-import { extractMainContent } from '../extract/index.js';
+import { extractMainContentOf, type PageSource } from '../extract/main-content.js';
 import { baseUrlOf, keepOnly, removeMatching, removeNonContent, resolveUrls } from '../html/clean-html.js';
 import { pageHrefs } from '../html/page-hrefs.js';
 import { extractMetadata, type PageMetadata } from '../html/metadata.js';
@@ -51,6 +51,32 @@ export interface HtmlTransformOutput {
 export function transformHtml(input: HtmlTransformInput, elementRules?: ElementRuleOverrides): HtmlTransformOutput {
   const limits = input.limits ?? defaultPageLimits;
   checkMarkup(input.html, limits);
+  // The parsed page stays in a box, never in a local of this call, so that main content can take
+  // it over (see `PageSource`).
+  const { parsed, output, baseUrl } = parsePage(input);
+  if (!input.want.markdown && !input.want.html && !input.want.images) return output;
+
+  let content = cleanContent(parsed, input, input.onlyMainContent, baseUrl);
+  const toMarkdown = (root: AnyNode) =>
+    htmlToMarkdown(root, { baseUrl, removeBase64Images: input.removeBase64Images, ...(elementRules ? { elementRules } : {}) });
+  let markdown = input.want.markdown || input.onlyMainContent ? toMarkdown(content.root) : undefined;
+  if (input.onlyMainContent && (content.isFallback || !markdown?.trim())) {
+    output.usedWholePage = true;
+    if (!markdown?.trim()) {
+      // Main-content extraction found nothing worth keeping: answer with the whole page instead.
+      content = cleanContent({ document: parseHtml(input.html) }, input, false, baseUrl);
+      markdown = toMarkdown(content.root);
+    }
+  }
+  if (input.want.markdown) output.markdown = markdown ?? toMarkdown(content.root);
+  checkMarkdown(output.markdown, limits);
+  if (input.want.html) output.html = render(content.root.children, { encodeEntities: 'utf8' });
+  if (input.want.images) output.images = collectImages(content.root.children);
+  return output;
+}
+
+/** The parsed page, and what is read from it before cleaning: metadata, base URL, signals, links. */
+function parsePage(input: HtmlTransformInput): { parsed: PageSource; output: HtmlTransformOutput; baseUrl: string } {
   const document = parseHtml(input.html);
   const metadata = extractMetadata(document, input.url);
   const hrefs = pageHrefs(document);
@@ -62,36 +88,40 @@ export function transformHtml(input: HtmlTransformInput, elementRules?: ElementR
     if (blocked) output.blocked = blocked;
   }
   if (input.want.links) output.links = extractLinks(document, input.url, hrefs);
-  if (!input.want.markdown && !input.want.html && !input.want.images) return output;
-
-  let content = cleanContent(document, input, input.onlyMainContent, baseUrl);
-  const toMarkdown = (root: AnyNode) =>
-    htmlToMarkdown(root, { baseUrl, removeBase64Images: input.removeBase64Images, ...(elementRules ? { elementRules } : {}) });
-  let markdown = input.want.markdown || input.onlyMainContent ? toMarkdown(content.root) : undefined;
-  if (input.onlyMainContent && (content.isFallback || !markdown?.trim())) {
-    output.usedWholePage = true;
-    if (!markdown?.trim()) {
-      // Main-content extraction found nothing worth keeping: answer with the whole page instead.
-      content = cleanContent(parseHtml(input.html), input, false, baseUrl);
-      markdown = toMarkdown(content.root);
-    }
-  }
-  if (input.want.markdown) output.markdown = markdown ?? toMarkdown(content.root);
-  checkMarkdown(output.markdown, limits);
-  if (input.want.html) output.html = render(content.root.children, { encodeEntities: 'utf8' });
-  if (input.want.images) output.images = collectImages(content.root.children);
-  return output;
+  return { parsed: { document }, output, baseUrl };
 }
 
-function cleanContent(document: Document, input: HtmlTransformInput, onlyMainContent: boolean, baseUrl: string) {
-  let root: Document = input.includeTags.length > 0 ? keepOnly(document, input.includeTags) : document;
-  if (input.excludeTags.length > 0) removeMatching(root, input.excludeTags);
+/**
+ * From this many characters of HTML, main content works on the parsed page itself instead of a copy
+ * and parses it again only if a second pass needs it (rare on a page this long): the tree is ~10
+ * bytes per character and would be live twice. Shorter pages are copied, as parsing again would
+ * cost more than it saves.
+ */
+const reparseLargePagesAbove = 1_000_000;
+
+/** The part of the page kept by include/exclude tags, taken out of `parsed`. */
+function selectedPage(parsed: PageSource, select: (document: Document) => Document): PageSource {
+  const document = select(parsed.document!);
+  parsed.document = undefined;
+  return { document };
+}
+
+/** Takes the parsed page out of `parsed` (the caller keeps no reference to it). */
+function cleanContent(parsed: PageSource, input: HtmlTransformInput, onlyMainContent: boolean, baseUrl: string) {
+  const select = (document: Document): Document => {
+    const root = input.includeTags.length > 0 ? keepOnly(document, input.includeTags) : document;
+    if (input.excludeTags.length > 0) removeMatching(root, input.excludeTags);
+    return root;
+  };
+  const source = selectedPage(parsed, select);
+  if (input.html.length >= reparseLargePagesAbove) source.reload = () => select(parseHtml(input.html));
+  let root: Document;
   let isFallback = false;
   if (onlyMainContent) {
-    const main = extractMainContent(root, { url: input.url });
+    const main = extractMainContentOf(source);
     root = main.document;
     isFallback = main.isFallback;
-  }
+  } else root = source.document!;
   removeNonContent(root);
   resolveUrls(root, baseUrl);
   return { root, isFallback };
