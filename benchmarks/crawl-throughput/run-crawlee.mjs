@@ -6,6 +6,13 @@
  *
  * CRAWL_EXCLUDE (comma-separated regexes of paths) leaves matching links out, as Quarry's excludePaths.
  *
+ * Links with a section anchor (`page.html#install`) are left out, as Firecrawl's and Quarry's
+ * frontier refuse them (`noSections`; a fragment holding a route, `#/docs` or `#!/a`, is followed).
+ * Crawlee drops the fragment and follows such a link: on Sphinx sites that reaches pages linked
+ * only with an anchor (viewcode's `_modules/`, intersphinx links to absolute `/usr/share/doc/`
+ * paths, 404 here), which the Quarry side never fetches, so the page sets differed. A Crawlee user
+ * gets the same rule with `transformRequestFunction`, as below.
+ *
  * Concurrency is fixed (min = max) like Quarry's, so the autoscaler neither ramps up slowly nor
  * runs more requests at once than Quarry does.
  */
@@ -29,6 +36,13 @@ const exclude = (process.env.CRAWL_EXCLUDE ?? '')
   .split(',')
   .filter(Boolean)
   .map((pattern) => new RegExp(pattern));
+/** Firecrawl's `noSections`: a fragment that is not a route (longer than one character, with a `/`). */
+const refuseSectionAnchors = (request) => {
+  const at = request.url.indexOf('#');
+  if (at < 0) return request;
+  const fragment = request.url.slice(at + 1);
+  return fragment.length > 1 && fragment.includes('/') ? request : false;
+};
 let pages = 0;
 let errors = 0;
 let markdownChars = 0;
@@ -44,7 +58,7 @@ const crawler = new CheerioCrawler(
       markdownChars += turndown.turndown(body.toString()).length;
       pages++;
       urls.push(request.loadedUrl ?? request.url);
-      await enqueueLinks(exclude.length ? { exclude } : {});
+      await enqueueLinks({ ...(exclude.length ? { exclude } : {}), transformRequestFunction: refuseSectionAnchors });
     },
     failedRequestHandler({ request }, error) {
       errors++;
