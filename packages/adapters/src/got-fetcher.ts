@@ -10,7 +10,9 @@
  * sent by `requestHttp1` (http1-request.ts) with the same headers, TLS settings and decompression
  * got-scraping would use; HTTP/2 and proxied hops go through got-scraping.
  */
+import type http from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
+import type https from 'node:https';
 import type { Readable } from 'node:stream';
 import { TargetError, type FetchRequest, type FetchResponse, type Fetcher } from '@quarry/core';
 import {
@@ -22,7 +24,7 @@ import {
   type Response as GotResponse,
 } from 'got-scraping';
 import { createGuardedTransport, type GuardedTransport } from './guarded-transport.js';
-import { type BrowserHeaders, type BrowserTls, browserTlsOf, mergeHeaders, requestHttp1 } from './http1-request.js';
+import { type BrowserHeaders, type BrowserTls, browserTlsOf, mergeHeaders, requestHttp1, wireHeaders } from './http1-request.js';
 import { toCoreError } from './got-error.js';
 import { HopCookies, hopHeaders, redirectTarget } from './redirect-hops.js';
 import { SsrfGuard, type Resolver } from './ssrf-guard.js';
@@ -72,7 +74,20 @@ interface Identity {
   headers: { '1': BrowserHeaders; '2': BrowserHeaders };
   /** The TLS settings for the last user agent sent with this identity (HTTP/1.1 path). */
   tls?: { userAgent: string | undefined; settings: BrowserTls };
+  /** HTTP/1.1 heads already built for this identity, by host and request headers (see `wireOf`). */
+  wire?: Map<string, Wire>;
 }
+
+/** An HTTP/1.1 request head for one identity, host and set of request headers. */
+interface Wire {
+  /** The header lines as node writes them (wireHeaders), or the merged headers by name. */
+  headers: string[] | Record<string, string>;
+  /** https: the identity's TLS settings for the user agent sent. */
+  tls: BrowserTls | undefined;
+}
+
+/** Heads kept per identity: a crawl sends one or two header sets per origin (cookies, referer vary them). */
+const maxWiresPerIdentity = 64;
 
 /** A response head with its (decompressed) body stream, from either request path. */
 interface Opened {
@@ -376,17 +391,37 @@ export class GotFetcher implements Fetcher {
 
   /** An HTTP/1.1 hop without got: the identity's HTTP/1 headers and TLS settings, our guarded agents. */
   private async sendHttp1(url: URL, headers: Record<string, string>, identity: Identity, request: FetchRequest, signal: AbortSignal): Promise<Opened> {
-    const merged = mergeHeaders(identity.headers['1'], headers);
     const isHttps = url.protocol === 'https:';
+    const agent = isHttps ? this.transport.agents.https : this.transport.agents.http;
+    const wire = this.wireOf(identity, url, headers, agent);
     const response = await requestHttp1({
       url,
-      headers: merged,
+      headers: wire.headers,
       signal,
       lookup: this.guard.lookup,
-      agent: isHttps ? this.transport.agents.https : this.transport.agents.http,
-      ...(isHttps ? { tls: { ...this.tlsOf(identity, merged), rejectUnauthorized: !request.skipTlsVerification } } : {}),
+      agent,
+      ...(wire.tls ? { tls: { ...wire.tls, rejectUnauthorized: !request.skipTlsVerification } } : {}),
     });
     return { stream: response.body, response };
+  }
+
+  /**
+   * The identity's HTTP/1.1 head for this host and these request headers: merged, cased and
+   * ordered (got-scraping's TransformHeadersAgent, run once here instead of on every request) and
+   * the TLS settings for its user agent. Built once per identity, host and header set.
+   */
+  private wireOf(identity: Identity, url: URL, headers: Record<string, string>, agent: http.Agent | https.Agent): Wire {
+    let key = `${url.protocol}//${url.username}:${url.password}@${url.host}`;
+    for (const name in headers) key += `\n${name}\0${headers[name]}`;
+    identity.wire ??= new Map();
+    let wire = identity.wire.get(key);
+    if (!wire) {
+      const merged = mergeHeaders(identity.headers['1'], headers);
+      wire = { headers: wireHeaders(url, merged, agent) ?? merged, tls: url.protocol === 'https:' ? this.tlsOf(identity, merged) : undefined };
+      if (identity.wire.size >= maxWiresPerIdentity) identity.wire.clear();
+      identity.wire.set(key, wire);
+    }
+    return wire;
   }
 
   /** got-scraping's TLS settings for the browser the sent user agent names, kept on the identity. */
