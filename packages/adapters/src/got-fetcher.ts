@@ -101,9 +101,11 @@ type HopOutcome = { kind: 'redirect'; location: URL; headers: IncomingHttpHeader
 /** Response headers as web `Headers` (HTTP/2 pseudo-headers dropped, repeated ones appended). */
 function toHeaders(raw: IncomingHttpHeaders): Headers {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(raw)) {
-    if (name.startsWith(':') || value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  for (const name in raw) {
+    const value = raw[name];
+    if (value === undefined || name.startsWith(':')) continue;
+    if (typeof value === 'string') headers.append(name, value);
+    else for (const item of value) headers.append(name, item);
   }
   return headers;
 }
@@ -154,13 +156,18 @@ function isHttp2OriginMismatch(error: unknown): boolean {
   return cause instanceof Error && /^Requested origin .* does not match server/.test(cause.message);
 }
 
-/** Rejects with the signal's reason once it aborts (never resolves); `dispose` removes the listener. */
-function whenAborted(signal: AbortSignal): { promise: Promise<never>; dispose: () => void } {
+/**
+ * `work`'s outcome, or a rejection with the signal's reason once it aborts, whichever comes first
+ * (one promise and one listener per fetch instead of an abort promise, two catch handlers and a
+ * `Promise.race`); `dispose` removes the listener. A rejection of `work` after the abort is handled.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): { promise: Promise<T>; dispose: () => void } {
   let onAbort: () => void = () => undefined;
-  const promise = new Promise<never>((_, reject) => {
+  const promise = new Promise<T>((resolve, reject) => {
     onAbort = () => reject(signal.reason);
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject);
   });
   return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
 }
@@ -278,13 +285,14 @@ export class GotFetcher implements Fetcher {
     if (request.signal?.aborted) forward();
     else request.signal?.addEventListener('abort', forward, { once: true });
     const signal = controller.signal;
-    const aborted = whenAborted(signal);
-    aborted.promise.catch(() => undefined);
     let current = request.url;
-    const exchange = this.follow(request, signal, (url) => (current = url));
-    exchange.catch(() => undefined); // it settles after an abort; the error reported is below
+    // The exchange settles after an abort too; the error reported is the one below.
+    const exchange = untilAborted(
+      this.follow(request, signal, (url) => (current = url)),
+      signal,
+    );
     try {
-      const { hop, redirects } = await Promise.race([exchange, aborted.promise]);
+      const { hop, redirects } = await exchange.promise;
       return {
         requestedUrl: request.url,
         url: hop.url,
@@ -304,7 +312,7 @@ export class GotFetcher implements Fetcher {
       });
     } finally {
       clearTimeout(timer);
-      aborted.dispose();
+      exchange.dispose();
       request.signal?.removeEventListener('abort', forward);
     }
   }
