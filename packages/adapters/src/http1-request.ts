@@ -84,7 +84,8 @@ interface HeaderTransform {
  * run here on a stand-in request. The result depends only on its inputs, so a caller computes it
  * once per identity and header set instead of once per request (the transform re-validated and
  * re-set every header of every request: 1.6 % of the crawl's main-thread samples, sixth pass).
- * `undefined` when the agent is not such a transform (the request then carries `headers` as is).
+ * `undefined` when the agent is not such a transform or the request has `Expect` (the request then
+ * carries `headers` by name, as before).
  */
 export function wireHeaders(url: URL, headers: Readonly<Record<string, string>>, agent: http.Agent | https.Agent): string[] | undefined {
   const transform = agent as unknown as Partial<HeaderTransform>;
@@ -92,6 +93,9 @@ export function wireHeaders(url: URL, headers: Readonly<Record<string, string>>,
   // node's ClientRequest: keep-alive when the agent keeps sockets alive or caps them.
   const recorder = new HeaderRecorder(Boolean((agent as { keepAlive?: boolean }).keepAlive) || Number.isFinite(agent.maxSockets));
   for (const name in headers) recorder.setHeader(name, headers[name]);
+  // With `Expect`, node's ClientRequest writes the head in its constructor, before the agent can
+  // transform it: such a request goes out untransformed, as it does through got-scraping.
+  if (recorder.hasHeader('expect')) return undefined;
   // url.host is node's Host header: brackets around IPv6, the port only when not the default.
   if (!recorder.getHeader('host')) recorder.setHeader('Host', url.host);
   if ((url.username || url.password) && !recorder.getHeader('authorization')) {
