@@ -10,7 +10,9 @@
  * sent by `requestHttp1` (http1-request.ts) with the same headers, TLS settings and decompression
  * got-scraping would use; HTTP/2 and proxied hops go through got-scraping.
  */
+import type http from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
+import type https from 'node:https';
 import type { Readable } from 'node:stream';
 import { TargetError, type FetchRequest, type FetchResponse, type Fetcher } from '@quarry/core';
 import {
@@ -22,7 +24,7 @@ import {
   type Response as GotResponse,
 } from 'got-scraping';
 import { createGuardedTransport, type GuardedTransport } from './guarded-transport.js';
-import { type BrowserHeaders, type BrowserTls, browserTlsOf, mergeHeaders, requestHttp1 } from './http1-request.js';
+import { type BrowserHeaders, type BrowserTls, browserTlsOf, mergeHeaders, requestHttp1, wireHeaders } from './http1-request.js';
 import { toCoreError } from './got-error.js';
 import { HopCookies, hopHeaders, redirectTarget } from './redirect-hops.js';
 import { SsrfGuard, type Resolver } from './ssrf-guard.js';
@@ -72,7 +74,20 @@ interface Identity {
   headers: { '1': BrowserHeaders; '2': BrowserHeaders };
   /** The TLS settings for the last user agent sent with this identity (HTTP/1.1 path). */
   tls?: { userAgent: string | undefined; settings: BrowserTls };
+  /** HTTP/1.1 heads already built for this identity, by host and request headers (see `wireOf`). */
+  wire?: Map<string, Wire>;
 }
+
+/** An HTTP/1.1 request head for one identity, host and set of request headers. */
+interface Wire {
+  /** The header lines as node writes them (wireHeaders), or the merged headers by name. */
+  headers: string[] | Record<string, string>;
+  /** https: the identity's TLS settings for the user agent sent. */
+  tls: BrowserTls | undefined;
+}
+
+/** Heads kept per identity: a crawl sends one or two header sets per origin (cookies, referer vary them). */
+const maxWiresPerIdentity = 64;
 
 /** A response head with its (decompressed) body stream, from either request path. */
 interface Opened {
@@ -86,9 +101,11 @@ type HopOutcome = { kind: 'redirect'; location: URL; headers: IncomingHttpHeader
 /** Response headers as web `Headers` (HTTP/2 pseudo-headers dropped, repeated ones appended). */
 function toHeaders(raw: IncomingHttpHeaders): Headers {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(raw)) {
-    if (name.startsWith(':') || value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  for (const name in raw) {
+    const value = raw[name];
+    if (value === undefined || name.startsWith(':')) continue;
+    if (typeof value === 'string') headers.append(name, value);
+    else for (const item of value) headers.append(name, item);
   }
   return headers;
 }
@@ -139,13 +156,18 @@ function isHttp2OriginMismatch(error: unknown): boolean {
   return cause instanceof Error && /^Requested origin .* does not match server/.test(cause.message);
 }
 
-/** Rejects with the signal's reason once it aborts (never resolves); `dispose` removes the listener. */
-function whenAborted(signal: AbortSignal): { promise: Promise<never>; dispose: () => void } {
+/**
+ * `work`'s outcome, or a rejection with the signal's reason once it aborts, whichever comes first
+ * (one promise and one listener per fetch instead of an abort promise, two catch handlers and a
+ * `Promise.race`); `dispose` removes the listener. A rejection of `work` after the abort is handled.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): { promise: Promise<T>; dispose: () => void } {
   let onAbort: () => void = () => undefined;
-  const promise = new Promise<never>((_, reject) => {
+  const promise = new Promise<T>((resolve, reject) => {
     onAbort = () => reject(signal.reason);
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject);
   });
   return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
 }
@@ -263,13 +285,14 @@ export class GotFetcher implements Fetcher {
     if (request.signal?.aborted) forward();
     else request.signal?.addEventListener('abort', forward, { once: true });
     const signal = controller.signal;
-    const aborted = whenAborted(signal);
-    aborted.promise.catch(() => undefined);
     let current = request.url;
-    const exchange = this.follow(request, signal, (url) => (current = url));
-    exchange.catch(() => undefined); // it settles after an abort; the error reported is below
+    // The exchange settles after an abort too; the error reported is the one below.
+    const exchange = untilAborted(
+      this.follow(request, signal, (url) => (current = url)),
+      signal,
+    );
     try {
-      const { hop, redirects } = await Promise.race([exchange, aborted.promise]);
+      const { hop, redirects } = await exchange.promise;
       return {
         requestedUrl: request.url,
         url: hop.url,
@@ -289,7 +312,7 @@ export class GotFetcher implements Fetcher {
       });
     } finally {
       clearTimeout(timer);
-      aborted.dispose();
+      exchange.dispose();
       request.signal?.removeEventListener('abort', forward);
     }
   }
@@ -376,17 +399,37 @@ export class GotFetcher implements Fetcher {
 
   /** An HTTP/1.1 hop without got: the identity's HTTP/1 headers and TLS settings, our guarded agents. */
   private async sendHttp1(url: URL, headers: Record<string, string>, identity: Identity, request: FetchRequest, signal: AbortSignal): Promise<Opened> {
-    const merged = mergeHeaders(identity.headers['1'], headers);
     const isHttps = url.protocol === 'https:';
+    const agent = isHttps ? this.transport.agents.https : this.transport.agents.http;
+    const wire = this.wireOf(identity, url, headers, agent);
     const response = await requestHttp1({
       url,
-      headers: merged,
+      headers: wire.headers,
       signal,
       lookup: this.guard.lookup,
-      agent: isHttps ? this.transport.agents.https : this.transport.agents.http,
-      ...(isHttps ? { tls: { ...this.tlsOf(identity, merged), rejectUnauthorized: !request.skipTlsVerification } } : {}),
+      agent,
+      ...(wire.tls ? { tls: { ...wire.tls, rejectUnauthorized: !request.skipTlsVerification } } : {}),
     });
     return { stream: response.body, response };
+  }
+
+  /**
+   * The identity's HTTP/1.1 head for this host and these request headers: merged, cased and
+   * ordered (got-scraping's TransformHeadersAgent, run once here instead of on every request) and
+   * the TLS settings for its user agent. Built once per identity, host and header set.
+   */
+  private wireOf(identity: Identity, url: URL, headers: Record<string, string>, agent: http.Agent | https.Agent): Wire {
+    let key = `${url.protocol}//${url.username}:${url.password}@${url.host}`;
+    for (const name in headers) key += `\n${name}\0${headers[name]}`;
+    identity.wire ??= new Map();
+    let wire = identity.wire.get(key);
+    if (!wire) {
+      const merged = mergeHeaders(identity.headers['1'], headers);
+      wire = { headers: wireHeaders(url, merged, agent) ?? merged, tls: url.protocol === 'https:' ? this.tlsOf(identity, merged) : undefined };
+      if (identity.wire.size >= maxWiresPerIdentity) identity.wire.clear();
+      identity.wire.set(key, wire);
+    }
+    return wire;
   }
 
   /** got-scraping's TLS settings for the browser the sent user agent names, kept on the identity. */

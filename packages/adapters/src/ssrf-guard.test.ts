@@ -58,6 +58,17 @@ describe('SsrfGuard.checkUrl', () => {
     expect(() => new SsrfGuard({ allowPrivateHosts: ['::1'] }).checkUrl(new URL('http://[::1]/'))).not.toThrow();
   });
 
+  it('remembers only what passed, per guard: refusals and other schemes are checked again every time', () => {
+    const allowing = new SsrfGuard({ allowPrivateHosts: ['127.0.0.1'] });
+    for (let round = 0; round < 3; round++) {
+      expect(() => allowing.checkUrl(new URL('http://127.0.0.1:8080/a'))).not.toThrow();
+      expect(() => allowing.checkUrl(new URL('https://127.0.0.1/b'))).not.toThrow();
+      expect(() => allowing.checkUrl(new URL('ftp://127.0.0.1/'))).toThrow(/only http: and https:/);
+      expect(() => allowing.checkUrl(new URL('http://10.0.0.1/'))).toThrow(/10\.0\.0\.1 is a private address/);
+      expect(() => guard.checkUrl(new URL('http://127.0.0.1:8080/a'))).toThrow(/127\.0\.0\.1 is a loopback address/);
+    }
+  });
+
   it('refuses localhost and every name under it as loopback without resolving them (RFC 6761)', () => {
     for (const url of ['http://localhost/', 'http://a.localhost/', 'http://x.y.LOCALHOST./']) {
       expect(() => guard.checkUrl(new URL(url)), url).toThrow(/it resolves to 127\.0\.0\.1, a loopback address/);

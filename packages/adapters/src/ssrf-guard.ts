@@ -63,10 +63,15 @@ function isLocalhostName(hostname: string): boolean {
 
 const loopback = '127.0.0.1';
 
+/** Hosts whose checkUrl verdict (passed) is remembered; past it the set starts again. */
+const maxPassedHosts = 1_000;
+
 export class SsrfGuard {
   readonly allowList: AllowList;
   private readonly resolveHost: Resolver;
   private readonly howToAllow: string;
+  /** Host names and IP literals checkUrl let through. */
+  private readonly passedHosts = new Set<string>();
 
   constructor(options: SsrfGuardOptions = {}) {
     this.allowList = parseAllowList(options.allowPrivateHosts ?? []);
@@ -90,6 +95,15 @@ export class SsrfGuard {
         details: { scheme: url.protocol },
       });
     }
+    // The verdict depends only on the host and the allow list (fixed at construction): a host that
+    // passed once passes again without parsing and classifying it (every hop of a crawl asks).
+    if (this.passedHosts.has(url.hostname)) return;
+    this.checkHost(url);
+    if (this.passedHosts.size >= maxPassedHosts) this.passedHosts.clear();
+    this.passedHosts.add(url.hostname);
+  }
+
+  private checkHost(url: URL): void {
     if (isLocalhostName(url.hostname)) {
       const addressClass = classifyAddress(loopback);
       if (!this.isAllowed(url.hostname, addressClass))

@@ -203,6 +203,36 @@ describe('GotFetcher', () => {
       }
     });
 
+    it('builds the head once per identity and header set: repeated, changed and credentialed requests still match got-scraping', async () => {
+      const generator = gotScraping.defaults.options.context['headerGenerator'] as { getHeaders: () => Record<string, string> };
+      const spy = vi.spyOn(generator, 'getHeaders').mockImplementation(() => ({ ...fixedHeaders }));
+      const fresh = new GotFetcher({ allowPrivateHosts: ['127.0.0.1'] });
+      const theirsFor = async (url: string, headers: Record<string, string>) =>
+        wireOf((await gotScraping.get(url, { headers, sessionToken: {}, retry: { limit: 0 } })).rawBody);
+      try {
+        const asked = [
+          [`${plain.origin}/wire`, { 'x-caller': 'yes' }],
+          [`${plain.origin}/wire?again=1`, { 'x-caller': 'yes' }],
+          [`${plain.origin}/wire`, { 'x-caller': 'no', referer: `${plain.origin}/` }],
+          [`${plain.origin}/wire`, { 'x-caller': 'yes' }],
+          [`${plain.origin.replace('//', '//user:p%40ss@')}/wire`, { 'x-caller': 'yes' }],
+        ] as const;
+        for (const [url, headers] of asked) {
+          const ours = wireOf((await fetchFrom(url, { headers }, fresh)).body);
+          expect(ours).toEqual(await theirsFor(url, headers));
+        }
+        const credentialed = wireOf((await fetchFrom(asked[4][0], { headers: asked[4][1] }, fresh)).body);
+        expect(credentialed.rawHeaders).toContain(`Basic ${Buffer.from('user:p@ss').toString('base64')}`);
+        expect(wireOf((await fetchFrom(asked[2][0], { headers: asked[2][1] }, fresh)).body).rawHeaders).toContain('no');
+        // With Expect, node writes the head before the agent could transform it: sent by name, as before the cache.
+        const expecting = wireOf((await fetchFrom(`${plain.origin}/wire`, { headers: { expect: '100-continue' } }, fresh)).body);
+        expect(expecting.rawHeaders).toEqual(expect.arrayContaining(['expect', '100-continue', 'User-Agent', 'Host']));
+      } finally {
+        spy.mockRestore();
+        await fresh.close();
+      }
+    });
+
     it.each(['gzip', 'deflate', 'deflate-raw', 'br'])('decompresses a %s body and drops Content-Encoding', async (encoding) => {
       const response = await fetchFrom(`${plain.origin}/encoded?as=${encoding}`);
       expect(textOf(response.body)).toBe('<p>compressed body</p>'.repeat(50));

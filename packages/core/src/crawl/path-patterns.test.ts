@@ -1,3 +1,4 @@
+import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../errors.js';
 import { compilePathPatterns, pathPatternLimits, type PathPatternField } from './path-patterns.js';
@@ -63,6 +64,36 @@ describe('compilePathPatterns matching', () => {
     expect(matcher.patterns).toEqual([]);
     expect(matcher.matchesAny('/anything')).toBe(false);
     expect(compilePathPatterns('includePaths', ['', '^/a']).patterns).toEqual(['^/a']);
+  });
+
+  it('matches literal patterns (tested as substrings) exactly as RE2 does', () => {
+    const literals = ['/_sources/', 'blog', '/a b/', 'x-y_z~1', 'A', "q=1&r='2'", '/@me:8080/', '#top', '%20', '<>;!,`"'];
+    const texts = [
+      '/_sources/a.txt',
+      '/_SOURCES/a',
+      '/x/blog',
+      '/Blog',
+      '/a b/',
+      '/a  b/',
+      'x-y_z~1',
+      'a',
+      "/p?q=1&r='2'",
+      '/@me:8080/x',
+      '/p#top',
+      '/a%20b',
+      '<>;!,`"',
+      '',
+      'é/blog',
+    ];
+    for (const pattern of literals) {
+      const matcher = compilePathPatterns('excludePaths', [pattern]);
+      const regex = RE2JS.compile(pattern);
+      for (const text of texts) expect(matcher.matchesAny(text), `${pattern} on ${text}`).toBe(regex.test(text));
+    }
+    // Metacharacters keep their regex meaning: not substring tests.
+    expect(compilePathPatterns('excludePaths', ['a.c']).matchesAny('/abc')).toBe(true);
+    expect(compilePathPatterns('excludePaths', ['/a$']).matchesAny('/a$')).toBe(false);
+    expect(compilePathPatterns('excludePaths', ['a]']).matchesAny('a]')).toBe(true);
   });
 
   it('matches a pathological pattern in linear time (no catastrophic backtracking)', () => {

@@ -102,18 +102,30 @@ function describeSyntaxError(error: unknown): string {
   return message.replace(/^error parsing regexp: /, '');
 }
 
+/**
+ * Printable ASCII without RE2's metacharacters: such a pattern matches exactly where it occurs as a
+ * substring (unanchored, case-sensitive), e.g. `/_sources/` or `blog`.
+ */
+const literalPattern = /^[ !"#%&',\-/0-9:;<=>@A-Z_`a-z~]*$/;
+
+/** A test per pattern: `includes` for a literal one, RE2 otherwise (a crawl tests every link against every pattern). */
+function testerOf(pattern: string, regex: RE2JS): (text: string) => boolean {
+  return literalPattern.test(pattern) ? (text) => text.includes(pattern) : (text) => regex.test(text);
+}
+
 function makeMatcher(field: PathPatternField, patterns: string[], compiled: RE2JS[]): PathMatcher {
   const count = compiled.length;
+  const tests = compiled.map((regex, index) => testerOf(patterns[index]!, regex));
   return Object.freeze({
     field,
     patterns: Object.freeze(patterns),
     isEmpty: count === 0,
     matchesAny(text: string): boolean {
-      for (let index = 0; index < count; index++) if (compiled[index]!.test(text)) return true;
+      for (let index = 0; index < count; index++) if (tests[index]!(text)) return true;
       return false;
     },
     firstMatch(text: string): string | undefined {
-      for (let index = 0; index < count; index++) if (compiled[index]!.test(text)) return patterns[index];
+      for (let index = 0; index < count; index++) if (tests[index]!(text)) return patterns[index];
       return undefined;
     },
   });

@@ -3,7 +3,7 @@ import { isAgentJob } from '../agent-jobs/agent-job.js';
 import { hiddenPageDepth, hiddenPageEntries } from '../change-tracking/hidden-pages.js';
 import type { ChangeHistory } from '../ports/change-history.js';
 import { compileCrawlRules, type CrawlRules } from '../crawl/crawl-rules.js';
-import { decideLink, decideRedirect, denialMessages, type LinkDecision } from '../crawl/frontier-filter.js';
+import { decideLink, decideRedirect, denialMessages, type LinkContext } from '../crawl/frontier-filter.js';
 import { RobotsCache } from '../crawl/robots-cache.js';
 import { discoverSitemapUrls } from '../crawl/sitemap-discovery.js';
 import { dedupKey } from '../crawl/url-normalize.js';
@@ -169,8 +169,9 @@ export class PageWorker {
       });
       const robotsBlocked: string[] = [];
       const entries: FrontierEntry[] = [];
+      const seedContext: LinkContext = { pageUrl: start, discoveryDepth: -1, ...this.robotsCheck(context) };
       for (const url of urls) {
-        const decision = await this.decide(context, url, { pageUrl: start, discoveryDepth: -1 });
+        const decision = decideLink(rules, url, seedContext);
         if (decision.enqueue) entries.push({ url: decision.url.href, key: decision.key, discoveryDepth: 0 });
         else if (decision.reason === 'robots') robotsBlocked.push(url);
       }
@@ -229,8 +230,10 @@ export class PageWorker {
     if (canFollow) {
       const entries: FrontierEntry[] = [];
       const robotsBlocked: string[] = [];
+      // One context (and robots closure) per page, and no await per link: a page has ~70 links.
+      const linkContext: LinkContext = { pageUrl: finalUrl, discoveryDepth: message.discoveryDepth, ...this.robotsCheck(context) };
       for (const link of page.links) {
-        const decision = await this.decide(context, link, { pageUrl: finalUrl, discoveryDepth: message.discoveryDepth });
+        const decision = decideLink(rules, link, linkContext);
         if (decision.enqueue) entries.push({ url: decision.url.href, key: decision.key, discoveryDepth: decision.discoveryDepth });
         else if (decision.reason === 'robots' && decision.url) robotsBlocked.push(decision.url.href);
       }
@@ -266,10 +269,6 @@ export class PageWorker {
       return this.fail(job, message, asQuarryError(error).toJSON());
     }
     return this.succeed(job, message, page);
-  }
-
-  private async decide(context: CrawlContext, link: string, where: { pageUrl: URL; discoveryDepth: number }): Promise<LinkDecision> {
-    return decideLink(context.rules, link, { ...where, ...this.robotsCheck(context) });
   }
 
   private robotsCheck(context: CrawlContext): { isAllowedByRobots?: (url: URL) => boolean } {
