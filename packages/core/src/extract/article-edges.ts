@@ -10,7 +10,9 @@
  *   linked headline or thumbnail with at most a one-line blurb) with the heading that introduces
  *   them, an address block (short lines with a postcode and a phone number, no sentence), a
  *   link that goes nowhere (`href="#"`, `javascript:`: a "back to top" or "print" button), and a
- *   short, wholly bold or italic line that ends the text right after its last paragraph.
+ *   short, wholly bold or italic line that ends the text right after its last paragraph;
+ * - at either end of the text: a paragraph centred by its own style and wholly bold or italic, a
+ *   sentence (an editor's note before the first paragraph, an author's bio after the last one).
  *
  * Anywhere: an author box, the short block around a `rel="author"` link (name, photo, position),
  * and a promoted headline: a paragraph that is one link to another page, between two prose
@@ -392,6 +394,45 @@ function trimClosingNote(flow: Element, stats: Map<Element, TextStats>): void {
   if (isWhollyEmphasized(note) && sentenceEndPattern.test(`${collapsedText(note)} `)) detach(note);
 }
 
+/** A centred note may be this long (weighted characters): an editor's note or an author's bio of a few lines. */
+const centredNoteMaximumText = 600;
+const centredStylePattern = /(?:^|;)\s*text-align\s*:\s*center/i;
+
+/** A block of inline content, centred by its own style and wholly bold or italic: a note set apart from the text. */
+function isCentredNote(element: Element, stats: TextStats | undefined): boolean {
+  if ((element.name !== 'p' && element.name !== 'div') || !stats || stats.blocks !== 1 || stats.media > 0) return false;
+  if (stats.text === 0 || stats.text > centredNoteMaximumText) return false;
+  if (!centredStylePattern.test(element.attribs.style ?? '') || !isWhollyEmphasized(element)) return false;
+  // A centred bold label ("Online", "By cheque") heads what follows: a note is a sentence.
+  return sentenceEndPattern.test(`${collapsedText(element)} `);
+}
+
+/**
+ * Removes a centred note at either end of the text: a paragraph centred by its own style and
+ * wholly bold or italic, before the first prose paragraph ("Submit your letter via this form")
+ * or as the last block with text ("X is the founder of ..."). The story's own paragraphs are not
+ * centred; an emphasised line inside the text is not at an end.
+ */
+function trimCentredNotes(flow: Element, stats: Map<Element, TextStats>): void {
+  const blocks = descendantElements(flow).filter((element) => {
+    const elementStats = stats.get(element);
+    return elementStats?.blocks === 1 && (elementStats.text > 0 || elementStats.media > 0) && !isInline(element);
+  });
+  const prose = blocks.filter((element) => isProseParagraph(element, stats.get(element)));
+  const first = prose[0];
+  if (!first) return;
+  const notes: Element[] = [];
+  for (const block of blocks) {
+    if (block === first) break;
+    if (isCentredNote(block, stats.get(block))) notes.push(block);
+  }
+  // At the end, right after the last paragraph of prose: a centred line under a picture is its caption.
+  const last = blocks.at(-1);
+  const previous = last && neighbourOf(last, 'prev', stats);
+  if (last && previous && isProseParagraph(previous, stats.get(previous)) && isCentredNote(last, stats.get(last))) notes.push(last);
+  for (const note of notes) detach(note);
+}
+
 /**
  * Removes template leftovers before the title and after the last paragraph of `container`. Returns
  * true when it removed anything (`stats` are then stale for the ancestors of what it removed).
@@ -408,5 +449,6 @@ export function trimArticleEdges(container: Element, title: Element | undefined,
   trimAfterProse(flow, stats, holders);
   trimPromoLines(flow, stats);
   trimClosingNote(flow, stats);
+  trimCentredNotes(flow, stats);
   return detachedCount > 0;
 }
