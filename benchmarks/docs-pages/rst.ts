@@ -11,7 +11,34 @@ export interface RstTruth {
   code: Map<string, number>;
   links: Map<string, number>;
   text: string;
+  /** What Sphinx generates at build time on this page (not in the source; see `generated.ts`). */
+  generated: GeneratedParts;
 }
+
+/**
+ * Directives whose output the source cannot state: autodoc's objects (by name: the `dt` id of the
+ * object description they become), automodule's members (by module), and regions whose text is
+ * written by the build (executed ipython sessions, autosummary tables, toctree entries, the
+ * fixed warning of cryptography's `hazmat`).
+ */
+export interface GeneratedParts {
+  objects: string[];
+  modules: string[];
+  regions: Set<string>;
+}
+
+const autodocObjects: ReadonlySet<string> = new Set([
+  'autoclass',
+  'autofunction',
+  'automethod',
+  'autoattribute',
+  'autodata',
+  'autoexception',
+  'autoproperty',
+  'autodecorator',
+]);
+/** Directives whose whole HTML output is generated, by the region name `generated.ts` knows. */
+const generatedRegions: ReadonlySet<string> = new Set(['ipython', 'autosummary', 'toctree', 'hazmat', 'jupyter-execute']);
 
 const adornment = /^([=\-~^"'*+#:.`_!$%&,/;<>?@\\|])\1{2,}\s*$/;
 const directive = /^(\s*)\.\.\s+([\w:-]+)::\s*(.*)$/;
@@ -114,7 +141,13 @@ export const codeKey = (code: string): string => code.replace(/\s+/g, ' ').trim(
 
 export function rstTruth(source: string): RstTruth {
   const lines = source.replace(/\r\n?/g, '\n').split('\n');
-  const truth: RstTruth = { headings: new Map(), code: new Map(), links: new Map(), text: '' };
+  const truth: RstTruth = {
+    headings: new Map(),
+    code: new Map(),
+    links: new Map(),
+    text: '',
+    generated: { objects: [], modules: [], regions: new Set() },
+  };
   const textParts: string[] = [];
   const named = new Map<string, string>();
   for (const match of source.matchAll(/^\s*\.\. _([^:]+):\s+(https?:\/\/\S+)\s*$/gm)) named.set(match[1]!.trim().toLowerCase(), match[2]!);
@@ -146,6 +179,10 @@ export function rstTruth(source: string): RstTruth {
     if (found) {
       const [, indent, name, argument] = found as unknown as [string, string, string, string];
       const block = indentedBlock(lines, index + 1, indent.length);
+      const objectName = argument.trim().split(/[\s(]/)[0] ?? '';
+      if (autodocObjects.has(name) && objectName) truth.generated.objects.push(objectName);
+      if (name === 'automodule' && objectName) truth.generated.modules.push(objectName);
+      if (generatedRegions.has(name)) truth.generated.regions.add(name);
       if (codeDirectives.has(name)) {
         const code = block.body.join('\n');
         add(truth.code, codeKey(code));
@@ -157,6 +194,9 @@ export function rstTruth(source: string): RstTruth {
         for (const [key, count] of inner.headings) for (let n = 0; n < count; n++) add(truth.headings, key);
         for (const [key, count] of inner.code) for (let n = 0; n < count; n++) add(truth.code, key);
         for (const [key, count] of inner.links) for (let n = 0; n < count; n++) add(truth.links, key);
+        truth.generated.objects.push(...inner.generated.objects);
+        truth.generated.modules.push(...inner.generated.modules);
+        for (const region of inner.generated.regions) truth.generated.regions.add(region);
         textParts.push(inner.text);
       }
       index = block.end;

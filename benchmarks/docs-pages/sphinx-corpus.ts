@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { generatedText } from './generated.js';
 import { rstTruth, type RstTruth } from './rst.js';
 
 export interface SphinxSite {
@@ -67,6 +68,8 @@ export interface SphinxPage {
   path: string;
   html: string;
   truth: RstTruth;
+  /** Text of the page the build generated (autodoc, executed output...), excused in the text score. */
+  generated: string;
 }
 
 function sourceFiles(folder: string): string[] {
@@ -80,7 +83,8 @@ function sourceFiles(folder: string): string[] {
 }
 
 /** Up to `perSite` pages of each installed site, evenly spaced over its sorted sources. */
-export function loadSphinxPages(perSite = 30): SphinxPage[] {
+/** `excuseGenerated: false` scores generated text as before task 13r (it then counts as chrome). */
+export function loadSphinxPages(perSite = 30, excuseGenerated = true): SphinxPage[] {
   const pages: SphinxPage[] = [];
   for (const site of sphinxSites) {
     const sources = join(site.root, '_sources');
@@ -97,7 +101,8 @@ export function loadSphinxPages(perSite = 30): SphinxPage[] {
       const path = relative(sources, file).replace(/\.rst\.txt$/, '.html');
       const truth = rstTruth(readFileSync(file, 'utf8'));
       if (truth.headings.size === 0) continue;
-      pages.push({ site, path, html: readFileSync(join(site.root, path), 'utf8'), truth });
+      const html = readFileSync(join(site.root, path), 'utf8');
+      pages.push({ site, path, html, truth, generated: excuseGenerated ? generatedText(html, truth.generated) : '' });
     }
   }
   return pages;
