@@ -77,3 +77,44 @@ describe('excused shingles', () => {
     expect(shingleCounts(truth, '', truth).fn).toBe(1);
   });
 });
+
+describe('what Sphinx writes around the source', () => {
+  it('shows info fields with their labels and types, and version notes with their sentence', () => {
+    // The shape of cryptography's ed448 page.
+    const source = [
+      'Ed448',
+      '=====',
+      '',
+      '.. class:: Ed448PrivateKey',
+      '',
+      '    .. versionadded:: 2.6',
+      '',
+      '    .. classmethod:: from_private_bytes(data)',
+      '',
+      '        :param data: 57 byte private key.',
+      '        :type data: bytes-like',
+      '        :param bool strict: Refuse weak keys.',
+      '',
+      '        :returns: A private key.',
+      '        :raises ValueError: If the key is short.',
+      '',
+    ].join('\n');
+    const { text } = rstTruth(source);
+    expect(text).toContain('class Ed448PrivateKey New in version 2.6');
+    expect(text).toContain('classmethod from_private_bytes(data) Parameters data (bytes-like) 57 byte private key. strict (bool) Refuse weak keys.');
+    expect(text).toContain('Returns A private key. Raises ValueError If the key is short.');
+    expect(text).not.toContain('param');
+  });
+
+  it('reads a literalinclude from the copy the build kept, and leaves out one it did not', () => {
+    const source = 'Vectors\n=======\n\n.. literalinclude:: /vectors/generate.py\n\n.. literalinclude:: /vectors/Verify.java\n';
+    const truth = rstTruth(source, (path) => (path.endsWith('generate.py') ? 'import binascii\nprint(binascii.hexlify(b"x"))\n' : undefined));
+    expect([...truth.code.keys()]).toEqual(['import binascii print(binascii.hexlify(b"x"))']);
+    expect(truth.text).toContain('import binascii');
+  });
+
+  it('excuses viewcode links on any page', () => {
+    const page = '<dl class="py class"><dt id="a.B">class a.B<a href="_modules/a.html"><span class="viewcode-link">[source]</span></a></dt></dl>';
+    expect(generatedText(page, rstTruth('T\n=\n\ntext\n').generated)).toBe('[source]');
+  });
+});

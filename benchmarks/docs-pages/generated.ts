@@ -3,7 +3,7 @@
  * the page's HTML from what the source names (`GeneratedParts`): the object description (`<dl>`)
  * whose `<dt id>` is an autodoc directive's object (or a member of an automodule's module), and the
  * regions of generating directives (ipython sessions with their output, autosummary tables, toctree
- * entries, the hazmat warning, jupyter-execute cells). The scorer excuses this text on both
+ * entries, the hazmat warning, jupyter-execute cells), and viewcode's "[source]" links. The scorer excuses this text on both
  * extractors alike (`shingleCounts`' `excused`): kept or dropped, it neither costs nor earns.
  */
 import { type AnyNode, type Element, isTag, isText } from 'domhandler';
@@ -18,6 +18,8 @@ const regionClasses: Record<string, RegExp> = {
   hazmat: /(?:^|\s)danger(?:\s|$)/,
   'jupyter-execute': /(?:^|\s)(?:jupyter_cell|cell_output)(?:\s|$)/,
 };
+/** viewcode's "[source]" beside an object: written by the extension on every page that has one. */
+const alwaysGenerated = /(?:^|\s)viewcode-link(?:\s|$)/;
 
 function textOf(node: AnyNode): string {
   if (isText(node)) return node.data;
@@ -35,7 +37,7 @@ function isGeneratedObject(element: Element, parts: GeneratedParts): boolean {
 
 export function generatedText(html: string, parts: GeneratedParts): string {
   const patterns = [...parts.regions].map((region) => regionClasses[region]).filter((pattern): pattern is RegExp => pattern !== undefined);
-  if (patterns.length === 0 && parts.objects.length === 0 && parts.modules.length === 0) return '';
+  patterns.push(alwaysGenerated);
   const found: string[] = [];
   const walk = (node: AnyNode): void => {
     if (!isTag(node)) return;

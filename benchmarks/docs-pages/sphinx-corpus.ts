@@ -82,6 +82,20 @@ function sourceFiles(folder: string): string[] {
   return found;
 }
 
+/**
+ * A `literalinclude`d file, when the build kept a copy under `_downloads/<hash>/` (a `:download:`
+ * role of the same file): found by its name, and only if one file has that name.
+ */
+function downloaded(root: string, path: string): string | undefined {
+  const folder = join(root, '_downloads');
+  if (!existsSync(folder)) return undefined;
+  const name = path.split('/').pop()!;
+  const copies = readdirSync(folder)
+    .map((hash) => join(folder, hash, name))
+    .filter((candidate) => existsSync(candidate));
+  return copies.length === 1 ? readFileSync(copies[0]!, 'utf8') : undefined;
+}
+
 /** Up to `perSite` pages of each installed site, evenly spaced over its sorted sources. */
 /** `excuseGenerated: false` scores generated text as before task 13r (it then counts as chrome). */
 export function loadSphinxPages(perSite = 30, excuseGenerated = true): SphinxPage[] {
@@ -99,7 +113,7 @@ export function loadSphinxPages(perSite = 30, excuseGenerated = true): SphinxPag
     for (let position = 0; position < candidates.length && pages.filter((page) => page.site === site).length < perSite; position += step) {
       const file = candidates[Math.floor(position)]!;
       const path = relative(sources, file).replace(/\.rst\.txt$/, '.html');
-      const truth = rstTruth(readFileSync(file, 'utf8'));
+      const truth = rstTruth(readFileSync(file, 'utf8'), (included) => downloaded(site.root, included));
       if (truth.headings.size === 0) continue;
       const html = readFileSync(join(site.root, path), 'utf8');
       pages.push({ site, path, html, truth, generated: excuseGenerated ? generatedText(html, truth.generated) : '' });
