@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { generatedText } from './generated.js';
 import { rstTruth, type RstTruth } from './rst.js';
 
@@ -84,16 +85,19 @@ function sourceFiles(folder: string): string[] {
 
 /**
  * A `literalinclude`d file, when the build kept a copy under `_downloads/<hash>/` (a `:download:`
- * role of the same file): found by its name, and only if one file has that name.
+ * role of the same file, gzipped by Debian when large): found by its name, and only if one file
+ * has that name.
  */
 function downloaded(root: string, path: string): string | undefined {
   const folder = join(root, '_downloads');
   if (!existsSync(folder)) return undefined;
   const name = path.split('/').pop()!;
   const copies = readdirSync(folder)
-    .map((hash) => join(folder, hash, name))
+    .flatMap((hash) => [join(folder, hash, name), join(folder, hash, `${name}.gz`)])
     .filter((candidate) => existsSync(candidate));
-  return copies.length === 1 ? readFileSync(copies[0]!, 'utf8') : undefined;
+  if (copies.length !== 1) return undefined;
+  // Debian compresses the larger ones.
+  return copies[0]!.endsWith('.gz') ? gunzipSync(readFileSync(copies[0]!)).toString('utf8') : readFileSync(copies[0]!, 'utf8');
 }
 
 /** Up to `perSite` pages of each installed site, evenly spaced over its sorted sources. */
