@@ -11,7 +11,34 @@ export interface RstTruth {
   code: Map<string, number>;
   links: Map<string, number>;
   text: string;
+  /** What Sphinx generates at build time on this page (not in the source; see `generated.ts`). */
+  generated: GeneratedParts;
 }
+
+/**
+ * Directives whose output the source cannot state: autodoc's objects (by name: the `dt` id of the
+ * object description they become), automodule's members (by module), and regions whose text is
+ * written by the build (executed ipython sessions, autosummary tables, toctree entries, the
+ * fixed warning of cryptography's `hazmat`).
+ */
+export interface GeneratedParts {
+  objects: string[];
+  modules: string[];
+  regions: Set<string>;
+}
+
+const autodocObjects: ReadonlySet<string> = new Set([
+  'autoclass',
+  'autofunction',
+  'automethod',
+  'autoattribute',
+  'autodata',
+  'autoexception',
+  'autoproperty',
+  'autodecorator',
+]);
+/** Directives whose whole HTML output is generated, by the region name `generated.ts` knows. */
+const generatedRegions: ReadonlySet<string> = new Set(['ipython', 'autosummary', 'toctree', 'hazmat', 'jupyter-execute']);
 
 const adornment = /^([=\-~^"'*+#:.`_!$%&,/;<>?@\\|])\1{2,}\s*$/;
 const directive = /^(\s*)\.\.\s+([\w:-]+)::\s*(.*)$/;
@@ -46,6 +73,98 @@ const hiddenDirectives: ReadonlySet<string> = new Set([
   'digraph',
   'meta',
 ]);
+
+/**
+ * Words Sphinx writes before a directive's argument: the version notes' sentence and the Python
+ * domain's signature prefixes (`class Foo`, `classmethod from_bytes`).
+ */
+const directiveLabels: Readonly<Record<string, string>> = {
+  versionadded: 'New in version',
+  versionchanged: 'Changed in version',
+  deprecated: 'Deprecated since version',
+  class: 'class',
+  exception: 'exception',
+  classmethod: 'classmethod',
+  staticmethod: 'static',
+  coroutinemethod: 'coroutine',
+  coroutinefunction: 'coroutine',
+  'py:class': 'class',
+  'py:exception': 'exception',
+  'py:classmethod': 'classmethod',
+  'py:staticmethod': 'static',
+};
+
+/** Labels Sphinx's info field lists show, by field name (`:param x:` is shown as "Parameters: x"). */
+const fieldLabels: Readonly<Record<string, string>> = {
+  param: 'Parameters',
+  parameter: 'Parameters',
+  arg: 'Parameters',
+  argument: 'Parameters',
+  key: 'Parameters',
+  keyword: 'Keyword Arguments',
+  kwarg: 'Keyword Arguments',
+  kwparam: 'Keyword Arguments',
+  raises: 'Raises',
+  raise: 'Raises',
+  except: 'Raises',
+  exception: 'Raises',
+  returns: 'Returns',
+  return: 'Returns',
+  rtype: 'Return type',
+  yields: 'Yields',
+  yield: 'Yields',
+  ivar: 'Variables',
+  var: 'Variables',
+  cvar: 'Variables',
+};
+
+/**
+ * Info field lists as Sphinx shows them: one label per run of fields of a kind ("Parameters"),
+ * then each field's name, its `:type name:` (or `:param type name:`) in parentheses, and the text.
+ */
+function fieldLists(lines: string[]): Map<number, string> {
+  const result = new Map<number, string>();
+  const paramAt = new Map<string, number>();
+  let lastLabel = '';
+  let fieldIndent = -1;
+  lines.forEach((line, index) => {
+    if (line.trim() === '') return;
+    const field = /^(\s*):(\w+)(?:\s+([^:]+?))?:(?:\s+(.*))?$/.exec(line);
+    const indent = indentOf(line);
+    if (!field) {
+      if (indent <= fieldIndent) {
+        lastLabel = '';
+        fieldIndent = -1;
+        paramAt.clear();
+      }
+      return;
+    }
+    const [, space, kind, argument = '', body = ''] = field as unknown as [string, string, string, string | undefined, string | undefined];
+    if (kind === 'type' && argument && paramAt.has(argument)) {
+      const at = paramAt.get(argument)!;
+      result.set(
+        at,
+        (result.get(at) ?? lines[at]!).replace(
+          new RegExp(`(^\\s*(?:${fieldLabels.param} )?${argument.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})`),
+          `$1 (${body})`,
+        ),
+      );
+      result.set(index, '');
+      return;
+    }
+    const label = fieldLabels[kind];
+    if (!label) return;
+    fieldIndent = indent;
+    const words = argument.split(/\s+/).filter(Boolean);
+    const name = words.pop() ?? '';
+    const type = words.join(' ');
+    const shown = `${label === lastLabel ? '' : `${label} `}${name}${type ? ` (${type})` : ''} ${body}`.trim();
+    lastLabel = label;
+    if (label === 'Parameters' && name) paramAt.set(name, index);
+    result.set(index, `${space}${shown}`);
+  });
+  return result;
+}
 
 /** Folds what Sphinx's smartquotes and HTML writer change: quotes, dashes, ellipses, spaces. */
 export function canonical(text: string): string {
@@ -112,9 +231,20 @@ function indentedBlock(lines: string[], start: number, parentIndent: number): { 
 
 export const codeKey = (code: string): string => code.replace(/\s+/g, ' ').trim();
 
-export function rstTruth(source: string): RstTruth {
+/**
+ * `included` reads a `literalinclude`d file when the build kept a copy (`_downloads/`); a file it
+ * cannot find stays out of the truth, as before.
+ */
+export function rstTruth(source: string, included?: (path: string) => string | undefined): RstTruth {
   const lines = source.replace(/\r\n?/g, '\n').split('\n');
-  const truth: RstTruth = { headings: new Map(), code: new Map(), links: new Map(), text: '' };
+  const fields = fieldLists(lines);
+  const truth: RstTruth = {
+    headings: new Map(),
+    code: new Map(),
+    links: new Map(),
+    text: '',
+    generated: { objects: [], modules: [], regions: new Set() },
+  };
   const textParts: string[] = [];
   const named = new Map<string, string>();
   for (const match of source.matchAll(/^\s*\.\. _([^:]+):\s+(https?:\/\/\S+)\s*$/gm)) named.set(match[1]!.trim().toLowerCase(), match[2]!);
@@ -146,17 +276,34 @@ export function rstTruth(source: string): RstTruth {
     if (found) {
       const [, indent, name, argument] = found as unknown as [string, string, string, string];
       const block = indentedBlock(lines, index + 1, indent.length);
-      if (codeDirectives.has(name)) {
+      const objectName = argument.trim().split(/[\s(]/)[0] ?? '';
+      if (autodocObjects.has(name) && objectName) truth.generated.objects.push(objectName);
+      if (name === 'automodule' && objectName) truth.generated.modules.push(objectName);
+      if (generatedRegions.has(name)) truth.generated.regions.add(name);
+      const selects = lines
+        .slice(index + 1, block.end)
+        .some((option) => /^\s+:(?:lines|pyobject|start-after|end-before|start-at|end-at|diff|prepend|append|dedent):/.test(option));
+      const file = name === 'literalinclude' && argument && !selects ? included?.(argument.trim()) : undefined;
+      if (file !== undefined) {
+        const code = file.replace(/\n+$/, '');
+        add(truth.code, codeKey(code));
+        textParts.push(code);
+      } else if (codeDirectives.has(name)) {
         const code = block.body.join('\n');
         add(truth.code, codeKey(code));
         textParts.push(code);
       } else if (!hiddenDirectives.has(name)) {
         // Admonitions, object descriptions (function::, variable::), versionadded...: shown.
+        const label = directiveLabels[name];
+        if (label) textParts.push(label);
         if (argument && !/^(note|warning|seealso|tip|important|caution|attention|danger|error|hint)$/.test(name)) textParts.push(inlineText(argument));
-        const inner = rstTruth(block.body.join('\n'));
+        const inner = rstTruth(block.body.join('\n'), included);
         for (const [key, count] of inner.headings) for (let n = 0; n < count; n++) add(truth.headings, key);
         for (const [key, count] of inner.code) for (let n = 0; n < count; n++) add(truth.code, key);
         for (const [key, count] of inner.links) for (let n = 0; n < count; n++) add(truth.links, key);
+        truth.generated.objects.push(...inner.generated.objects);
+        truth.generated.modules.push(...inner.generated.modules);
+        for (const region of inner.generated.regions) truth.generated.regions.add(region);
         textParts.push(inner.text);
       }
       index = block.end;
@@ -177,7 +324,9 @@ export function rstTruth(source: string): RstTruth {
     }
     addLinks(line);
     const isLiteralIntro = /::\s*$/.test(line) && !/^\s*\.\./.test(line);
-    const shown = line.replace(/^\s*(?:[-*+•]|#\.|\d+\.|\(\d+\))\s+/, '').replace(/\s*::\s*$/, /\S\s*::\s*$/.test(line) && !/\s::\s*$/.test(line) ? ':' : '');
+    const shown = (fields.get(index) ?? line)
+      .replace(/^\s*(?:[-*+•]|#\.|\d+\.|\(\d+\))\s+/, '')
+      .replace(/\s*::\s*$/, /\S\s*::\s*$/.test(line) && !/\s::\s*$/.test(line) ? ':' : '');
     if (!/^\s*[+|]?[-=+]{3,}[-=+ |]*$/.test(line)) textParts.push(inlineText(shown.replace(/^\s*\|\s?/, '')));
     index++;
     if (isLiteralIntro) {

@@ -58,8 +58,8 @@ function scoresOf(tally: Tally): Record<SphinxFeature | 'text' | 'overall', numb
 
 const fixed = (value: number): string => value.toFixed(3);
 
-export function runSphinx(extractors: [string, Extractor][], perSite: number, detail?: string, tuningOnly = false): void {
-  const pages = loadSphinxPages(perSite).filter((page) => !(tuningOnly && page.site.heldOut));
+export function runSphinx(extractors: [string, Extractor][], perSite: number, detail?: string, tuningOnly = false, excuseGenerated = true): void {
+  const pages = loadSphinxPages(perSite, excuseGenerated).filter((page) => !(tuningOnly && page.site.heldOut));
   if (pages.length === 0) {
     console.log(
       '\nreal Sphinx sites: none installed (apt-get install -y sphinx-doc python3-doc cmake-doc python-requests-doc python-flask-doc python-dask-doc python-celery-doc python-cryptography-doc python-pygments-doc python-xarray-doc python-tornado-doc python-babel-doc python-sympy-doc python-astropy-doc python-h5py-doc)',
@@ -87,10 +87,10 @@ export function runSphinx(extractors: [string, Extractor][], perSite: number, de
           tally(key).features[name].found += counts.found;
           if (key === keys[0] && counts.found < counts.expected) lost.push(`${name} ${counts.found}/${counts.expected}`);
         }
-        tally(key).text.push(shingleCounts(page.truth.text, output.text));
+        tally(key).text.push(shingleCounts(page.truth.text, output.text, page.generated));
       }
       if (detail === page.site.name && extractorName === 'quarry') {
-        const text = shingleCounts(page.truth.text, output.text);
+        const text = shingleCounts(page.truth.text, output.text, page.generated);
         details.push(`${page.path}: ${lost.join(', ')} text tp ${text.tp.toFixed(2)} fp ${text.fp.toFixed(2)} fn ${text.fn.toFixed(2)}`);
       }
     }

@@ -8,6 +8,7 @@
  *   npx tsx benchmarks/docs-pages/run.ts [--pages N] [--sphinx N] [--pages-detail template|site] [--quarry-only]
  *     [--variants bare,docusaurus]   (only these variants: a quicker look while tuning)
  *     [--tuning-only]   (Sphinx: only the tuning sites, so tuning runs never print a held-out figure)
+ *     [--no-excuse]   (Sphinx: score text the build generated as chrome, as before task 13r)
  */
 import { createHash } from 'node:crypto';
 import { aebScores, shingleCounts, type ShingleCounts } from '../main-content/metrics.js';
@@ -149,7 +150,7 @@ async function main(): Promise<void> {
       );
     }
   }
-  if (sphinxPerSite > 0) runSphinx(extractors, sphinxPerSite, detail, args.includes('--tuning-only'));
+  if (sphinxPerSite > 0) runSphinx(extractors, sphinxPerSite, detail, args.includes('--tuning-only'), !args.includes('--no-excuse'));
   if (details.length > 0) console.log(`\npages of ${detail} where Quarry lost structure:\n${details.join('\n')}`);
 }
 

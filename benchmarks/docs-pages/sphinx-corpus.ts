@@ -5,6 +5,8 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { generatedText } from './generated.js';
 import { rstTruth, type RstTruth } from './rst.js';
 
 export interface SphinxSite {
@@ -67,6 +69,8 @@ export interface SphinxPage {
   path: string;
   html: string;
   truth: RstTruth;
+  /** Text of the page the build generated (autodoc, executed output...), excused in the text score. */
+  generated: string;
 }
 
 function sourceFiles(folder: string): string[] {
@@ -79,8 +83,26 @@ function sourceFiles(folder: string): string[] {
   return found;
 }
 
+/**
+ * A `literalinclude`d file, when the build kept a copy under `_downloads/<hash>/` (a `:download:`
+ * role of the same file, gzipped by Debian when large): found by its name, and only if one file
+ * has that name.
+ */
+function downloaded(root: string, path: string): string | undefined {
+  const folder = join(root, '_downloads');
+  if (!existsSync(folder)) return undefined;
+  const name = path.split('/').pop()!;
+  const copies = readdirSync(folder)
+    .flatMap((hash) => [join(folder, hash, name), join(folder, hash, `${name}.gz`)])
+    .filter((candidate) => existsSync(candidate));
+  if (copies.length !== 1) return undefined;
+  // Debian compresses the larger ones.
+  return copies[0]!.endsWith('.gz') ? gunzipSync(readFileSync(copies[0]!)).toString('utf8') : readFileSync(copies[0]!, 'utf8');
+}
+
 /** Up to `perSite` pages of each installed site, evenly spaced over its sorted sources. */
-export function loadSphinxPages(perSite = 30): SphinxPage[] {
+/** `excuseGenerated: false` scores generated text as before task 13r (it then counts as chrome). */
+export function loadSphinxPages(perSite = 30, excuseGenerated = true): SphinxPage[] {
   const pages: SphinxPage[] = [];
   for (const site of sphinxSites) {
     const sources = join(site.root, '_sources');
@@ -95,9 +117,10 @@ export function loadSphinxPages(perSite = 30): SphinxPage[] {
     for (let position = 0; position < candidates.length && pages.filter((page) => page.site === site).length < perSite; position += step) {
       const file = candidates[Math.floor(position)]!;
       const path = relative(sources, file).replace(/\.rst\.txt$/, '.html');
-      const truth = rstTruth(readFileSync(file, 'utf8'));
+      const truth = rstTruth(readFileSync(file, 'utf8'), (included) => downloaded(site.root, included));
       if (truth.headings.size === 0) continue;
-      pages.push({ site, path, html: readFileSync(join(site.root, path), 'utf8'), truth });
+      const html = readFileSync(join(site.root, path), 'utf8');
+      pages.push({ site, path, html, truth, generated: excuseGenerated ? generatedText(html, truth.generated) : '' });
     }
   }
   return pages;

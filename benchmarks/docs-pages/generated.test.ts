@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { shingleCounts } from '../main-content/metrics.js';
+import { generatedText } from './generated.js';
+import { rstTruth } from './rst.js';
+
+// The shapes of dask's array-api page (autosummary + autofunction) and xarray's quick-overview
+// (ipython), cut down.
+const source = [
+  'API',
+  '===',
+  '',
+  '.. currentmodule:: dask.array',
+  '',
+  'Top level functions.',
+  '',
+  '.. autosummary::',
+  '',
+  '   ones',
+  '',
+  '.. autofunction:: ones',
+  '',
+  '.. ipython:: python',
+  '',
+  '    data.values',
+  '',
+].join('\n');
+
+const html = `<section><h1>API</h1><p>Top level functions.</p>
+<table class="autosummary longtable table autosummary"><tr><td><a href="#dask.array.ones">ones</a></td><td>Blockwise ones in the given shape</td></tr></table>
+<dl class="py function"><dt class="sig sig-object py" id="dask.array.ones">dask.array.ones(shape)</dt><dd><p>Return a new array of given shape filled with ones.</p></dd></dl>
+<dl class="py function"><dt class="sig sig-object py" id="dask.array.zeros">dask.array.zeros(shape)</dt><dd><p>Written by hand in the source.</p></dd></dl>
+<div class="highlight-ipython notranslate"><pre>In [1]: data.values
+Out[1]: array([[ 0.47, -1.41, 0.99]])</pre></div></section>`;
+
+describe('generated content of a Sphinx page', () => {
+  it('records the generating directives the source names', () => {
+    const { generated } = rstTruth(source);
+    expect(generated.objects).toEqual(['ones']);
+    expect([...generated.regions].sort()).toEqual(['autosummary', 'ipython']);
+  });
+
+  it('finds their output in the HTML, and only theirs', () => {
+    const text = generatedText(html, rstTruth(source).generated);
+    expect(text).toContain('Blockwise ones in the given shape');
+    expect(text).toContain('filled with ones');
+    expect(text).toContain('Out[1]');
+    expect(text).not.toContain('Written by hand');
+    expect(text).not.toContain('Top level functions');
+  });
+
+  it('finds nothing on a page without generating directives', () => {
+    expect(generatedText(html, rstTruth('Title\n=====\n\nText.\n').generated)).toBe('');
+  });
+});
+
+describe('excused shingles', () => {
+  const truth = 'the source states this sentence plainly';
+  const extra = 'a docstring the build wrote in';
+
+  it('neither costs nor earns, but for the shingles across a junction with the page text', () => {
+    const dropped = shingleCounts(truth, truth, extra);
+    expect(dropped).toEqual({ tp: 1, fp: 0, fn: 0 });
+    // Kept: the region's own three shingles are excused; the three that span "plainly a docstring
+    // the" are in neither text, and still count (the markdown has no marks where the region was).
+    const kept = shingleCounts(truth, `${truth} ${extra}`, extra);
+    expect(kept.tp / kept.fp).toBeCloseTo(3 / 3);
+    expect(kept.fn).toBe(0);
+    const unexcused = shingleCounts(truth, `${truth} ${extra}`);
+    expect(unexcused.tp / unexcused.fp).toBeCloseTo(3 / 6);
+  });
+
+  it('still counts chrome that is not generated, and truth matches inside a generated region', () => {
+    const withChrome = shingleCounts(truth, `${truth} navigation menu home about`, extra);
+    expect(withChrome.fp).toBeGreaterThan(0);
+    // The excused region repeats the truth (ipython input): the truth's copies still match.
+    expect(shingleCounts(truth, truth, truth)).toEqual({ tp: 1, fp: 0, fn: 0 });
+    expect(shingleCounts(truth, '', truth).fn).toBe(1);
+  });
+});
+
+describe('what Sphinx writes around the source', () => {
+  it('shows info fields with their labels and types, and version notes with their sentence', () => {
+    // The shape of cryptography's ed448 page.
+    const source = [
+      'Ed448',
+      '=====',
+      '',
+      '.. class:: Ed448PrivateKey',
+      '',
+      '    .. versionadded:: 2.6',
+      '',
+      '    .. classmethod:: from_private_bytes(data)',
+      '',
+      '        :param data: 57 byte private key.',
+      '        :type data: bytes-like',
+      '        :param bool strict: Refuse weak keys.',
+      '',
+      '        :returns: A private key.',
+      '        :raises ValueError: If the key is short.',
+      '',
+    ].join('\n');
+    const { text } = rstTruth(source);
+    expect(text).toContain('class Ed448PrivateKey New in version 2.6');
+    expect(text).toContain('classmethod from_private_bytes(data) Parameters data (bytes-like) 57 byte private key. strict (bool) Refuse weak keys.');
+    expect(text).toContain('Returns A private key. Raises ValueError If the key is short.');
+    expect(text).not.toContain('param');
+  });
+
+  it('reads a literalinclude from the copy the build kept, and leaves out one it did not', () => {
+    const source = 'Vectors\n=======\n\n.. literalinclude:: /vectors/generate.py\n\n.. literalinclude:: /vectors/Verify.java\n';
+    const truth = rstTruth(source, (path) => (path.endsWith('generate.py') ? 'import binascii\nprint(binascii.hexlify(b"x"))\n' : undefined));
+    expect([...truth.code.keys()]).toEqual(['import binascii print(binascii.hexlify(b"x"))']);
+    expect(truth.text).toContain('import binascii');
+  });
+
+  it('excuses viewcode links on any page', () => {
+    const page = '<dl class="py class"><dt id="a.B">class a.B<a href="_modules/a.html"><span class="viewcode-link">[source]</span></a></dt></dl>';
+    expect(generatedText(page, rstTruth('T\n=\n\ntext\n').generated)).toBe('[source]');
+  });
+});
