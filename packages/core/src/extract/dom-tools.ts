@@ -143,6 +143,36 @@ export function descendantElements(parent: ParentNode, test?: (element: Element)
   return result;
 }
 
+/**
+ * The first answer `visit` gives for the text nodes under `parent`, in document order, without
+ * recursion (the walk of `descendantElements`); `undefined` when it gives none.
+ */
+export function firstTextAnswer<T>(parent: ParentNode, visit: (text: Text) => T | undefined): T | undefined {
+  const lists: AnyNode[][] = [parent.children];
+  const next: number[] = [0];
+  let depth = 1;
+  while (depth > 0) {
+    const level = depth - 1;
+    const list = lists[level]!;
+    const index = next[level]!;
+    if (index >= list.length) {
+      depth = level;
+      continue;
+    }
+    next[level] = index + 1;
+    const node = list[index]!;
+    if (isText(node)) {
+      const answer = visit(node);
+      if (answer !== undefined) return answer;
+    } else if (isTag(node) && node.children.length > 0) {
+      lists[depth] = node.children;
+      next[depth] = 0;
+      depth++;
+    }
+  }
+  return undefined;
+}
+
 /** Nodes a copy leaves out (with their subtrees): those under `within` that `drop` rejects. */
 export interface ClonePruning {
   within: ParentNode;

@@ -9,7 +9,7 @@
 import type { AnyNode, Document, Element, ParentNode } from 'domhandler';
 import { isTag, isText } from 'domhandler';
 import { getAttributeValue } from 'domutils';
-import { descendantElements, firstElement, hasHint } from './dom-tools.js';
+import { descendantElements, firstElement, firstTextAnswer, hasHint } from './dom-tools.js';
 
 const summaryMetaNames: ReadonlySet<string> = new Set(['description', 'og:description', 'twitter:description']);
 /** A declared summary shorter than this is a label (a site's tagline), not an article's summary. */
@@ -104,41 +104,18 @@ export function findSummaryBlock(root: ParentNode, summaries: string[]): Element
   const longest = Math.max(...summaries.map((summary) => summary.length));
   // Most text nodes are ruled out by their first character, before any text is normalised.
   const firstCharacters = new Set(summaries.map((summary) => summary.charCodeAt(0)));
-  // A stack of (child list, next index), as in `descendantElements`: no copy of each child list.
-  const lists: AnyNode[][] = [root.children];
-  const next: number[] = [0];
-  let depth = 1;
-  while (depth > 0) {
-    const level = depth - 1;
-    const list = lists[level]!;
-    const index = next[level]!;
-    if (index >= list.length) {
-      depth = level;
-      continue;
-    }
-    next[level] = index + 1;
-    const node = list[index]!;
-    if (isTag(node)) {
-      if (node.children.length > 0) {
-        lists[depth] = node.children;
-        next[depth] = 0;
-        depth++;
-      }
-      continue;
-    }
-    if (!isText(node)) continue;
+  return firstTextAnswer(root, (node) => {
     const first = firstVisibleCode(node.data);
-    if (first < 0 || !firstCharacters.has(first)) continue;
+    if (first < 0 || !firstCharacters.has(first)) return undefined;
     const start = normalized(node.data);
-    if (start.length < 3 || !summaries.some((summary) => summary.startsWith(start))) continue;
+    if (start.length < 3 || !summaries.some((summary) => summary.startsWith(start))) return undefined;
     for (let parent = node.parent; parent && isTag(parent); parent = parent.parent) {
       const raw = textUpTo(parent, longest / prefixShare);
-      if (raw === undefined) break;
+      if (raw === undefined) return undefined;
       const text = normalized(raw);
       if (!summaries.some((summary) => matches(text, summary))) continue;
-      if (!isExcluded(parent)) return parent;
-      break;
+      return isExcluded(parent) ? undefined : parent;
     }
-  }
-  return undefined;
+    return undefined;
+  });
 }
