@@ -1,8 +1,8 @@
 /**
  * One HTTP/1.1 GET sent with node:http/https directly, with what got + got-scraping would have
- * put on the wire for it: the same generated browser headers (merged the same way, ordered and
- * cased by the same TransformHeadersAgent), the same TLS settings for that browser, the lenient
- * parser, and the same decompression (gzip, deflate with or without zlib header, br; zstd where
+ * put on the wire for it: the same generated browser headers (merged the same way, then cased
+ * and ordered as its header agent does: browser-identity.ts), the same TLS settings for that
+ * browser, the lenient parser, and the same decompression (gzip, deflate with or without zlib header, br; zstd where
  * node has it, as got does). GotFetcher sends its HTTP/1.1 hops without a proxy through here:
  * got's option merging, hook chain and three stream layers cost ~0.6 ms of main-thread CPU per
  * fetch (benchmarks/crawl-real-site/README.md, sixth pass). HTTP/2 and proxied hops stay on got.
@@ -11,24 +11,8 @@ import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http'
 import https from 'node:https';
 import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
-import { hooks as gotScrapingHooks } from 'got-scraping';
 import type { LookupFunction } from 'node:net';
-
-/** Generated browser headers (header-generator's output, names as it spells them). */
-export type BrowserHeaders = Record<string, string>;
-
-/** What the TLS hook of got-scraping sets for a browser, computed once per identity. */
-export interface BrowserTls {
-  https: Record<string, unknown>;
-  socket: Record<string, unknown>;
-}
-
-/** got-scraping's `tlsHook` run once on a stand-in for got's options: ciphers, sigalgs, curves, versions. */
-export function browserTlsOf(headers: BrowserHeaders): BrowserTls {
-  const options = { https: {} as Record<string, unknown>, headers, _unixOptions: {} as Record<string, unknown> };
-  (gotScrapingHooks.tlsHook as unknown as (options: unknown) => void)(options);
-  return { https: options.https, socket: options._unixOptions };
-}
+import type { BrowserHeaders, BrowserTls } from './browser-identity.js';
 
 /**
  * got-scraping's `mergeHeaders`: generated headers, then the request's, a name given twice in any
@@ -39,70 +23,6 @@ export function mergeHeaders(generated: BrowserHeaders, overrides: Readonly<Reco
   for (const name in generated) merged.set(name.toLowerCase(), [name, generated[name] as string]);
   for (const name in overrides) merged.set(name.toLowerCase(), [name, overrides[name] as string]);
   return Object.fromEntries(merged.values());
-}
-
-/** What got-scraping's TransformHeadersAgent reads and writes on a request while it re-cases and orders its headers. */
-class HeaderRecorder {
-  private readonly headers = new Map<string, [string, unknown]>();
-  // The request state the transform reads at `_storeHeader`: a GET ended without a body on a keep-alive agent.
-  readonly agent = true;
-  readonly useChunkedEncodingByDefault = false;
-  readonly _contentLength = 0;
-  readonly _removedContLen = false;
-  readonly _removedTE = false;
-  constructor(readonly shouldKeepAlive: boolean) {}
-  hasHeader(name: string): boolean {
-    return this.headers.has(name.toLowerCase());
-  }
-  getHeader(name: string): unknown {
-    return this.headers.get(name.toLowerCase())?.[1];
-  }
-  getHeaderNames(): string[] {
-    return [...this.headers.keys()];
-  }
-  removeHeader(name: string): void {
-    this.headers.delete(name.toLowerCase());
-  }
-  setHeader(name: string, value: unknown): void {
-    this.headers.set(name.toLowerCase(), [name, value]);
-  }
-  raw(): string[] {
-    return [...this.headers.values()].flatMap(([name, value]) => [name, String(value)]);
-  }
-}
-
-/** got-scraping's header-ordering agent, as far as this file calls it. */
-interface HeaderTransform {
-  transformRequest(request: HeaderRecorder, options: { sortHeaders: boolean }): void;
-}
-
-/**
- * The request head's header lines (rawHeaders format: name, value, ...) that node would write for
- * a GET of `url` with `headers` through got-scraping's TransformHeadersAgent `agent`: node's own
- * `Host` and `Authorization` (from the URL's credentials) set as its ClientRequest sets them, then
- * the agent's transform (names re-cased, `Connection` and `Content-Length` added, browser order),
- * run here on a stand-in request. The result depends only on its inputs, so a caller computes it
- * once per identity and header set instead of once per request (the transform re-validated and
- * re-set every header of every request: 1.6 % of the crawl's main-thread samples, sixth pass).
- * `undefined` when the agent is not such a transform or the request has `Expect` (the request then
- * carries `headers` by name, as before).
- */
-export function wireHeaders(url: URL, headers: Readonly<Record<string, string>>, agent: http.Agent | https.Agent): string[] | undefined {
-  const transform = agent as unknown as Partial<HeaderTransform>;
-  if (typeof transform.transformRequest !== 'function') return undefined;
-  // node's ClientRequest: keep-alive when the agent keeps sockets alive or caps them.
-  const recorder = new HeaderRecorder(Boolean((agent as { keepAlive?: boolean }).keepAlive) || Number.isFinite(agent.maxSockets));
-  for (const name in headers) recorder.setHeader(name, headers[name]);
-  // With `Expect`, node's ClientRequest writes the head in its constructor, before the agent can
-  // transform it: such a request goes out untransformed, as it does through got-scraping.
-  if (recorder.hasHeader('expect')) return undefined;
-  // url.host is node's Host header: brackets around IPv6, the port only when not the default.
-  if (!recorder.getHeader('host')) recorder.setHeader('Host', url.host);
-  if ((url.username || url.password) && !recorder.getHeader('authorization')) {
-    recorder.setHeader('Authorization', `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`);
-  }
-  transform.transformRequest.call(agent, recorder, { sortHeaders: true });
-  return recorder.raw();
 }
 
 const zlibOptions = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
@@ -174,7 +94,7 @@ export function decodedBody(response: IncomingMessage): Readable {
 
 export interface Http1Request {
   url: URL;
-  /** By name, or the head's final lines from {@link wireHeaders} (written as given, Host included). */
+  /** By name, or the head's final lines from `wireHeaders` (browser-identity.ts; written as given, Host included). */
   headers: Record<string, string> | string[];
   signal: AbortSignal;
   lookup: LookupFunction;

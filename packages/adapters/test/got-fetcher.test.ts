@@ -4,6 +4,7 @@ import { gotScraping } from 'got-scraping';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { decodeBody, type FetchRequest } from '@quarry/core';
 import { describeFetcher } from '@quarry/core/testing';
+import { browserHeaderGenerator } from '../src/browser-identity.js';
 import { GotFetcher } from '../src/index.js';
 import {
   failureOf,
@@ -187,6 +188,8 @@ describe('GotFetcher', () => {
     ])('put on the wire what got-scraping sends for the same browser (%s)', async (_name, origin) => {
       const generator = gotScraping.defaults.options.context['headerGenerator'] as { getHeaders: () => Record<string, string> };
       const spy = vi.spyOn(generator, 'getHeaders').mockImplementation(() => ({ ...fixedHeaders }));
+      // The same fixed browser from the fetcher's own generator (built without got-scraping).
+      const ownSpy = vi.spyOn(browserHeaderGenerator(), 'getHeaders').mockImplementation(() => ({ ...fixedHeaders }));
       const fresh = new GotFetcher({ allowPrivateHosts: ['127.0.0.1'] });
       try {
         const headers = { 'x-caller': 'yes', 'accept-language': 'de-DE' };
@@ -199,6 +202,7 @@ describe('GotFetcher', () => {
         expect(ours.rawHeaders).toContain('de-DE');
       } finally {
         spy.mockRestore();
+        ownSpy.mockRestore();
         await fresh.close();
       }
     });
@@ -206,6 +210,8 @@ describe('GotFetcher', () => {
     it('builds the head once per identity and header set: repeated, changed and credentialed requests still match got-scraping', async () => {
       const generator = gotScraping.defaults.options.context['headerGenerator'] as { getHeaders: () => Record<string, string> };
       const spy = vi.spyOn(generator, 'getHeaders').mockImplementation(() => ({ ...fixedHeaders }));
+      // The same fixed browser from the fetcher's own generator (built without got-scraping).
+      const ownSpy = vi.spyOn(browserHeaderGenerator(), 'getHeaders').mockImplementation(() => ({ ...fixedHeaders }));
       const fresh = new GotFetcher({ allowPrivateHosts: ['127.0.0.1'] });
       const theirsFor = async (url: string, headers: Record<string, string>) =>
         wireOf((await gotScraping.get(url, { headers, sessionToken: {}, retry: { limit: 0 } })).rawBody);
@@ -229,6 +235,7 @@ describe('GotFetcher', () => {
         expect(expecting.rawHeaders).toEqual(expect.arrayContaining(['expect', '100-continue', 'User-Agent', 'Host']));
       } finally {
         spy.mockRestore();
+        ownSpy.mockRestore();
         await fresh.close();
       }
     });
@@ -306,8 +313,9 @@ describe('GotFetcher', () => {
     });
 
     it('sends the identity generated once over HTTP/2 too (got-scraping reuses it, samples nothing)', async () => {
-      const generator = gotScraping.defaults.options.context['headerGenerator'] as { getHeaders: (options: { httpVersion: string }) => Record<string, string> };
-      const spy = vi.spyOn(generator, 'getHeaders');
+      const gotGenerator = gotScraping.defaults.options.context['headerGenerator'] as { getHeaders: () => Record<string, string> };
+      const gotSpy = vi.spyOn(gotGenerator, 'getHeaders');
+      const spy = vi.spyOn(browserHeaderGenerator() as unknown as { getHeaders: (options: { httpVersion: string }) => Record<string, string> }, 'getHeaders');
       const fresh = new GotFetcher({ allowPrivateHosts: ['127.0.0.1'] });
       try {
         const userAgents: (string | undefined)[] = [];
@@ -319,8 +327,10 @@ describe('GotFetcher', () => {
         expect(spy.mock.calls.map(([options]) => options.httpVersion)).toEqual(['1', '2']);
         const http2Set = spy.mock.results[1]?.value as Record<string, string>;
         expect(new Set(userAgents)).toEqual(new Set([http2Set['user-agent'] ?? http2Set['User-Agent']]));
+        expect(gotSpy).not.toHaveBeenCalled();
       } finally {
         spy.mockRestore();
+        gotSpy.mockRestore();
         await fresh.close();
       }
     });
