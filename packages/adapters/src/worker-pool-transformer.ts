@@ -17,10 +17,10 @@
  * ~60 MB less memory; letting the main thread convert too cost 0.5-2 ms more CPU per page (its
  * larger heap makes the extra garbage dearer to collect), so it is off by default.
  *
- * Workers start when the first pages arrive, one more only while every started one is busy, and
- * never at import time. An idle pool does not keep the process alive. A page that throws rejects
- * its own promise with a plain Error and the worker carries on; a worker that crashes is replaced on
- * demand and the tasks it held reject.
+ * Workers start when the first pages arrive (or at `start()`), one more only while every started
+ * one is busy, and never at import time. An idle pool does not keep the process alive. A page that
+ * throws rejects its own promise with a plain Error and the worker carries on; a worker that
+ * crashes is replaced on demand and the tasks it held reject.
  *
  * Hostile pages are bounded here, never moved to the calling thread (whose heap and event loop are
  * the whole server's): a page that outgrows the worker's heap, or is still converting after
@@ -167,6 +167,20 @@ export class WorkerPoolTransformer implements HtmlTransformer {
 
   private get baseHeapMb(): number {
     return this.resourceLimits.maxOldGenerationSizeMb ?? defaultWorkerLimits.maxOldGenerationSizeMb!;
+  }
+
+  /**
+   * Starts the first worker now, before any page: for a caller about to convert pages (a CLI
+   * crawl), so the worker's load (~0.2 s of module loading on its own thread) overlaps the first
+   * fetches instead of delaying the first page's conversion, on which the crawl's next links wait.
+   * Does nothing once a worker is started or the pool is closed. The idle worker does not keep the
+   * process alive.
+   */
+  start(): void {
+    if (this.isClosed || this.workers.length > 0) return;
+    const slot = this.spawn(this.resourceLimits, this.deadlineMs, false);
+    slot.worker.unref();
+    this.workers.push(slot);
   }
 
   /**

@@ -80,6 +80,24 @@ describe('WorkerPoolTransformer', () => {
     expect(transformer.size).toBe(2);
   });
 
+  it('start() starts one worker before any page, which then converts the first pages', async () => {
+    const transformer = pool({ workers: 2 });
+    transformer.start();
+    expect(transformer.size).toBe(1);
+    transformer.start();
+    expect(transformer.size).toBe(1);
+    const output = await transformer.transform(input(article('First', 2)));
+    expect(output.metadata.title).toBe('First');
+    expect(transformer.size).toBe(1);
+  });
+
+  it('start() does nothing once the pool is closed', async () => {
+    const transformer = pool({ workers: 1 });
+    await transformer.close();
+    transformer.start();
+    expect(transformer.size).toBe(0);
+  });
+
   it('rejects a page that throws with a plain Error, and the same worker carries on', async () => {
     const transformer = pool({ workers: 1 });
     const failure = await transformer.transform(input(article('Bad', 2), { includeTags: ['[[['] })).catch((error: unknown) => error);

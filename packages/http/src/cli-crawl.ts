@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { CrawlOptionsInput, MapOptionsInput, ScrapeDocument } from '@quarry/core';
 import { privateHostsOverride } from './cli-flags.js';
 import { CrawlProgress } from './cli-progress.js';
-import { buildEngine, loadConfig } from './compose.js';
+import { buildEngine, engineOf, loadConfig } from './compose.js';
 
 /** `quarry crawl` and `quarry map`: the crawl rules as flags, output as files, JSON lines or URLs. */
 const list = (value: string) =>
@@ -56,7 +56,8 @@ export function crawlCommand(program: Command) {
       .option('--json', 'stream documents as JSON lines to stdout instead of writing files')
       .option('--no-main-content', 'keep whole pages, not only their main content'),
   ).action(async (url: string, flags: RuleFlags & { limit: number; out: string; json?: boolean; mainContent: boolean }) => {
-    const engine = buildEngine(loadConfig(process.env, privateHostsOverride(flags.allowPrivateHosts)), undefined, {}, 'cli');
+    // Every crawl converts pages: the worker loads while robots.txt and the first page are fetched.
+    const { engine } = engineOf(loadConfig(process.env, privateHostsOverride(flags.allowPrivateHosts)), { surface: 'cli', startTransformWorker: true });
     const options: CrawlOptionsInput = {
       ...rules(flags),
       ...(flags.sitemap && flags.sitemap !== 'only' ? { sitemap: flags.sitemap } : {}),

@@ -53,6 +53,12 @@ export interface EngineOptions {
   surface?: Surface;
   clock?: Clock;
   ids?: Ids;
+  /**
+   * Start the transform worker now rather than with the first page (a CLI crawl): its load then
+   * overlaps robots.txt, the sitemap and the first fetch instead of delaying the first page's
+   * conversion, whose links the rest of the crawl waits for.
+   */
+  startTransformWorker?: boolean;
 }
 
 /**
@@ -85,6 +91,7 @@ export function engineOf(config: ServerConfig, options: EngineOptions = {}): Pro
           deadlineMs: config.QUARRY_TRANSFORM_DEADLINE_MS,
           resourceLimits: { ...defaultWorkerLimits, maxOldGenerationSizeMb: config.QUARRY_TRANSFORM_HEAP_MB },
         });
+  if (options.startTransformWorker) transformer?.start();
   const { browser, ...browserParts } = buildBrowserParts(config, allowedPrivateHosts(config), blobStore, hints.privateHosts);
   const llm = buildLlmProvider(config);
   const engine = createEngine({
