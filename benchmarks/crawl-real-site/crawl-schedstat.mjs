@@ -5,20 +5,13 @@
  *
  *   node crawl-schedstat.mjs <siteUrl>     (CRAWL_EXCLUDE as run-cli.mjs; serve the site with static-server.mjs)
  */
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnCliCrawl } from './cli-crawl.mjs';
 
 const [siteUrl] = process.argv.slice(2);
 if (!siteUrl) throw new Error('usage: crawl-schedstat.mjs <siteUrl>');
-const exclude = process.env.CRAWL_EXCLUDE ? ['--exclude-paths', process.env.CRAWL_EXCLUDE] : [];
-const cli = join(import.meta.dirname, '../../packages/http/bin/quarry.js');
 const started = performance.now();
-const child = spawn(
-  process.execPath,
-  [cli, 'crawl', siteUrl, '--json', '--limit', '100000', '--crawl-entire-domain', '--max-concurrency', '16', '--allow-private-hosts', '127.0.0.1', ...exclude],
-  { stdio: ['ignore', 'ignore', 'inherit'] },
-);
+const child = spawnCliCrawl(siteUrl, { stdout: 'ignore' });
 const threads = new Map();
 const sample = () => {
   try {

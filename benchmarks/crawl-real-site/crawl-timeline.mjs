@@ -7,11 +7,11 @@
  *
  * TIMELINE_DETAIL=1 also prints the first 40 requests (start-end, ms after spawn) and JSON lines.
  */
-import { spawn } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { join, normalize } from 'node:path';
 import { createInterface } from 'node:readline';
+import { spawnCliCrawl } from './cli-crawl.mjs';
 
 const [root, start, concurrency = '16'] = process.argv.slice(2);
 if (!root || !start) throw new Error('usage: crawl-timeline.mjs <root> <startPath> [concurrency]');
@@ -43,27 +43,8 @@ const server = createServer({ keepAlive: true }, async (request, response) => {
 server.keepAliveTimeout = 30_000;
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const base = `http://127.0.0.1:${server.address().port}/`;
-const exclude = process.env.CRAWL_EXCLUDE ? ['--exclude-paths', process.env.CRAWL_EXCLUDE] : [];
-const cli = join(import.meta.dirname, '../../packages/http/bin/quarry.js');
 const spawnedAt = now();
-const child = spawn(
-  process.execPath,
-  [
-    cli,
-    'crawl',
-    base + start,
-    '--json',
-    '--limit',
-    '100000',
-    '--crawl-entire-domain',
-    '--max-concurrency',
-    concurrency,
-    '--allow-private-hosts',
-    '127.0.0.1',
-    ...exclude,
-  ],
-  { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, QUARRY_LOG_FORMAT: 'json' } },
-);
+const child = spawnCliCrawl(base + start, { concurrency });
 const exited = new Promise((resolve) => child.once('exit', () => resolve(now())));
 const lines = [];
 for await (const _line of createInterface({ input: child.stdout })) lines.push(now());

@@ -8,36 +8,16 @@
  * CRAWL_EXCLUDE (comma-separated regexes) becomes --exclude-paths. `markdownHash`: sha256 of every
  * page's URL and markdown, in sorted order (the same output before and after an optimization).
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { spawnCliCrawl } from './cli-crawl.mjs';
 import { meterProcess } from './process-meter.mjs';
 
 const [siteUrl, outFile, concurrency = '16'] = process.argv.slice(2);
 if (!siteUrl || !outFile) throw new Error('usage: run-cli.mjs <siteUrl> <outFile> [concurrency]');
-const cli = join(import.meta.dirname, '../../packages/http/bin/quarry.js');
-const exclude = process.env.CRAWL_EXCLUDE ? ['--exclude-paths', process.env.CRAWL_EXCLUDE] : [];
 const started = performance.now();
-const child = spawn(
-  process.execPath,
-  [
-    cli,
-    'crawl',
-    siteUrl,
-    '--json',
-    '--limit',
-    '100000',
-    '--crawl-entire-domain',
-    '--max-concurrency',
-    concurrency,
-    '--allow-private-hosts',
-    '127.0.0.1',
-    ...exclude,
-  ],
-  { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, QUARRY_LOG_FORMAT: 'json' } },
-);
+const child = spawnCliCrawl(siteUrl, { concurrency });
 const meter = meterProcess(child.pid);
 let pages = 0;
 let errors = 0;

@@ -6,15 +6,11 @@
  *
  *   node benchmarks/crawl-real-site/thread-cpu.mjs <startUrl> [exclude-regexes]
  */
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnCliCrawl } from './cli-crawl.mjs';
 
 const [startUrl, exclude] = process.argv.slice(2);
-const cli = join(import.meta.dirname, '../../packages/http/bin/quarry.js');
-const args = [cli, 'crawl', startUrl, '--json', '--limit', '100000', '--crawl-entire-domain', '--max-concurrency', '16'];
-args.push('--allow-private-hosts', '127.0.0.1', ...(exclude ? ['--exclude-paths', exclude] : []));
-const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+const child = spawnCliCrawl(startUrl, { exclude, stdout: 'ignore' });
 /** @type {Map<string, {name: string, cpuMs: number}>} */
 const threads = new Map();
 const poll = () => {
