@@ -16,12 +16,17 @@ import type { BrowserHeaders, BrowserTls } from './browser-identity.js';
 
 /**
  * got-scraping's `mergeHeaders`: generated headers, then the request's, a name given twice in any
- * case keeping the request's spelling and value, in the generated order.
+ * case keeping the request's spelling and value, in the generated order. Then got's own default:
+ * unless the merged headers hold `accept-encoding` spelled in lower case (the only spelling got
+ * looks up), Accept-Encoding is what this node decodes (`acceptedEncodings`), not the generated
+ * value: so `zstd` is offered on a node that decodes it (22.15+), as got-scraping does there.
  */
 export function mergeHeaders(generated: BrowserHeaders, overrides: Readonly<Record<string, string>>): Record<string, string> {
   const merged = new Map<string, [string, string]>();
   for (const name in generated) merged.set(name.toLowerCase(), [name, generated[name] as string]);
   for (const name in overrides) merged.set(name.toLowerCase(), [name, overrides[name] as string]);
+  const encoding = merged.get('accept-encoding');
+  if (encoding?.[0] !== 'accept-encoding') merged.set('accept-encoding', [encoding?.[0] ?? 'accept-encoding', acceptedEncodings]);
   return Object.fromEntries(merged.values());
 }
 
@@ -62,6 +67,9 @@ class AnyInflate extends Transform {
 }
 
 const zstd = (zlib as unknown as { createZstdDecompress?: () => Transform }).createZstdDecompress;
+
+/** got's Accept-Encoding: the encodings this node decodes (brotli always on node 20+; zstd where zlib has it). */
+const acceptedEncodings = ['gzip', 'deflate', 'br', ...(zstd ? ['zstd'] : [])].join(', ');
 
 function decompressorFor(encoding: string): Transform | undefined {
   switch (encoding) {
