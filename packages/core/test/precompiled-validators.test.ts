@@ -10,7 +10,7 @@ import { precompiledSchemas, serverConfigValidatorCode, validatorCode } from '..
 
 /**
  * The crawl's option validators are ajv standalone code generated at build time
- * (scripts/generate-validators.ts). They must be the code of the current schemas and behave as
+ * (the root scripts/write-core-validators.ts). They must be the code of the current schemas and behave as
  * the schemas compiled at run time: same verdict, same defaults written, same errors.
  */
 const runtime = new Ajv(ajvOptions);

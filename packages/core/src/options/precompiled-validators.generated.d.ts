@@ -1,4 +1,4 @@
-// Types of the generated validators (precompiled-validators.generated.js, scripts/generate-validators.ts).
+// Types of the generated validators (precompiled-validators.generated.js, the root scripts/write-core-validators.ts).
 import type { ValidateFunction } from 'ajv';
 
 export declare const crawlRequestV2: ValidateFunction;

@@ -7,7 +7,7 @@ import { serverConfig } from './server-config-validator.generated.js';
 import { usePrecompiled } from './validators.js';
 
 // A crawl's start compiled these two schemas (~80-90 ms of CPU): their validators are generated at
-// build time instead (scripts/generate-validators.ts), from the same schemas with the same options.
+// build time instead (the root scripts/write-core-validators.ts), from the same schemas with the same options.
 usePrecompiled(crawlRequestSchemaV2, crawlRequestV2);
 usePrecompiled(scrapeOptionsSchemaV2, scrapeOptionsV2);
 // A crawl job's request, checked when the job store hands the job back.

@@ -1,4 +1,4 @@
-// Type of the generated validator (server-config-validator.generated.js, scripts/generate-validators.ts).
+// Type of the generated validator (server-config-validator.generated.js, the root scripts/write-core-validators.ts).
 import type { ValidateFunction } from 'ajv';
 
 export declare const serverConfig: ValidateFunction;
