@@ -17,7 +17,8 @@ export default defineConfig({
   // The HTML parser and selector engine (htmlparser2, domhandler, domutils, css-select, entities and
   // their helpers: ~90 ES modules) are loaded by the main thread and by every transform worker;
   // tldts is one 200 KB CommonJS file that node scans for its exports (cjs-module-lexer) before
-  // running it, and re2js one large ES module. Bundled, `import('@quarry/core')` costs ~150 ms of CPU
+  // running it (re2js, a large one too, is left out: it loads at the first non-literal path
+  // pattern, path-patterns.ts). Bundled, `import('@quarry/core')` costs ~150 ms of CPU
   // instead of ~320 ms, `@quarry/core/transform` ~45 instead of ~120 (load ~10, 6 alternating
   // runs each). Core reads trees by node type (domhandler's `isTag`...), never `instanceof`, so a tree
   // parsed by a caller's own htmlparser2 still converts with `htmlToMarkdown`.
@@ -35,6 +36,5 @@ export default defineConfig({
     'boolbase',
     'tldts',
     'tldts-core',
-    're2js',
   ],
 });

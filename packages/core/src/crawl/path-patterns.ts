@@ -1,5 +1,17 @@
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS } from 're2js';
 import { ValidationError, type FieldIssue } from '../errors.js';
+
+/**
+ * re2js (a 330 KB module) loads at the first pattern that is not a plain literal, not with the
+ * engine: every `quarry` command imports the engine, most crawls give no pattern, and the usual
+ * ones (`/_sources/`, `blog`) are literals, which match by substring without RE2 (issue 14).
+ */
+let re2js: typeof import('re2js') | undefined;
+function loadRe2js(): typeof import('re2js') {
+  re2js ??= createRequire(import.meta.url)('re2js') as typeof import('re2js');
+  return re2js;
+}
 
 /** The two crawl request fields that hold path regexes. */
 export type PathPatternField = 'includePaths' | 'excludePaths';
@@ -64,7 +76,7 @@ export function compilePathPatterns(field: PathPatternField, patterns: readonly 
   if (issues.length > 0) throw new ValidationError(issues);
 
   const kept: string[] = [];
-  const compiled: RE2JS[] = [];
+  const compiled: Array<RE2JS | undefined> = [];
   patterns.forEach((pattern, index) => {
     if (pattern.trim() === '') return;
     const result = compileOne(`${field}[${index}]`, pattern);
@@ -78,7 +90,8 @@ export function compilePathPatterns(field: PathPatternField, patterns: readonly 
   return makeMatcher(field, kept, compiled);
 }
 
-function compileOne(path: string, pattern: string): { regex: RE2JS } | { issue: FieldIssue } {
+/** A literal needs no RE2 (`regex` undefined): it is valid RE2 syntax and matches as a substring. */
+function compileOne(path: string, pattern: string): { regex: RE2JS | undefined } | { issue: FieldIssue } {
   const shown = JSON.stringify(pattern.length > 80 ? `${pattern.slice(0, 80)}…` : pattern);
   if (pattern.length > pathPatternLimits.maxPatternLength) {
     return {
@@ -88,8 +101,9 @@ function compileOne(path: string, pattern: string): { regex: RE2JS } | { issue: 
       },
     };
   }
+  if (literalPattern.test(pattern)) return { regex: undefined };
   try {
-    return { regex: RE2JS.compile(pattern) };
+    return { regex: loadRe2js().RE2JS.compile(pattern) };
   } catch (error) {
     const unsupported = unsupportedSyntax.find((entry) => entry.test.test(pattern));
     const why = unsupported ? `${unsupported.reason} (patterns use RE2 syntax, matched in linear time)` : describeSyntaxError(error);
@@ -109,11 +123,11 @@ function describeSyntaxError(error: unknown): string {
 const literalPattern = /^[ !"#%&',\-/0-9:;<=>@A-Z_`a-z~]*$/;
 
 /** A test per pattern: `includes` for a literal one, RE2 otherwise (a crawl tests every link against every pattern). */
-function testerOf(pattern: string, regex: RE2JS): (text: string) => boolean {
-  return literalPattern.test(pattern) ? (text) => text.includes(pattern) : (text) => regex.test(text);
+function testerOf(pattern: string, regex: RE2JS | undefined): (text: string) => boolean {
+  return regex === undefined ? (text) => text.includes(pattern) : (text) => regex.test(text);
 }
 
-function makeMatcher(field: PathPatternField, patterns: string[], compiled: RE2JS[]): PathMatcher {
+function makeMatcher(field: PathPatternField, patterns: string[], compiled: Array<RE2JS | undefined>): PathMatcher {
   const count = compiled.length;
   const tests = compiled.map((regex, index) => testerOf(patterns[index]!, regex));
   return Object.freeze({
