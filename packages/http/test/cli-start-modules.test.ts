@@ -79,8 +79,8 @@ describe('quarry crawl start-up', () => {
     // The recorder works: the header identity's generator is loaded at the first fetch.
     expect(packages).toContain('header-generator');
     const notLoaded = [
-      // bundled into @quarry/core's chunks (packages/core/tsup.config.ts)
-      ...['htmlparser2', 'domhandler', 'domutils', 'css-select', 'entities', 'tldts', '@sinclair/typebox'],
+      // bundled into @quarry/core's and @quarry/adapters' chunks (their tsup.config.ts)
+      ...['htmlparser2', 'domhandler', 'domutils', 'css-select', 'entities', 'tldts', '@sinclair/typebox', 'ipaddr.js'],
       // loaded at first use: a non-literal path pattern, a run-time schema, https or HTTP/2, a
       // change-tracking diff, an office file, a progress bar, a database, a browser
       ...['re2js', 'ajv', 'got-scraping', 'got', 'http2-wrapper', 'diff', 'fflate', 'cli-progress', 'better-sqlite3'],
