@@ -8,13 +8,23 @@
 import { Ajv } from 'ajv';
 import standalone from 'ajv/dist/standalone/index.js';
 import { requestSchemas } from '../src/jobs/stored-request-schemas.js';
-import { crawlRequestSchemaV2 } from '../src/options/crawl-options.js';
-import { scrapeOptionsSchemaV2 } from '../src/options/scrape-options.js';
+import { crawlRequestSchemaV1, crawlRequestSchemaV2 } from '../src/options/crawl-options.js';
+import { scrapeOptionsSchemaV1, scrapeOptionsSchemaV2 } from '../src/options/scrape-options.js';
 import { serverConfigSchema } from '../src/options/server-config.js';
 import { ajvOptions, serverConfigOptions } from '../src/options/validators.js';
 
-/** Export name in the generated module -> schema. `precompiled.ts` pairs them again. */
-export const precompiledSchemas = { crawlRequestV2: crawlRequestSchemaV2, scrapeOptionsV2: scrapeOptionsSchemaV2, storedCrawlRequest: requestSchemas.crawl };
+/**
+ * Export name in the generated module -> schema. `precompiled.ts` pairs them again. The v1 pair is
+ * the Firecrawl v1 API's (`POST /v1/crawl`, `/v1/scrape`): a server compiled both at its first v1
+ * request, ajv's load included (issue 14, the server path).
+ */
+export const precompiledSchemas = {
+  crawlRequestV2: crawlRequestSchemaV2,
+  scrapeOptionsV2: scrapeOptionsSchemaV2,
+  storedCrawlRequest: requestSchemas.crawl,
+  crawlRequestV1: crawlRequestSchemaV1,
+  scrapeOptionsV1: scrapeOptionsSchemaV1,
+};
 
 /** The option validators (`precompiled-validators.generated.js`). */
 export function validatorCode(): string {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { parseCrawlOptions, parseServerConfig, ValidationError } from '../src/index.js';
-import { crawlRequestV2, scrapeOptionsV2, storedCrawlRequest } from '../src/options/precompiled-validators.generated.js';
+import { parseCrawlOptions, parseCrawlRequest, parseScrapeOptions, parseServerConfig, ValidationError } from '../src/index.js';
+import { crawlRequestV1, crawlRequestV2, scrapeOptionsV1, scrapeOptionsV2, storedCrawlRequest } from '../src/options/precompiled-validators.generated.js';
 import { serverConfig } from '../src/options/server-config-validator.generated.js';
 import { serverConfigSchema } from '../src/options/server-config.js';
 import { ajvOptions, serverConfigOptions } from '../src/options/validators.js';
@@ -14,7 +14,7 @@ import { precompiledSchemas, serverConfigValidatorCode, validatorCode } from '..
  * the schemas compiled at run time: same verdict, same defaults written, same errors.
  */
 const runtime = new Ajv(ajvOptions);
-const generated = { crawlRequestV2, scrapeOptionsV2, storedCrawlRequest };
+const generated = { crawlRequestV2, scrapeOptionsV2, storedCrawlRequest, crawlRequestV1, scrapeOptionsV1 };
 const cases: Record<keyof typeof precompiledSchemas, unknown[]> = {
   crawlRequestV2: [
     { url: 'https://a.test/' },
@@ -48,6 +48,25 @@ const cases: Record<keyof typeof precompiledSchemas, unknown[]> = {
     { headers: { 'x-a': 'b' }, location: { country: 'DE', languages: ['de'] }, proxy: 'stealth', maxAge: 0 },
     { includeTags: 'p', excludeTags: [1], mobile: 1, parsers: ['pdf'], unknown: 1 },
     { formats: [{ type: 'changeTracking', modes: ['git-diff'] }] },
+  ],
+  crawlRequestV1: [
+    { url: 'https://a.test/' },
+    { url: 'https://a.test/', limit: 5, maxDepth: 3, allowBackwardLinks: true, ignoreSitemap: true, scrapeOptions: { formats: ['markdown'] } },
+    { url: '' },
+    {},
+    { url: 'https://a.test/', limit: -1, maxDepth: 'deep', sitemap: 'skip' },
+    { url: 'https://a.test/', excludePaths: 'docs', ignoreSitemap: 'yes', delay: -3 },
+    { url: 'https://a.test/', webhook: { url: 'https://hook.test/', events: ['page', 'nope'] } },
+  ],
+  scrapeOptionsV1: [
+    {},
+    { formats: ['markdown', 'links', 'rawHtml'] },
+    { formats: ['extract'], extract: { prompt: 'the title' }, parsePDF: false },
+    { formats: ['json'], jsonOptions: { schema: { type: 'object' } } },
+    { formats: ['nope'] },
+    { formats: ['markdown'], onlyMainContent: 'yes', timeout: 0, waitFor: -5 },
+    { actions: [{ type: 'wait', milliseconds: 10 }, { type: 'fly' }], proxy: 'stealth' },
+    { formats: ['changeTracking'], changeTrackingOptions: { modes: ['git-diff'] }, unknown: 1 },
   ],
 };
 
@@ -94,5 +113,10 @@ describe('precompiled option validators', () => {
   it('are the ones a crawl uses: defaults applied, errors named by field', () => {
     expect(parseCrawlOptions('https://a.test/', { limit: 3 })).toMatchObject({ limit: 3, includePaths: [], sitemap: 'include' });
     expect(() => parseCrawlOptions('https://a.test/', { limit: -1, scrapeOptions: { formats: ['nope' as never] } })).toThrow(ValidationError);
+    // The v1 API's request and scrape options (a Firecrawl v1 SDK's crawl).
+    expect(parseCrawlRequest('v1', { url: 'https://a.test/', ignoreSitemap: true }).options).toMatchObject({ sitemap: 'skip', maxDepth: 10, limit: 10_000 });
+    expect(parseScrapeOptions('v1', { formats: ['html'] }).formats).toHaveLength(1);
+    expect(() => parseCrawlRequest('v1', { url: 'https://a.test/', maxDepth: -1 })).toThrow(/maxDepth/);
+    expect(() => parseScrapeOptions('v1', { formats: ['nope'] }, 'scrapeOptions')).toThrow(/scrapeOptions\.formats/);
   });
 });

@@ -54,9 +54,10 @@ export interface EngineOptions {
   clock?: Clock;
   ids?: Ids;
   /**
-   * Start the transform worker now rather than with the first page (a CLI crawl): its load then
-   * overlaps robots.txt, the sitemap and the first fetch instead of delaying the first page's
-   * conversion, whose links the rest of the crawl waits for.
+   * Start the transform worker now rather than with the first page (a CLI crawl, a server process
+   * that works the queue): its load then overlaps robots.txt, the sitemap and the first fetch (or
+   * the server's start) instead of delaying the first page's conversion, whose links the rest of
+   * the crawl waits for.
    */
   startTransformWorker?: boolean;
 }

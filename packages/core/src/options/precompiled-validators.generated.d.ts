@@ -4,3 +4,5 @@ import type { ValidateFunction } from 'ajv';
 export declare const crawlRequestV2: ValidateFunction;
 export declare const scrapeOptionsV2: ValidateFunction;
 export declare const storedCrawlRequest: ValidateFunction;
+export declare const crawlRequestV1: ValidateFunction;
+export declare const scrapeOptionsV1: ValidateFunction;

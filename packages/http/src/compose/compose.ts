@@ -64,6 +64,9 @@ export async function compose(config: ServerConfig, backends: Backends, role: Ro
       stores: { blobStore: work.blobs, documentCache: work.documents, pageIndex: work.pageIndex, changeHistory: work.changeHistory },
       clock,
       ids,
+      // A process that works the queue converts pages: its transform worker loads now, while the
+      // server starts, not inside its first crawl (where the first page's links waited for it).
+      startTransformWorker: role !== 'api',
     });
     engine = built.engine;
     const { fetcher, llm } = built;
