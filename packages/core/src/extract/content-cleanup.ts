@@ -559,50 +559,6 @@ function isCaption(element: Element): boolean {
 }
 
 /**
- * Above this share of the content's text, the photo captions are the content (a gallery, a list of
- * photos each described in its caption) and stay.
- */
-const captionContentShare = 0.3;
-
-/**
- * Photo captions, outermost first: caption elements and classes holding text and no media (a
- * `noLegend` image wrapper is the picture). A table's `<caption>` is its title and not among them.
- */
-function photoCaptions(container: Element, stats: Map<Element, TextStats>): Element[] {
-  const captions: Element[] = [];
-  for (const element of descendantElements(container)) {
-    if (element.name === 'caption' || !isCaption(element)) continue;
-    const elementStats = stats.get(element);
-    if (!elementStats || elementStats.text === 0 || elementStats.media > 0) continue;
-    if (captions.some((caption) => isAncestor(caption, element))) continue;
-    captions.push(element);
-  }
-  return captions;
-}
-
-function isAncestor(ancestor: Element, node: Element): boolean {
-  for (let parent = node.parent; parent; parent = parent.parent) if (parent === ancestor) return true;
-  return false;
-}
-
-/**
- * Photo captions go: they describe a picture beside the text rather than carry the article (in both
- * benchmark corpora a caption is boilerplate, never body). When the captions hold a large share
- * of the text they are the content, and stay.
- */
-function removePhotoCaptions(container: Element, stats: Map<Element, TextStats>): void {
-  const captions = photoCaptions(container, stats);
-  if (captions.length === 0) return;
-  let captionText = 0;
-  for (const caption of captions) captionText += stats.get(caption)?.text ?? 0;
-  if (captionText > (stats.get(container)?.text ?? 0) * captionContentShare) return;
-  for (const caption of captions) {
-    discountStats(caption, stats, container);
-    detach(caption);
-  }
-}
-
-/**
  * Drops later copies of a caption whose text already appeared (a slideshow repeats one caption
  * under every photo). Repeated prose stays: a meal plan may list the same dish twice.
  */
@@ -746,7 +702,6 @@ export function cleanContent(container: Element, options: CleanupOptions): void 
   removeChromeTexts(container, stats);
   removeClutter(container, options, stats);
   removeLinkRuns(container, stats);
-  removePhotoCaptions(container, stats);
   removeRepeatedCaptions(container, stats);
   removeCreditTails(container, stats);
   removeOrphanHeadings(container, emptyBefore);
