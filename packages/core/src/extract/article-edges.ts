@@ -21,8 +21,8 @@
  * Apart from an author box, lists, tables, code and headings between the title and the last
  * paragraph are never touched.
  */
-import { type AnyNode, type Element, isTag, isText } from 'domhandler';
-import { collapsedText, descendantElements, detach as detachNode, firstElement, headingTags, isInline, isWithin, joinedText } from './dom-tools.js';
+import { type AnyNode, type Element, type ParentNode, isTag, isText } from 'domhandler';
+import { collapsedText, descendantElements, detach as detachNode, firstElement, headingTags, isInline, isWithin } from './dom-tools.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
 /**
@@ -107,7 +107,62 @@ function isProseParagraph(element: Element, stats: TextStats | undefined): boole
   // The text as written: a sentence end is followed by a whitespace run (one space once collapsed)
   // or by the end (trailing whitespace trimmed), so the answer is the collapsed text's, without
   // collapsing every paragraph.
-  return sentenceEndPattern.test(joinedText(element));
+  return hasSentenceEnd(element);
+}
+
+/** An end mark of `sentenceEndPattern`: `.!?。！？`. */
+function isEndMark(code: number): boolean {
+  return code === 0x2e || code === 0x21 || code === 0x3f || code === 0x3002 || code === 0xff01 || code === 0xff1f;
+}
+
+/** A closing mark `sentenceEndPattern` allows after the end mark: `"'”’)`. */
+function isClosingMark(code: number): boolean {
+  return code === 0x22 || code === 0x27 || code === 0x29 || code === 0x201d || code === 0x2019;
+}
+
+/** A character `\s` matches (what `sentenceEndPattern` takes for the space after a sentence). */
+function isSpaceCode(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/**
+ * `sentenceEndPattern.test(joinedText(element))`, read from the text nodes where they are: the
+ * paragraph's text is not joined into a new string, and the walk stops at the first sentence end
+ * (three rules ask it of every paragraph of a page).
+ */
+function hasSentenceEnd(element: Element): boolean {
+  // 0: no sentence end pending; 1: after an end mark; 2: after an end mark and a closing mark.
+  let state = 0;
+  const stack: AnyNode[] = [element];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    if (isText(current)) {
+      const text = current.data;
+      for (let index = 0; index < text.length; index++) {
+        const code = text.charCodeAt(index);
+        if (state !== 0 && isSpaceCode(code)) return true;
+        state = state === 1 && isClosingMark(code) ? 2 : isEndMark(code) ? 1 : 0;
+      }
+    } else if (isTag(current) && current.name === 'br') {
+      if (state !== 0) return true; // a line break joins as a space
+    } else if ('children' in current) {
+      const children = (current as ParentNode).children;
+      for (let index = children.length - 1; index >= 0; index--) stack.push(children[index]!);
+    }
+  }
+  return state !== 0;
 }
 
 /** The prose paragraphs under `root` and every element that holds one, found in one pass. */
@@ -383,8 +438,8 @@ function endsFlow(element: Element, flow: Element, stats: Map<Element, TextStats
  * not follow a paragraph of prose.
  */
 function trimClosingNote(flow: Element, stats: Map<Element, TextStats>): void {
-  const paragraphs = descendantElements(flow).filter((element) => isProseParagraph(element, stats.get(element)));
-  const last = paragraphs.at(-1);
+  // The last prose paragraph, looked for from the end.
+  const last = descendantElements(flow).findLast((element) => isProseParagraph(element, stats.get(element)));
   if (!last) return;
   const note = neighbourOf(last, 'next', stats);
   if (!note || !endsFlow(note, flow, stats)) return;
@@ -418,8 +473,7 @@ function trimCentredNotes(flow: Element, stats: Map<Element, TextStats>): void {
     const elementStats = stats.get(element);
     return elementStats?.blocks === 1 && (elementStats.text > 0 || elementStats.media > 0) && !isInline(element);
   });
-  const prose = blocks.filter((element) => isProseParagraph(element, stats.get(element)));
-  const first = prose[0];
+  const first = blocks.find((element) => isProseParagraph(element, stats.get(element)));
   if (!first) return;
   const notes: Element[] = [];
   for (const block of blocks) {

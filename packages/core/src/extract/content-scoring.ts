@@ -15,9 +15,9 @@ import {
   positiveScoreHintPattern,
   tagBaseScores,
 } from './boilerplate-patterns.js';
-import { descendantElements, hasHeaderCells, hintText, inlineTags, sectionHeadingLevel, sectionPeersNeeded } from './dom-tools.js';
+import { descendantElements, hasHeaderCells, hintText, sectionHeadingLevel, sectionPeersNeeded } from './dom-tools.js';
 import { expandRoot } from './root-expansion.js';
-import { type OwnText, type TextStats, linkDensity, measureProse, ownText } from './text-stats.js';
+import { type OwnText, type TextStats, linkDensity, measureProse } from './text-stats.js';
 
 /** A block scores only with at least this much text of its own (weighted characters). */
 const minimumParagraphLength = 25;
@@ -61,16 +61,12 @@ function paragraphScore(own: OwnText): number {
 /** Scores every candidate under `body` and picks the content root. */
 export function scoreContent(body: ParentNode, stats: Map<Element, TextStats>): ContentScores {
   const raw = new Map<Element, number>();
-  const elements = descendantElements(body);
-  const prose = measureProse(body, stats, elements);
   const initialise = (element: Element): void => {
     if (!raw.has(element)) raw.set(element, (tagBaseScores[element.name] ?? 0) + hintWeight(element));
   };
-  for (const element of elements) {
-    if (inlineTags.has(element.name)) continue;
-    if (unscoredTags.has(element.name)) continue;
-    const own = ownText(element, stats);
-    if (own.length < minimumParagraphLength) continue;
+  const scoreParagraph = (element: Element, own: OwnText): void => {
+    if (unscoredTags.has(element.name)) return;
+    if (own.length < minimumParagraphLength) return;
     const score = paragraphScore(own);
     let ancestor = element.parent;
     for (let level = 0; level < ancestorLevels && ancestor && isTag(ancestor); level++) {
@@ -80,7 +76,9 @@ export function scoreContent(body: ParentNode, stats: Map<Element, TextStats>): 
       raw.set(ancestor, raw.get(ancestor)! + score / divider);
       ancestor = ancestor.parent;
     }
-  }
+  };
+  // The prose measure hands over each block's own text, in document order: scored from it, not measured again.
+  const prose = measureProse(body, stats, descendantElements(body), scoreParagraph);
   const scores = new Map<Element, number>();
   for (const [element, score] of raw) scores.set(element, score * (1 - linkDensity(stats.get(element))));
   const chosen = chooseRoot(scores);

@@ -84,9 +84,12 @@ export function isInline(node: AnyNode): boolean {
   return !isTag(node) || inlineTags.has(node.name);
 }
 
+const nonSpacePattern = /\S/;
+
 /** True when text that is not blank stands directly among `parent`'s children (loose text beside its elements). */
 export function hasOwnText(parent: ParentNode): boolean {
-  for (const child of parent.children) if (isText(child) && child.data.trim() !== '') return true;
+  // A test rather than `trim()`, which copies every text with a space at an end (same whitespace set).
+  for (const child of parent.children) if (isText(child) && nonSpacePattern.test(child.data)) return true;
   return false;
 }
 

@@ -77,6 +77,9 @@ function bodyOf(document: ParentNode): ParentNode {
 function contentAnchors(elements: Element[], stats: Map<Element, TextStats>): Element[] {
   const articles = elements.filter((element) => element.name === 'article');
   return elements.filter((element) => {
+    // Most elements carry nothing that could make them an anchor: no text lookup for them.
+    const { attribs } = element;
+    if (element.name !== 'main' && element.name !== 'article' && !attribs.role && !attribs.itemprop && !attribs.class && !attribs.id) return false;
     if ((stats.get(element)?.text ?? 0) < anchorMinimumText) return false;
     if (element.name === 'main' || element.attribs.role === 'main') return true;
     if (element.name === 'article' && articles.length === 1) return true;

@@ -277,13 +277,20 @@ const shortProseTags: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5
 /**
  * Weighted characters of prose under each element: the own text of blocks that is mostly not
  * links and long enough to be a sentence (or sits in a heading, cell, item or code block).
- * `elements`: the caller's `descendantElements(root)`, when it has them already.
+ * `elements`: the caller's `descendantElements(root)`, when it has them already. `visit` is called
+ * with every block and its own text, in document order, for a caller that needs the own text too.
  */
-export function measureProse(root: ParentNode, stats: Map<Element, TextStats>, elements = descendantElements(root)): Map<Element, number> {
+export function measureProse(
+  root: ParentNode,
+  stats: Map<Element, TextStats>,
+  elements = descendantElements(root),
+  visit?: (element: Element, own: OwnText) => void,
+): Map<Element, number> {
   const prose = new Map<Element, number>();
   for (const element of elements) {
     if (inlineTags.has(element.name)) continue;
     const own = ownText(element, stats);
+    visit?.(element, own);
     if (own.length === 0 || own.linkLength >= own.length * 0.5) continue;
     if (own.length < minimumProseLength && !shortProseTags.has(element.name)) continue;
     prose.set(element, own.length);
