@@ -72,6 +72,13 @@ const hiddenDirectives: ReadonlySet<string> = new Set([
   'graphviz',
   'digraph',
   'meta',
+  // Set the module that later names resolve in; show nothing.
+  'module',
+  'currentmodule',
+  'py:module',
+  'py:currentmodule',
+  // Its table is written by the build from the names listed (a generated region, excused).
+  'autosummary',
 ]);
 
 /**
@@ -190,22 +197,21 @@ export function sectionTitle(text: string): string {
 
 /** Inline markup to the text a reader sees. */
 export function inlineText(text: string): string {
-  return text
-    .replace(/:[\w:+-]+:`([^`<]*?)\s*<[^`>]*>`/g, '$1') // :role:`text <target>`
-    .replace(/:[\w:+-]+:`~?([^`]*)`/g, (_m, target: string) =>
-      target
-        .replace(/^[!~]/, '')
-        .split(/(?<=\w)\.(?=\w)/)
-        .join('.'),
-    )
-    .replace(/`([^`<]+?)\s*<[^`>]+>`__?/g, '$1') // `text <url>`_
-    .replace(/``([^`]+)``/g, '$1')
-    .replace(/`([^`]+)`__?/g, '$1')
-    .replace(/`([^`]+)`/g, '$1')
-    .replace(/\*\*([^*]+)\*\*/g, '$1')
-    .replace(/(^|[\s(])\*([^*\s][^*]*)\*/g, '$1$2')
-    .replace(/\\(.)/g, '$1')
-    .replace(/\|([\w -]+)\|/g, '$1');
+  return (
+    text
+      .replace(/:[\w:+-]+:`([^`<]*?)\s*<[^`>]*>`/g, '$1') // :role:`text <target>`
+      // :role:`~a.b.c` shows the last part only ("c"), as Sphinx writes a cross-reference with `~`.
+      .replace(/:[\w:+-]+:`([!~]?)([^`]*)`/g, (_m, mark: string, target: string) => (mark === '~' ? (target.split('.').pop() ?? target) : target))
+      .replace(/(?<![`\w])`~([\w.]+)`(?!_)/g, (_m, target: string) => target.split('.').pop() ?? target)
+      .replace(/`([^`<]+?)\s*<[^`>]+>`__?/g, '$1') // `text <url>`_
+      .replace(/``([^`]+)``/g, '$1')
+      .replace(/`([^`]+)`__?/g, '$1')
+      .replace(/`([^`]+)`/g, '$1')
+      .replace(/\*\*([^*]+)\*\*/g, '$1')
+      .replace(/(^|[\s(])\*([^*\s][^*]*)\*/g, '$1$2')
+      .replace(/\\(.)/g, '$1')
+      .replace(/\|([\w -]+)\|/g, '$1')
+  );
 }
 
 function add(map: Map<string, number>, key: string): void {
@@ -230,6 +236,15 @@ function indentedBlock(lines: string[], start: number, parentIndent: number): { 
 }
 
 export const codeKey = (code: string): string => code.replace(/\s+/g, ' ').trim();
+
+/**
+ * A Python console block as Sphinx shows it: `trim_doctest_flags` (on by default) drops the
+ * `# doctest: +FLAG` comments and the `<BLANKLINE>` markers of a block that starts with `>>>`.
+ */
+export function shownCode(code: string): string {
+  if (!/^\s*>>>/.test(code)) return code;
+  return code.replace(/[ \t]*#\s*doctest:.+$/gm, '').replace(/^\s*<BLANKLINE>\s*$/gm, '');
+}
 
 /**
  * `included` reads a `literalinclude`d file when the build kept a copy (`_downloads/`); a file it
@@ -284,12 +299,21 @@ export function rstTruth(source: string, included?: (path: string) => string | u
         .slice(index + 1, block.end)
         .some((option) => /^\s+:(?:lines|pyobject|start-after|end-before|start-at|end-at|diff|prepend|append|dedent):/.test(option));
       const file = name === 'literalinclude' && argument && !selects ? included?.(argument.trim()) : undefined;
-      if (file !== undefined) {
+      // matplotlib's plot directive runs its code; the page shows the code only with :include-source:
+      // (plot_include_source is off by default), and only the figure otherwise.
+      const showsSource = lines.slice(index + 1, block.end).some((option) => /^\s+:include-source:\s*(?:true|yes)?\s*$/i.test(option));
+      if (name === 'plot') {
+        if (showsSource && !argument.trim()) {
+          const code = shownCode(block.body.join('\n'));
+          add(truth.code, codeKey(code));
+          textParts.push(code);
+        }
+      } else if (file !== undefined) {
         const code = file.replace(/\n+$/, '');
         add(truth.code, codeKey(code));
         textParts.push(code);
       } else if (codeDirectives.has(name)) {
-        const code = block.body.join('\n');
+        const code = shownCode(block.body.join('\n'));
         add(truth.code, codeKey(code));
         textParts.push(code);
       } else if (!hiddenDirectives.has(name)) {
@@ -318,8 +342,9 @@ export function rstTruth(source: string, included?: (path: string) => string | u
     if (/^\s*>>>/.test(line)) {
       const block: string[] = [];
       while (index < lines.length && lines[index]!.trim() !== '') block.push(lines[index++]!.trim());
-      add(truth.code, codeKey(block.join('\n')));
-      textParts.push(block.join('\n'));
+      const code = shownCode(block.join('\n'));
+      add(truth.code, codeKey(code));
+      textParts.push(code);
       continue;
     }
     addLinks(line);
@@ -332,7 +357,7 @@ export function rstTruth(source: string, included?: (path: string) => string | u
     if (isLiteralIntro) {
       const block = indentedBlock(lines, index, indentOf(line));
       if (block.body.length > 0 && indentedIsDeeper(lines, index, indentOf(line))) {
-        const code = block.body.join('\n');
+        const code = shownCode(block.body.join('\n'));
         add(truth.code, codeKey(code));
         textParts.push(code);
         index = block.end;
