@@ -148,6 +148,9 @@ describe('what Sphinx writes around the source', () => {
     expect([...truth.code.keys()]).toEqual(['>>> sc.galactic <SkyCoord (Galactic)> >>> print(text)']);
     expect(truth.text).toContain('See to and astropy.time.Time:');
     expect(truth.text).not.toContain('astropy.coordinates');
+    // Under `.. highlight:: rest` (sphinx-doc's doctest page) the block is not a console: flags stay.
+    const rest = rstTruth('Doctest\n=======\n\n.. highlight:: rest\n\nLike in doctest::\n\n   >>> now()  # doctest: +SKIP\n');
+    expect([...rest.code.keys()]).toEqual(['>>> now() # doctest: +SKIP']);
   });
 
   it("shows a plot directive's code only with :include-source:", () => {

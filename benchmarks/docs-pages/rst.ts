@@ -237,12 +237,18 @@ function indentedBlock(lines: string[], start: number, parentIndent: number): { 
 
 export const codeKey = (code: string): string => code.replace(/\s+/g, ' ').trim();
 
+/** Languages whose blocks Sphinx treats as a Python console when they start with `>>>`. */
+const pythonLanguages: ReadonlySet<string> = new Set(['py', 'python', 'py3', 'python3', 'default']);
+
 /**
  * A Python console block as Sphinx shows it: `trim_doctest_flags` (on by default) drops the
- * `# doctest: +FLAG` comments and the `<BLANKLINE>` markers of a block that starts with `>>>`.
+ * `# doctest: +FLAG` comments and the `<BLANKLINE>` markers of a block in `pycon`, or in Python (or
+ * the default highlighting) when it starts with `>>>`; a block in another language (`.. highlight::
+ * rest` over an example of reStructuredText) keeps them.
  */
-export function shownCode(code: string): string {
-  if (!/^\s*>>>/.test(code)) return code;
+export function shownCode(code: string, language = 'default'): string {
+  const isConsole = language === 'pycon' || language === 'pycon3' || (pythonLanguages.has(language) && /^\s*>>>/.test(code));
+  if (!isConsole) return code;
   return code.replace(/[ \t]*#\s*doctest:.+$/gm, '').replace(/^\s*<BLANKLINE>\s*$/gm, '');
 }
 
@@ -271,6 +277,8 @@ export function rstTruth(source: string, included?: (path: string) => string | u
       if (url) add(truth.links, `${canonical(match[1]!)} -> ${new URL(url).href}`);
     }
   };
+  /** The language `.. highlight::` set for the literal blocks that follow. */
+  let highlight = 'default';
   let index = 0;
   while (index < lines.length) {
     const line = lines[index]!;
@@ -290,6 +298,7 @@ export function rstTruth(source: string, included?: (path: string) => string | u
     const found = directive.exec(line);
     if (found) {
       const [, indent, name, argument] = found as unknown as [string, string, string, string];
+      if (name === 'highlight') highlight = argument.trim() || 'default';
       const block = indentedBlock(lines, index + 1, indent.length);
       const objectName = argument.trim().split(/[\s(]/)[0] ?? '';
       if (autodocObjects.has(name) && objectName) truth.generated.objects.push(objectName);
@@ -313,7 +322,8 @@ export function rstTruth(source: string, included?: (path: string) => string | u
         add(truth.code, codeKey(code));
         textParts.push(code);
       } else if (codeDirectives.has(name)) {
-        const code = shownCode(block.body.join('\n'));
+        const language = name === 'doctest' ? 'pycon' : argument.trim() || highlight;
+        const code = shownCode(block.body.join('\n'), language);
         add(truth.code, codeKey(code));
         textParts.push(code);
       } else if (!hiddenDirectives.has(name)) {
@@ -342,7 +352,8 @@ export function rstTruth(source: string, included?: (path: string) => string | u
     if (/^\s*>>>/.test(line)) {
       const block: string[] = [];
       while (index < lines.length && lines[index]!.trim() !== '') block.push(lines[index++]!.trim());
-      const code = shownCode(block.join('\n'));
+      // A doctest block is always a Python console.
+      const code = shownCode(block.join('\n'), 'pycon');
       add(truth.code, codeKey(code));
       textParts.push(code);
       continue;
@@ -357,7 +368,7 @@ export function rstTruth(source: string, included?: (path: string) => string | u
     if (isLiteralIntro) {
       const block = indentedBlock(lines, index, indentOf(line));
       if (block.body.length > 0 && indentedIsDeeper(lines, index, indentOf(line))) {
-        const code = shownCode(block.body.join('\n'));
+        const code = shownCode(block.body.join('\n'), highlight);
         add(truth.code, codeKey(code));
         textParts.push(code);
         index = block.end;
