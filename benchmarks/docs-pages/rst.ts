@@ -79,6 +79,8 @@ const hiddenDirectives: ReadonlySet<string> = new Set([
   'py:currentmodule',
   // Its table is written by the build from the names listed (a generated region, excused).
   'autosummary',
+  'automodapi',
+  'automodsumm',
 ]);
 
 /**
@@ -304,6 +306,8 @@ export function rstTruth(source: string, included?: (path: string) => string | u
       if (autodocObjects.has(name) && objectName) truth.generated.objects.push(objectName);
       if (name === 'automodule' && objectName) truth.generated.modules.push(objectName);
       if (generatedRegions.has(name)) truth.generated.regions.add(name);
+      // sphinx-automodapi writes a module's summary as autosummary tables (astropy's pages).
+      if (name === 'automodapi' || name === 'automodsumm') truth.generated.regions.add('autosummary');
       const selects = lines
         .slice(index + 1, block.end)
         .some((option) => /^\s+:(?:lines|pyobject|start-after|end-before|start-at|end-at|diff|prepend|append|dedent):/.test(option));
