@@ -151,6 +151,11 @@ describe('what Sphinx writes around the source', () => {
     // Under `.. highlight:: rest` (sphinx-doc's doctest page) the block is not a console: flags stay.
     const rest = rstTruth('Doctest\n=======\n\n.. highlight:: rest\n\nLike in doctest::\n\n   >>> now()  # doctest: +SKIP\n');
     expect([...rest.code.keys()]).toEqual(['>>> now() # doctest: +SKIP']);
+    // ...also inside a directive's body below it (the page describes the doctest directive there).
+    const nested = rstTruth(
+      'Doctest\n=======\n\n.. highlight:: rest\n\n.. rst:directive:: .. doctest::\n\n   Like in doctest::\n\n      >>> now()  # doctest: +SKIP\n',
+    );
+    expect([...nested.code.keys()]).toEqual(['>>> now() # doctest: +SKIP']);
   });
 
   it("shows a plot directive's code only with :include-source:", () => {

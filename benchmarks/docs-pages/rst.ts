@@ -258,7 +258,7 @@ export function shownCode(code: string, language = 'default'): string {
  * `included` reads a `literalinclude`d file when the build kept a copy (`_downloads/`); a file it
  * cannot find stays out of the truth, as before.
  */
-export function rstTruth(source: string, included?: (path: string) => string | undefined): RstTruth {
+export function rstTruth(source: string, included?: (path: string) => string | undefined, language = 'default'): RstTruth {
   const lines = source.replace(/\r\n?/g, '\n').split('\n');
   const fields = fieldLists(lines);
   const truth: RstTruth = {
@@ -280,7 +280,7 @@ export function rstTruth(source: string, included?: (path: string) => string | u
     }
   };
   /** The language `.. highlight::` set for the literal blocks that follow. */
-  let highlight = 'default';
+  let highlight = language;
   let index = 0;
   while (index < lines.length) {
     const line = lines[index]!;
@@ -335,7 +335,7 @@ export function rstTruth(source: string, included?: (path: string) => string | u
         const label = directiveLabels[name];
         if (label) textParts.push(label);
         if (argument && !/^(note|warning|seealso|tip|important|caution|attention|danger|error|hint)$/.test(name)) textParts.push(inlineText(argument));
-        const inner = rstTruth(block.body.join('\n'), included);
+        const inner = rstTruth(block.body.join('\n'), included, highlight);
         for (const [key, count] of inner.headings) for (let n = 0; n < count; n++) add(truth.headings, key);
         for (const [key, count] of inner.code) for (let n = 0; n < count; n++) add(truth.code, key);
         for (const [key, count] of inner.links) for (let n = 0; n < count; n++) add(truth.links, key);
