@@ -45,7 +45,21 @@ describe('generated content of a Sphinx page', () => {
     expect(text).toContain('filled with ones');
     expect(text).toContain('Out[1]');
     expect(text).not.toContain('Written by hand');
-    expect(text).not.toContain('Top level functions');
+    // Of the page text, only the three words on each side of a region (its junctions).
+    expect(text).toContain('Top level functions ones Blockwise');
+    expect(text).not.toContain('API Top');
+  });
+
+  it('joins inline text as the page shows it, and takes three words of the page text on each side', () => {
+    // The shape of astropy's api/astropy.time.Time page: a title, then the autoclass object.
+    const page = `<section><h1>Time</h1><dl class="py class"><dt id="astropy.time.Time">class astropy.time.Time</dt>
+<dd><dl class="field-list"><dt>Parameters</dt><dd><dl><dt><strong>val</strong><span class="classifier">python:sequence</span></dt></dl></dd></dl></dd></dl>
+<p>Written by hand after it.</p></section>`;
+    const text = generatedText(page, rstTruth('Time\n====\n\n.. currentmodule:: astropy.time\n\n.. autoclass:: Time\n').generated);
+    expect(text).toBe('Time class astropy.time.Time Parameters valpython:sequence Written by hand');
+    // The junction shingles of an extractor that keeps the object are excused with it.
+    const kept = shingleCounts('Time Written by hand after it', 'Time class astropy time Time Parameters valpython sequence Written by hand after it', text);
+    expect(kept.fp).toBe(0);
   });
 
   it('finds nothing on a page without generating directives', () => {
@@ -113,8 +127,62 @@ describe('what Sphinx writes around the source', () => {
     expect(truth.text).toContain('import binascii');
   });
 
+  it('shows a Python console block without its doctest flags, and a `~` reference by its last part', () => {
+    // The shape of astropy's coordinates/velocities page.
+    const source = [
+      'Precision of `~astropy.coordinates.SkyCoord.radial_velocity_correction`',
+      '=======================================================================',
+      '',
+      '.. currentmodule:: astropy.coordinates',
+      '',
+      'See :meth:`~astropy.units.Quantity.to` and :class:`astropy.time.Time`::',
+      '',
+      '    >>> sc.galactic  # doctest: +FLOAT_CMP',
+      '    <SkyCoord (Galactic)>',
+      '    >>> print(text)',
+      '    <BLANKLINE>',
+      '',
+    ].join('\n');
+    const truth = rstTruth(source);
+    expect([...truth.headings.keys()]).toEqual(['Precision of radial_velocity_correction']);
+    expect([...truth.code.keys()]).toEqual(['>>> sc.galactic <SkyCoord (Galactic)> >>> print(text)']);
+    expect(truth.text).toContain('See to and astropy.time.Time:');
+    expect(truth.text).not.toContain('astropy.coordinates');
+    // Under `.. highlight:: rest` (sphinx-doc's doctest page) the block is not a console: flags stay.
+    const rest = rstTruth('Doctest\n=======\n\n.. highlight:: rest\n\nLike in doctest::\n\n   >>> now()  # doctest: +SKIP\n');
+    expect([...rest.code.keys()]).toEqual(['>>> now() # doctest: +SKIP']);
+    // ...also inside a directive's body below it (the page describes the doctest directive there).
+    const nested = rstTruth(
+      'Doctest\n=======\n\n.. highlight:: rest\n\n.. rst:directive:: .. doctest::\n\n   Like in doctest::\n\n      >>> now()  # doctest: +SKIP\n',
+    );
+    expect([...nested.code.keys()]).toEqual(['>>> now() # doctest: +SKIP']);
+  });
+
+  it("shows a plot directive's code only with :include-source:", () => {
+    // The shape of astropy's visualization/wcsaxes/overlays page.
+    const source = [
+      'Overlays',
+      '========',
+      '',
+      '.. plot::',
+      '   :nofigs:',
+      '',
+      '    ax = plt.subplot()',
+      '',
+      '.. plot::',
+      '   :include-source:',
+      '',
+      '    ax.imshow(data)',
+      '',
+    ].join('\n');
+    const truth = rstTruth(source);
+    expect([...truth.code.keys()]).toEqual(['ax.imshow(data)']);
+    expect(truth.text).not.toContain('subplot');
+  });
+
   it('excuses viewcode links on any page', () => {
     const page = '<dl class="py class"><dt id="a.B">class a.B<a href="_modules/a.html"><span class="viewcode-link">[source]</span></a></dt></dl>';
-    expect(generatedText(page, rstTruth('T\n=\n\ntext\n').generated)).toBe('[source]');
+    // With the three words before it ("class a B"), whose shingles span the junction.
+    expect(generatedText(page, rstTruth('T\n=\n\ntext\n').generated)).toBe('class a B [source]');
   });
 });

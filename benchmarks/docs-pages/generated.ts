@@ -21,11 +21,59 @@ const regionClasses: Record<string, RegExp> = {
 /** viewcode's "[source]" beside an object: written by the extension on every page that has one. */
 const alwaysGenerated = /(?:^|\s)viewcode-link(?:\s|$)/;
 
+/** Elements that break the text flow: their text stands apart from its neighbours' (inline ones join). */
+const blockElements: ReadonlySet<string> = new Set([
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'br',
+  'caption',
+  'dd',
+  'div',
+  'dl',
+  'dt',
+  'figcaption',
+  'figure',
+  'footer',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hr',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'table',
+  'td',
+  'th',
+  'tr',
+  'ul',
+]);
+
+/** The text a reader sees: inline elements join their neighbours ("val" + "python:str"), blocks stand apart. */
 function textOf(node: AnyNode): string {
   if (isText(node)) return node.data;
   if (!isTag(node)) return '';
-  return node.children.map(textOf).join(' ');
+  const inner = node.children.map(textOf).join('');
+  return blockElements.has(node.name) ? ` ${inner} ` : inner;
 }
+
+/** Words as the shingle score counts them (metrics.ts's tokens). */
+const words = (text: string): string[] => text.match(/[\p{L}\p{N}_]+/gu) ?? [];
+/**
+ * Words of the page text on each side of a generated region that are excused with it: a shingle
+ * spanning the junction (the title before an autodoc object and the object's first words) is in
+ * neither the source nor the region, and the markdown has no mark where the region began.
+ */
+const junctionWords = 3;
 
 function isGeneratedObject(element: Element, parts: GeneratedParts): boolean {
   if (element.name !== 'dl') return false;
@@ -38,16 +86,33 @@ function isGeneratedObject(element: Element, parts: GeneratedParts): boolean {
 export function generatedText(html: string, parts: GeneratedParts): string {
   const patterns = [...parts.regions].map((region) => regionClasses[region]).filter((pattern): pattern is RegExp => pattern !== undefined);
   patterns.push(alwaysGenerated);
-  const found: string[] = [];
+  // The page's text in order, as runs that are generated or not.
+  const runs: { text: string; generated: boolean }[] = [];
   const walk = (node: AnyNode): void => {
-    if (!isTag(node)) return;
-    const className = node.attribs.class ?? '';
-    if (patterns.some((pattern) => pattern.test(className)) || isGeneratedObject(node, parts)) {
-      found.push(textOf(node));
+    if (isText(node)) {
+      runs.push({ text: node.data, generated: false });
       return;
     }
+    if (!isTag(node) || node.name === 'head' || node.name === 'script' || node.name === 'style') return;
+    const className = node.attribs.class ?? '';
+    if (patterns.some((pattern) => pattern.test(className)) || isGeneratedObject(node, parts)) {
+      runs.push({ text: textOf(node), generated: true });
+      return;
+    }
+    const isBlock = blockElements.has(node.name);
+    if (isBlock) runs.push({ text: ' ', generated: false });
     node.children.forEach(walk);
+    if (isBlock) runs.push({ text: ' ', generated: false });
   };
   parseDocument(html, { decodeEntities: true }).children.forEach(walk);
+  const found: string[] = [];
+  runs.forEach((run, index) => {
+    if (!run.generated) return;
+    let before = '';
+    for (let back = index - 1; back >= 0 && !runs[back]!.generated && words(before).length < junctionWords; back--) before = runs[back]!.text + before;
+    let after = '';
+    for (let ahead = index + 1; ahead < runs.length && !runs[ahead]!.generated && words(after).length < junctionWords; ahead++) after += runs[ahead]!.text;
+    found.push([...words(before).slice(-junctionWords), run.text.replace(/\s+/g, ' ').trim(), ...words(after).slice(0, junctionWords)].join(' '));
+  });
   return found.join('\n');
 }

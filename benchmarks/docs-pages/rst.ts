@@ -72,6 +72,15 @@ const hiddenDirectives: ReadonlySet<string> = new Set([
   'graphviz',
   'digraph',
   'meta',
+  // Set the module that later names resolve in; show nothing.
+  'module',
+  'currentmodule',
+  'py:module',
+  'py:currentmodule',
+  // Its table is written by the build from the names listed (a generated region, excused).
+  'autosummary',
+  'automodapi',
+  'automodsumm',
 ]);
 
 /**
@@ -190,22 +199,21 @@ export function sectionTitle(text: string): string {
 
 /** Inline markup to the text a reader sees. */
 export function inlineText(text: string): string {
-  return text
-    .replace(/:[\w:+-]+:`([^`<]*?)\s*<[^`>]*>`/g, '$1') // :role:`text <target>`
-    .replace(/:[\w:+-]+:`~?([^`]*)`/g, (_m, target: string) =>
-      target
-        .replace(/^[!~]/, '')
-        .split(/(?<=\w)\.(?=\w)/)
-        .join('.'),
-    )
-    .replace(/`([^`<]+?)\s*<[^`>]+>`__?/g, '$1') // `text <url>`_
-    .replace(/``([^`]+)``/g, '$1')
-    .replace(/`([^`]+)`__?/g, '$1')
-    .replace(/`([^`]+)`/g, '$1')
-    .replace(/\*\*([^*]+)\*\*/g, '$1')
-    .replace(/(^|[\s(])\*([^*\s][^*]*)\*/g, '$1$2')
-    .replace(/\\(.)/g, '$1')
-    .replace(/\|([\w -]+)\|/g, '$1');
+  return (
+    text
+      .replace(/:[\w:+-]+:`([^`<]*?)\s*<[^`>]*>`/g, '$1') // :role:`text <target>`
+      // :role:`~a.b.c` shows the last part only ("c"), as Sphinx writes a cross-reference with `~`.
+      .replace(/:[\w:+-]+:`([!~]?)([^`]*)`/g, (_m, mark: string, target: string) => (mark === '~' ? (target.split('.').pop() ?? target) : target))
+      .replace(/(?<![`\w])`~([\w.]+)`(?!_)/g, (_m, target: string) => target.split('.').pop() ?? target)
+      .replace(/`([^`<]+?)\s*<[^`>]+>`__?/g, '$1') // `text <url>`_
+      .replace(/``([^`]+)``/g, '$1')
+      .replace(/`([^`]+)`__?/g, '$1')
+      .replace(/`([^`]+)`/g, '$1')
+      .replace(/\*\*([^*]+)\*\*/g, '$1')
+      .replace(/(^|[\s(])\*([^*\s][^*]*)\*/g, '$1$2')
+      .replace(/\\(.)/g, '$1')
+      .replace(/\|([\w -]+)\|/g, '$1')
+  );
 }
 
 function add(map: Map<string, number>, key: string): void {
@@ -231,11 +239,26 @@ function indentedBlock(lines: string[], start: number, parentIndent: number): { 
 
 export const codeKey = (code: string): string => code.replace(/\s+/g, ' ').trim();
 
+/** Languages whose blocks Sphinx treats as a Python console when they start with `>>>`. */
+const pythonLanguages: ReadonlySet<string> = new Set(['py', 'python', 'py3', 'python3', 'default']);
+
+/**
+ * A Python console block as Sphinx shows it: `trim_doctest_flags` (on by default) drops the
+ * `# doctest: +FLAG` comments and the `<BLANKLINE>` markers of a block in `pycon`, or in Python (or
+ * the default highlighting) when it starts with `>>>`; a block in another language (`.. highlight::
+ * rest` over an example of reStructuredText) keeps them.
+ */
+export function shownCode(code: string, language = 'default'): string {
+  const isConsole = language === 'pycon' || language === 'pycon3' || (pythonLanguages.has(language) && /^\s*>>>/.test(code));
+  if (!isConsole) return code;
+  return code.replace(/[ \t]*#\s*doctest:.+$/gm, '').replace(/^\s*<BLANKLINE>\s*$/gm, '');
+}
+
 /**
  * `included` reads a `literalinclude`d file when the build kept a copy (`_downloads/`); a file it
  * cannot find stays out of the truth, as before.
  */
-export function rstTruth(source: string, included?: (path: string) => string | undefined): RstTruth {
+export function rstTruth(source: string, included?: (path: string) => string | undefined, language = 'default'): RstTruth {
   const lines = source.replace(/\r\n?/g, '\n').split('\n');
   const fields = fieldLists(lines);
   const truth: RstTruth = {
@@ -256,6 +279,8 @@ export function rstTruth(source: string, included?: (path: string) => string | u
       if (url) add(truth.links, `${canonical(match[1]!)} -> ${new URL(url).href}`);
     }
   };
+  /** The language `.. highlight::` set for the literal blocks that follow. */
+  let highlight = language;
   let index = 0;
   while (index < lines.length) {
     const line = lines[index]!;
@@ -275,21 +300,34 @@ export function rstTruth(source: string, included?: (path: string) => string | u
     const found = directive.exec(line);
     if (found) {
       const [, indent, name, argument] = found as unknown as [string, string, string, string];
+      if (name === 'highlight') highlight = argument.trim() || 'default';
       const block = indentedBlock(lines, index + 1, indent.length);
       const objectName = argument.trim().split(/[\s(]/)[0] ?? '';
       if (autodocObjects.has(name) && objectName) truth.generated.objects.push(objectName);
       if (name === 'automodule' && objectName) truth.generated.modules.push(objectName);
       if (generatedRegions.has(name)) truth.generated.regions.add(name);
+      // sphinx-automodapi writes a module's summary as autosummary tables (astropy's pages).
+      if (name === 'automodapi' || name === 'automodsumm') truth.generated.regions.add('autosummary');
       const selects = lines
         .slice(index + 1, block.end)
         .some((option) => /^\s+:(?:lines|pyobject|start-after|end-before|start-at|end-at|diff|prepend|append|dedent):/.test(option));
       const file = name === 'literalinclude' && argument && !selects ? included?.(argument.trim()) : undefined;
-      if (file !== undefined) {
+      // matplotlib's plot directive runs its code; the page shows the code only with :include-source:
+      // (plot_include_source is off by default), and only the figure otherwise.
+      const showsSource = lines.slice(index + 1, block.end).some((option) => /^\s+:include-source:\s*(?:true|yes)?\s*$/i.test(option));
+      if (name === 'plot') {
+        if (showsSource && !argument.trim()) {
+          const code = shownCode(block.body.join('\n'));
+          add(truth.code, codeKey(code));
+          textParts.push(code);
+        }
+      } else if (file !== undefined) {
         const code = file.replace(/\n+$/, '');
         add(truth.code, codeKey(code));
         textParts.push(code);
       } else if (codeDirectives.has(name)) {
-        const code = block.body.join('\n');
+        const language = name === 'doctest' ? 'pycon' : argument.trim() || highlight;
+        const code = shownCode(block.body.join('\n'), language);
         add(truth.code, codeKey(code));
         textParts.push(code);
       } else if (!hiddenDirectives.has(name)) {
@@ -297,7 +335,7 @@ export function rstTruth(source: string, included?: (path: string) => string | u
         const label = directiveLabels[name];
         if (label) textParts.push(label);
         if (argument && !/^(note|warning|seealso|tip|important|caution|attention|danger|error|hint)$/.test(name)) textParts.push(inlineText(argument));
-        const inner = rstTruth(block.body.join('\n'), included);
+        const inner = rstTruth(block.body.join('\n'), included, highlight);
         for (const [key, count] of inner.headings) for (let n = 0; n < count; n++) add(truth.headings, key);
         for (const [key, count] of inner.code) for (let n = 0; n < count; n++) add(truth.code, key);
         for (const [key, count] of inner.links) for (let n = 0; n < count; n++) add(truth.links, key);
@@ -318,8 +356,10 @@ export function rstTruth(source: string, included?: (path: string) => string | u
     if (/^\s*>>>/.test(line)) {
       const block: string[] = [];
       while (index < lines.length && lines[index]!.trim() !== '') block.push(lines[index++]!.trim());
-      add(truth.code, codeKey(block.join('\n')));
-      textParts.push(block.join('\n'));
+      // A doctest block is always a Python console.
+      const code = shownCode(block.join('\n'), 'pycon');
+      add(truth.code, codeKey(code));
+      textParts.push(code);
       continue;
     }
     addLinks(line);
@@ -332,7 +372,7 @@ export function rstTruth(source: string, included?: (path: string) => string | u
     if (isLiteralIntro) {
       const block = indentedBlock(lines, index, indentOf(line));
       if (block.body.length > 0 && indentedIsDeeper(lines, index, indentOf(line))) {
-        const code = block.body.join('\n');
+        const code = shownCode(block.body.join('\n'), highlight);
         add(truth.code, codeKey(code));
         textParts.push(code);
         index = block.end;

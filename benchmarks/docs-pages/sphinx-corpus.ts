@@ -20,8 +20,9 @@ export interface SphinxSite {
 }
 
 /**
- * The split: sympy, astropy and h5py are held out (fresh), flask, tornado and babel held out earlier;
- * sphinx-doc, requests, python3.11, cmake, cryptography, pygments, xarray, dask and celery are for tuning.
+ * The split: designateclient, pandas and nipype are held out (fresh), flask, tornado and babel held
+ * out earlier; sphinx-doc, requests, python3.11, cmake, cryptography, pygments, xarray, dask, celery,
+ * sympy, astropy and h5py are for tuning.
  * flask (the Pallets theme) was added by task 13b before anyone looked at its pages or scores;
  * dask (the Dask theme, built on sphinx_rtd_theme) and celery (the sphinx_celery theme) by the fourth
  * session the same way. python3.11 moved to tuning in that session (its held-out figure is on record
@@ -42,6 +43,18 @@ export interface SphinxSite {
  * (`python-astropy-doc`, the bootstrap-astropy theme) and h5py (`python-h5py-doc`, Sphinx's classic
  * theme). Not taken: groonga-doc (pydata-sphinx-theme, but no `_sources/`), python-metakernel-doc
  * (sphinx-bootstrap-theme, four sources) and python-bs4-doc (classic theme, one page per language).
+ * Task 13d (issue 13, ninth session) moved sympy, astropy and h5py to tuning: their pages and scores
+ * were read (13n printed their figures, and astropy's code and text gap is now tuned on). Three new
+ * fresh held-out sites were chosen before any page or score of theirs was read, from the Debian
+ * packages' file lists (`dpkg -c` of the downloaded .deb: `_sources/*.rst.txt` present) and the
+ * names of their stylesheets alone, for themes no other site uses: designateclient
+ * (`python-designateclient-doc`, openstackdocstheme: bootstrap.css, combined.css), pandas
+ * (`python-pandas-doc`, pydata-sphinx-theme: theme.css, pandas.css, panels) and nipype
+ * (`python-nipype-doc`, the nipy theme on sphinxdoc: nipy.css, nipype.css). Not taken:
+ * python-pyramid-jinja2-doc (the Pylons theme, but four `_sources/*.txt`), python-mako-doc,
+ * python-nibabel-doc and python-dipy-doc (no `_sources/`), python-mpmath-doc (classic, as h5py),
+ * python-lmfit-doc (sphinx13, as sphinx-doc), python-nbsphinx-doc and python-pyopencl-doc
+ * (alabaster, as requests), python-pymongo-doc (pydoctheme, as python3.11).
  */
 export const sphinxSites: readonly SphinxSite[] = [
   { name: 'sphinx-doc', package: 'sphinx-doc', root: '/usr/share/doc/sphinx-doc/html', heldOut: false },
@@ -58,10 +71,14 @@ export const sphinxSites: readonly SphinxSite[] = [
   // Earlier held-out: figures on record, pages read in earlier sessions.
   { name: 'tornado', package: 'python-tornado-doc', root: '/usr/share/doc/python-tornado-doc/html', heldOut: true },
   { name: 'babel', package: 'python-babel-doc', root: '/usr/share/doc/python-babel-doc/html', heldOut: true },
-  // Fresh held-out (task 13n), chosen before any page was read.
-  { name: 'sympy', package: 'python-sympy-doc', root: '/usr/share/doc/python-sympy-doc/html', heldOut: true, fresh: true },
-  { name: 'astropy', package: 'python-astropy-doc', root: '/usr/share/doc/python-astropy-doc/html', heldOut: true, fresh: true },
-  { name: 'h5py', package: 'python-h5py-doc', root: '/usr/share/doc/python-h5py-doc/html', heldOut: true, fresh: true },
+  // Fresh held-out in task 13n; read there, tuned on from task 13d.
+  { name: 'sympy', package: 'python-sympy-doc', root: '/usr/share/doc/python-sympy-doc/html', heldOut: false },
+  { name: 'astropy', package: 'python-astropy-doc', root: '/usr/share/doc/python-astropy-doc/html', heldOut: false },
+  { name: 'h5py', package: 'python-h5py-doc', root: '/usr/share/doc/python-h5py-doc/html', heldOut: false },
+  // Fresh held-out (task 13d), chosen before any page was read.
+  { name: 'designateclient', package: 'python-designateclient-doc', root: '/usr/share/doc/python-designateclient-doc/html', heldOut: true, fresh: true },
+  { name: 'pandas', package: 'python-pandas-doc', root: '/usr/share/doc/python-pandas-doc/html', heldOut: true, fresh: true },
+  { name: 'nipype', package: 'python-nipype-doc', root: '/usr/share/doc/python3-nipype/html', heldOut: true, fresh: true },
 ];
 
 export interface SphinxPage {

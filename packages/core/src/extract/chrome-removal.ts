@@ -25,7 +25,7 @@ import {
   layoutChromeHintPattern,
   weakChromeHintPattern,
 } from './boilerplate-patterns.js';
-import { detach, firstElement, hasOwnText, headingTags, hintText } from './dom-tools.js';
+import { detach, firstElement, hasOwnText, headingTags, hintText, isNoteAside } from './dom-tools.js';
 import { type TextStats, discountStats, linkDensity } from './text-stats.js';
 
 export interface ChromeRemovalOptions {
@@ -80,7 +80,7 @@ const tableHeaderTags: ReadonlySet<string> = new Set(['thead', 'th']);
 /** Which rule makes an element chrome, or undefined when none does. */
 export function chromeVerdict(element: Element, useClassHints: boolean): ChromeVerdict | undefined {
   const { name } = element;
-  if (name === 'html' || name === 'body' || name === 'main') return undefined;
+  if (name === 'html' || name === 'body' || name === 'main' || isNoteAside(element)) return undefined;
   if (chromeTags.has(name) && (name === 'nav' || name === 'menu' || !hasContentAncestor(element))) {
     return { kind: 'layout', rule: `tag:${name}` };
   }

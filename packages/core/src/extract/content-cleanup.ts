@@ -22,6 +22,7 @@ import {
   headingLevel,
   headingTags,
   inlineTags,
+  isNoteAside,
   sectionHeadingLevel,
   sectionPeersNeeded,
 } from './dom-tools.js';
@@ -339,6 +340,8 @@ const clutterRules: readonly [string, (container: Container) => boolean, 'keep' 
   ['prose with many commas', ({ stats, density }) => stats.commas >= 10 && density < 0.5, 'keep'],
   ['addresses', ({ element, density }) => density > 0.4 && isMostlyAddresses(element), 'keep'],
   ['sentences of code terms', ({ element, stats, density }) => density > 0.4 && isProseBesideCodeTerms(element, stats), 'keep'],
+  // Footnotes are the text's own notes, whatever share of them is a cited URL.
+  ['notes', ({ element }) => isNoteAside(element), 'keep'],
   ['mostly links', ({ density }) => density > 0.4, 'remove'],
   ['negative name with links', ({ density, weight }) => weight < 0 && density > negativeNameDensity, 'remove'],
   ['table', ({ element }) => element.name === 'table', 'keep'],

@@ -94,6 +94,21 @@ export function hasOwnText(parent: ParentNode): boolean {
 }
 
 /** A table with header cells is data (a layout table has none). */
+/** ARIA roles of notes that belong to the text they annotate: footnotes, endnotes, notes. */
+const noteRoles: ReadonlySet<string> = new Set(['note', 'doc-footnote', 'doc-endnote', 'doc-endnotes']);
+
+/**
+ * True for an `aside` that holds the text's notes, not the site's: one with a note role, or a list
+ * whose every child element is one (docutils writes footnotes as `<aside class="footnote-list">`
+ * around `<aside role="note">`, at the end of the section that cites them).
+ */
+export function isNoteAside(element: Element): boolean {
+  if (element.name !== 'aside') return false;
+  if (noteRoles.has(element.attribs.role ?? '')) return true;
+  const children = element.children.filter(isTag);
+  return children.length > 0 && children.every((child) => child.name === 'aside' && noteRoles.has(child.attribs.role ?? ''));
+}
+
 export function hasHeaderCells(table: Element): boolean {
   return firstElement(table, (element) => element.name === 'th') !== undefined;
 }
