@@ -93,7 +93,6 @@ export function hasOwnText(parent: ParentNode): boolean {
   return false;
 }
 
-/** A table with header cells is data (a layout table has none). */
 /** ARIA roles of notes that belong to the text they annotate: footnotes, endnotes, notes. */
 const noteRoles: ReadonlySet<string> = new Set(['note', 'doc-footnote', 'doc-endnote', 'doc-endnotes']);
 
@@ -109,6 +108,7 @@ export function isNoteAside(element: Element): boolean {
   return children.length > 0 && children.every((child) => child.name === 'aside' && noteRoles.has(child.attribs.role ?? ''));
 }
 
+/** A table with header cells is data (a layout table has none). */
 export function hasHeaderCells(table: Element): boolean {
   return firstElement(table, (element) => element.name === 'th') !== undefined;
 }
