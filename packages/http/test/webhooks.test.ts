@@ -57,9 +57,12 @@ describe('webhooks', () => {
       timeout: 60,
     });
     expect(job.status).toBe('completed');
+    // The outbox sends up to four events at once, so crawl.completed may arrive before the last
+    // crawl.page: wait for every event, not for the last one sent.
     const events = await waitFor(() => {
       const list = eventsOf(job.id!);
-      return list.some((entry) => entry.body.type === 'crawl.completed') ? list : undefined;
+      const pages = list.filter((entry) => entry.body.type === 'crawl.page').length;
+      return list.some((entry) => entry.body.type === 'crawl.completed') && pages >= job.data.length ? list : undefined;
     });
     const types = events.map((entry) => entry.body.type);
     expect(types[0]).toBe('crawl.started');
