@@ -101,15 +101,33 @@ export function chromeVerdict(element: Element, useClassHints: boolean): ChromeV
 /** The verdict of an element's class and id names, before the guards of `chromeVerdict`. */
 function classVerdict(element: Element): ChromeVerdict | undefined {
   const hints = hintText(element);
-  if (!hints || articleBodyHintPattern.test(hints)) return undefined;
-  if (element.attribs.itemprop?.toLowerCase() === 'articlebody') return undefined;
+  if (!hints || element.attribs.itemprop?.toLowerCase() === 'articlebody') return undefined;
+  let verdict = verdictOfNames.get(hints);
+  if (verdict === undefined) {
+    if (verdictOfNames.size >= namesRemembered) verdictOfNames.clear();
+    verdict = namesVerdict(hints) ?? null;
+    verdictOfNames.set(hints, verdict);
+  }
+  return verdict ?? undefined;
+}
+
+/**
+ * The verdicts of the class and id strings met lately (`null`: none): a page repeats a few names
+ * on thousands of elements (Sphinx's `<span class="pre">`), each tested against five long patterns
+ * (3 % of the transform of Python's library pages). Frozen, as they are shared.
+ */
+const verdictOfNames = new Map<string, Readonly<ChromeVerdict> | null>();
+const namesRemembered = 4096;
+
+function namesVerdict(hints: string): Readonly<ChromeVerdict> | undefined {
+  if (articleBodyHintPattern.test(hints)) return undefined;
   const definitive = chromeHintPattern.exec(hints);
-  if (definitive) return { kind: 'definitive', rule: `class:${definitive[0].trim()}` };
+  if (definitive) return Object.freeze({ kind: 'definitive', rule: `class:${definitive[0].trim()}` });
   const layout = layoutChromeHintPattern.exec(hints);
-  if (layout) return { kind: 'layout-class', rule: `class:${layout[0].trim()}` };
+  if (layout) return Object.freeze({ kind: 'layout-class', rule: `class:${layout[0].trim()}` });
   if (contentHintPattern.test(hints)) return undefined;
   const weak = weakChromeHintPattern.exec(hints);
-  return weak ? { kind: 'layout', rule: `weak:${weak[0].trim()}` } : undefined;
+  return weak ? Object.freeze({ kind: 'layout', rule: `weak:${weak[0].trim()}` }) : undefined;
 }
 
 /** Share of the page's prose above which a layout element is kept whatever its name says. */

@@ -547,9 +547,9 @@ function removeLinkRuns(container: Element, stats: Map<Element, TextStats>): voi
       const child = children[index]!;
       if (isText(child) && child.data.trim() === '') continue;
       if (isTag(child) && isLinkOnly(child)) run.push(child);
-      else index -= flush(); // the run's elements stood before this child
+      else if (run.length > 0) index -= flush(); // the run's elements stood before this child
     }
-    flush();
+    if (run.length > 0) flush();
   }
 }
 

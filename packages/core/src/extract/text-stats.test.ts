@@ -1,7 +1,7 @@
 import { parseDocument } from 'htmlparser2';
-import { findOne } from 'domutils';
+import { findOne, removeElement } from 'domutils';
 import { describe, expect, it } from 'vitest';
-import { linkDensity, measureProse, measureText, measureTotalText } from './text-stats.js';
+import { discountStats, linkDensity, measureProse, measureText, measureTotalText } from './text-stats.js';
 
 describe('measureText', () => {
   const document = parseDocument(
@@ -44,5 +44,17 @@ describe('measureProse', () => {
     const div = findOne((element) => element.attribs.id === 'd', document.children)!;
     const prose = measureProse(document, measureText(document));
     expect(prose.get(div)).toBe('A sentence that is long enough to be prose.'.length + '3 kg'.length);
+  });
+
+  it('gives with stats kept current after removals what it gives with the tree measured again', () => {
+    const document = parseDocument(
+      '<div id="d">Direct text of the division, long enough, <span>and inline</span><nav id="n">A menu, <a href="/1">one</a></nav>' +
+        ' more direct text after the menu.<p>A paragraph, <em>emphasised</em>, of sentence length.</p></div>',
+    );
+    const stats = measureText(document);
+    const nav = findOne((element) => element.attribs.id === 'n', document.children)!;
+    discountStats(nav, stats, document);
+    removeElement(nav);
+    expect([...measureProse(document, stats)]).toEqual([...measureProse(document, measureText(document))]);
   });
 });

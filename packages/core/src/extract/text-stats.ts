@@ -20,12 +20,13 @@ export interface TextStats {
   media: number;
   /** Block (non-inline) elements in the subtree, the element itself included. */
   blocks: number;
-}
-
-/** What one run of text contributes: weighted length and commas. */
-interface TextMeasure {
-  length: number;
-  commas: number;
+  /**
+   * Weighted characters and commas of the element's own text nodes (its children, not deeper):
+   * what `ownText` reads, kept so that it does not measure them again. Not sums: `addStats` and
+   * `discountStats` leave them, which keeps them right while only elements are removed.
+   */
+  directText: number;
+  directCommas: number;
 }
 
 /** Commas (Latin, Arabic, CJK and their variants), checked without a set lookup per character. */
@@ -57,14 +58,15 @@ function extraWeight(code: number): number {
   return code >= 0xac00 && code <= 0xd7af ? 1 : 0;
 }
 
-/** The measure of a run without weight (whitespace only, or empty): shared, never changed. */
-const emptyMeasure: TextMeasure = Object.freeze({ length: 0, commas: 0 });
+/** The commas of the text `measureRun` measured last (returned beside the length, not in an object per text). */
+let runCommas = 0;
 
 /**
  * One pass over a text: whitespace runs count as one character (none at the ends), CJK
- * characters weigh more, and commas are counted. ASCII takes a short path (most text is ASCII).
+ * characters weigh more, and commas are counted (left in `runCommas`). ASCII takes a short path
+ * (most text is ASCII). Returns the weighted length.
  */
-function measureRun(text: string): TextMeasure {
+function measureRun(text: string): number {
   let length = 0;
   let commas = 0;
   let pendingSpace = false;
@@ -94,18 +96,20 @@ function measureRun(text: string): TextMeasure {
     length += 1 + extraWeight(code);
     if (isComma(code)) commas += 1;
   }
-  return length === 0 && commas === 0 ? emptyMeasure : { length, commas };
+  runCommas = commas;
+  return length;
 }
 
 /**
- * A text node's measure, computed again on every pass: with the ASCII path that is cheaper than
- * keeping it (a WeakMap lookup per node per pass cost more, and its entries were garbage to trace).
+ * A text node's weighted length (its commas in `runCommas`), computed again on every pass: with
+ * the ASCII path that is cheaper than keeping it (a WeakMap lookup per node per pass cost more,
+ * and its entries were garbage to trace).
  */
-function measureNode(node: Text): TextMeasure {
+function measureNode(node: Text): number {
   return measureRun(node.data);
 }
 
-const emptyStats = (): TextStats => ({ text: 0, linkText: 0, commas: 0, images: 0, media: 0, blocks: 0 });
+const emptyStats = (): TextStats => ({ text: 0, linkText: 0, commas: 0, images: 0, media: 0, blocks: 0, directText: 0, directCommas: 0 });
 
 /** What an element adds to the counts of its subtree (and its ancestors'), its blocks included. */
 function countElement(name: string, stats: TextStats): void {
@@ -127,13 +131,15 @@ function countElement(name: string, stats: TextStats): void {
   if (!inlineTags.has(name)) stats.blocks += 1;
 }
 
-/** Adds one text node's measure to `stats`. */
+/** Adds one text node's measure to `stats`, those of its parent: its direct text too. */
 function addText(node: Text, stats: TextStats, inLink: boolean): void {
-  const run = measureNode(node);
-  if (run.length === 0) return;
-  stats.text += run.length;
-  if (inLink) stats.linkText += run.length;
-  stats.commas += run.commas;
+  const length = measureNode(node);
+  if (length === 0) return;
+  stats.text += length;
+  if (inLink) stats.linkText += length;
+  stats.commas += runCommas;
+  stats.directText += length;
+  stats.directCommas += runCommas;
 }
 
 /**
@@ -205,7 +211,7 @@ export function measureTotalText(root: ParentNode): number {
     }
     next[level] = index + 1;
     const node = list[index]!;
-    if (isText(node)) total += measureNode(node).length;
+    if (isText(node)) total += measureNode(node);
     else if (isTag(node) && node.children.length > 0) {
       lists[depth] = node.children;
       next[depth] = 0;
@@ -252,12 +258,13 @@ export interface OwnText {
 }
 
 export function ownText(element: Element, stats: Map<Element, TextStats>): OwnText {
-  const own: OwnText = { length: 0, linkLength: 0, commas: 0 };
+  const measured = stats.get(element);
+  const own: OwnText = { length: measured?.directText ?? 0, linkLength: 0, commas: measured?.directCommas ?? 0 };
   for (const child of element.children) {
     if (isText(child)) {
-      const run = measureNode(child);
-      own.length += run.length;
-      own.commas += run.commas;
+      if (measured) continue; // in its direct text
+      own.length += measureNode(child);
+      own.commas += runCommas;
     } else if (isTag(child) && inlineTags.has(child.name)) {
       const childStats = stats.get(child);
       if (!childStats || childStats.blocks > 0) continue; // an inline wrapper around blocks is a block
