@@ -315,6 +315,11 @@ export function rstTruth(source: string, included?: (path: string) => string | u
       // matplotlib's plot directive runs its code; the page shows the code only with :include-source:
       // (plot_include_source is off by default), and only the figure otherwise.
       const showsSource = lines.slice(index + 1, block.end).some((option) => /^\s+:include-source:\s*(?:true|yes)?\s*$/i.test(option));
+      // An image's alt text is read as text on both sides (run-sphinx.ts); its file name is not.
+      if (name === 'image' || name === 'figure') {
+        const alt = lines.slice(index + 1, block.end).find((option) => /^\s+:alt:/.test(option));
+        if (alt) textParts.push(alt.replace(/^\s+:alt:\s*/, ''));
+      }
       if (name === 'plot') {
         if (showsSource && !argument.trim()) {
           const code = shownCode(block.body.join('\n'));

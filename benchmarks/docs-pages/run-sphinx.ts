@@ -33,7 +33,8 @@ function rekey(map: Map<string, number>, key: (old: string) => string): Map<stri
 }
 
 function outputFeatures(markdown: string) {
-  const features = featuresOfMarkdown(markdown);
+  // Both extractors alike: formulas are images whose alt is the LaTeX the source states.
+  const features = featuresOfMarkdown(markdown, { readsImageAlt: true });
   return {
     headings: rekey(features.headings, (key) => sectionTitle(key.replace(/^h\d /, ''))),
     code: rekey(features.code, (key) => codeKey(key.split('\u0000')[1] ?? '')),

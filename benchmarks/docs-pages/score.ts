@@ -23,11 +23,27 @@ function normalize(text: string): string {
     .trim();
 }
 
-function textOf(node: AnyNode): string {
+/** An image's file name given as its alt (docutils' default alt is the image's address): says nothing. */
+const fileNameAlt = /\.(?:png|jpe?g|gif|svg|webp|bmp)$/i;
+
+/**
+ * Text as a reader gets it. With `readsImageAlt`, an image reads as its alt text when that is words
+ * or a formula (Sphinx's imgmath writes each formula as a PNG whose alt is its LaTeX), not a file name.
+ */
+function textOf(node: AnyNode, readsImageAlt = false): string {
   if (isText(node)) return node.data;
   if (!isTag(node)) return '';
   if (node.name === 'br') return ' ';
-  return node.children.map(textOf).join('');
+  if (node.name === 'img') {
+    const alt = node.attribs.alt?.trim() ?? '';
+    return readsImageAlt && alt !== '' && !fileNameAlt.test(alt) ? ` ${alt} ` : '';
+  }
+  return node.children.map((child) => textOf(child, readsImageAlt)).join('');
+}
+
+export interface FeatureOptions {
+  /** Read images' alt text into the plain text (the Sphinx score: its truth states formulas' LaTeX). */
+  readsImageAlt?: boolean;
 }
 
 function add(map: Map<string, number>, key: string): void {
@@ -60,7 +76,7 @@ function languageOf(code: Element | undefined): string {
 }
 
 /** Features of an HTML rendering (bare GFM or a markdown output rendered the same way). */
-export function featuresOfHtml(html: string): Features {
+export function featuresOfHtml(html: string, options: FeatureOptions = {}): Features {
   const features: Features = {
     headings: new Map(),
     lists: new Map(),
@@ -87,12 +103,12 @@ export function featuresOfHtml(html: string): Features {
     element.children.forEach(walk);
   };
   document.children.forEach(walk);
-  features.text = normalize(entityDecode(document.children.map(textOf).join(' ')));
+  features.text = normalize(entityDecode(document.children.map((node) => textOf(node, options.readsImageAlt)).join(' ')));
   return features;
 }
 
-export function featuresOfMarkdown(markdown: string): Features {
-  return featuresOfHtml(micromark(markdown, { extensions: [gfm()], htmlExtensions: [gfmHtml()], allowDangerousHtml: false }));
+export function featuresOfMarkdown(markdown: string, options: FeatureOptions = {}): Features {
+  return featuresOfHtml(micromark(markdown, { extensions: [gfm()], htmlExtensions: [gfmHtml()], allowDangerousHtml: false }), options);
 }
 
 export interface Counts {

@@ -196,6 +196,7 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
     if (elementStats && elementStats.text > 0 && elementStats.text <= chromeTextMaximum && !hasSeveralBlocks(element) && !holdsCode(element)) {
       const text = collapsedText(element);
       if (isChromeText(text)) {
+        if (isNoteLabel(element, text)) continue; // kept whole: its bare number is the note's name
         discountStats(element, stats, container);
         forgetAncestors(element, known);
         detach(element);
@@ -204,6 +205,16 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
     }
     for (const child of element.children) if (isTag(child)) stack.push(child);
   }
+}
+
+/**
+ * A note's label: wordless text holding links to places in this page (docutils' footnote label
+ * `[<a href="#id1">1</a>]`, or `1(<a href="#id1">1</a>,<a href="#id2">2</a>)` with its back-links).
+ * The number names the note; read alone it would pass for a bare date. ("Back to top" has words.)
+ */
+function isNoteLabel(element: Element, text: string): boolean {
+  if (/\p{L}/u.test(text)) return false;
+  return isInPageLink(element) || firstElement(element, isInPageLink) !== undefined;
 }
 
 /** True when a `pre` is inside `element` (Sphinx and Pygments wrap each code block in two `div`s). */
