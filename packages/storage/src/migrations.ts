@@ -280,4 +280,7 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (team_id, request_id)
   );
   `,
+  // 13: a job's last webhook event (completed, failed, cancelled) waits for its other events; rows
+  // written before are not last, so they are leased as they were.
+  `ALTER TABLE webhook_outbox ADD COLUMN is_last INTEGER NOT NULL DEFAULT 0;`,
 ];

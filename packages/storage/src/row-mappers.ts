@@ -1,4 +1,14 @@
-import { NotFoundError, ValidationError, type ApiKeyInfo, type OutboxEntry, type OutboxState, type Team, type UsageKind, type UsageRecord } from '@quarry/core';
+import {
+  NotFoundError,
+  ValidationError,
+  type ApiKeyInfo,
+  type OutboxEntry,
+  type OutboxEvent,
+  type OutboxState,
+  type Team,
+  type UsageKind,
+  type UsageRecord,
+} from '@quarry/core';
 
 /**
  * Rows of the tables both backends share (same columns in SQLite and PostgreSQL) and their
@@ -38,6 +48,8 @@ export interface OutboxRow {
   next_attempt_at: number;
   last_error: string | null;
   finished_at: number | null;
+  /** 0/1 in SQLite, a boolean in PostgreSQL. */
+  is_last: number | boolean;
 }
 
 export function toKeyInfo(row: KeyRow): ApiKeyInfo {
@@ -65,6 +77,14 @@ export function toUsage(row: UsageRow): UsageRecord {
   };
 }
 
+/** Writes an event as a pending SQLite row (the outbox and the job store, which writes a change's events in its transaction). */
+export const insertOutboxSql = `INSERT INTO webhook_outbox (id, job_id, team_id, url, headers, body, created_at, next_attempt_at, is_last)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`;
+
+export function insertOutboxValues(event: OutboxEvent): [string, string, string, string, string, string, number, number, number] {
+  return [event.id, event.jobId, event.teamId, event.url, JSON.stringify(event.headers), event.body, event.createdAt, event.createdAt, event.isLast ? 1 : 0];
+}
+
 export function toEntry(row: OutboxRow): OutboxEntry {
   return {
     id: row.id,
@@ -79,6 +99,7 @@ export function toEntry(row: OutboxRow): OutboxEntry {
     nextAttemptAt: row.next_attempt_at,
     ...(row.last_error !== null ? { lastError: row.last_error } : {}),
     ...(row.finished_at !== null ? { finishedAt: row.finished_at } : {}),
+    ...(row.is_last ? { isLast: true } : {}),
   };
 }
 

@@ -18,6 +18,7 @@ import {
   type ScrapeDocument,
 } from '@quarry/core';
 import type { SqliteDatabase } from './open-sqlite.js';
+import { insertOutboxSql, insertOutboxValues } from './row-mappers.js';
 import type { SqliteQueue } from './sqlite-queue.js';
 import { TeamCredits } from './team-credits.js';
 
@@ -96,10 +97,7 @@ export class SqliteJobStore implements JobStore {
       ),
       countAdded: db.prepare<[number, number, string]>('UPDATE jobs SET live = live + ?, pending = pending + ? WHERE id = ?'),
       item: db.prepare<[string, string], ItemRow>('SELECT key, url, discovery_depth, state FROM job_items WHERE job_id = ? AND key = ?'),
-      insertOutbox: db.prepare<[string, string, string, string, string, string, number, number]>(
-        `INSERT INTO webhook_outbox (id, job_id, team_id, url, headers, body, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (id) DO NOTHING`,
-      ),
+      insertOutbox: db.prepare<[string, string, string, string, string, string, number, number, number]>(insertOutboxSql),
       finishItem: db.prepare<[ItemState, string, string]>("UPDATE job_items SET state = ? WHERE job_id = ? AND key = ? AND state = 'queued'"),
       insertDocument: db.prepare<[string, string, string]>('INSERT INTO job_documents (job_id, key, document) VALUES (?, ?, ?)'),
       insertError: db.prepare<[string, string, string, string | null, string, number]>(
@@ -240,16 +238,7 @@ export class SqliteJobStore implements JobStore {
   /** Webhook deliveries of a change, inside the change's transaction (the outbox table shares this db). */
   private writeOutbox(outbox: OutboxEvent[] | undefined) {
     for (const event of outbox ?? []) {
-      this.statements.insertOutbox.run(
-        event.id,
-        event.jobId,
-        event.teamId,
-        event.url,
-        JSON.stringify(event.headers),
-        event.body,
-        event.createdAt,
-        event.createdAt,
-      );
+      this.statements.insertOutbox.run(...insertOutboxValues(event));
     }
   }
 

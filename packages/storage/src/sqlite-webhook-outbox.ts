@@ -1,12 +1,13 @@
 import { systemClock, type Clock, type OutboxEntry, type OutboxEvent, type OutboxState, type WebhookOutbox } from '@quarry/core';
 import type { SqliteDatabase } from './open-sqlite.js';
-import { toEntry, type OutboxRow } from './row-mappers.js';
+import { insertOutboxSql, insertOutboxValues, toEntry, type OutboxRow } from './row-mappers.js';
 
-const columns = 'id, job_id, team_id, url, headers, body, created_at, state, attempts, next_attempt_at, last_error, finished_at';
+const columns = 'id, job_id, team_id, url, headers, body, created_at, state, attempts, next_attempt_at, last_error, finished_at, is_last';
 
 /**
- * WebhookOutbox on SQLite (table of migration 4). Events are due from their `createdAt`; a lease
- * sets `lease_until`, and an event whose lease expired (its deliverer died) is due again.
+ * WebhookOutbox on SQLite (table of migrations 4 and 13). Events are due from their `createdAt`; a
+ * lease sets `lease_until`, and an event whose lease expired (its deliverer died) is due again. A
+ * last event (`is_last`) is skipped while a pending event of its job is not last.
  */
 export class SqliteWebhookOutbox implements WebhookOutbox {
   private readonly statements;
@@ -17,15 +18,14 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
     private readonly clock: Clock = systemClock,
   ) {
     this.statements = {
-      insert: db.prepare<[string, string, string, string, string, string, number, number]>(
-        `INSERT INTO webhook_outbox (id, job_id, team_id, url, headers, body, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (id) DO NOTHING`,
-      ),
+      insert: db.prepare<[string, string, string, string, string, string, number, number, number]>(insertOutboxSql),
       lease: db.prepare<{ now: number; until: number; max: number }, OutboxRow & { seq: number }>(
         `UPDATE webhook_outbox SET lease_until = @until
          WHERE seq IN (
-           SELECT seq FROM webhook_outbox
+           SELECT seq FROM webhook_outbox AS event
            WHERE state = 'pending' AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
+             AND (is_last = 0 OR NOT EXISTS (
+               SELECT 1 FROM webhook_outbox AS other WHERE other.job_id = event.job_id AND other.state = 'pending' AND other.is_last = 0))
            ORDER BY created_at, seq LIMIT @max)
          RETURNING seq, ${columns}`,
       ),
@@ -42,7 +42,7 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
     };
     this.addTransaction = db.transaction((events: OutboxEvent[]) => {
       for (const event of events) {
-        this.statements.insert.run(event.id, event.jobId, event.teamId, event.url, JSON.stringify(event.headers), event.body, event.createdAt, event.createdAt);
+        this.statements.insert.run(...insertOutboxValues(event));
       }
     });
   }

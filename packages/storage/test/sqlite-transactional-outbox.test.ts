@@ -14,7 +14,7 @@ afterEach(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-const delivery = (id: string): OutboxEvent => ({
+const delivery = (id: string, isLast = false): OutboxEvent => ({
   id,
   jobId: 'job-1',
   teamId: 'team',
@@ -22,6 +22,7 @@ const delivery = (id: string): OutboxEvent => ({
   headers: {},
   body: `{"id":"${id}"}`,
   createdAt: 1,
+  ...(isLast ? { isLast } : {}),
 });
 
 describe('transactional outbox', () => {
@@ -55,8 +56,13 @@ describe('transactional outbox', () => {
     const outcome = { key: 'a.test/', document, credits: 1, finishedAt: 2, outbox: [delivery('page-1')] };
     expect(await storage.jobs.finishItem('job-1', 'team', outcome)).toBe(true);
     expect(await storage.jobs.finishItem('job-1', 'team', { ...outcome, outbox: [delivery('page-again')] })).toBe(false);
-    expect(await storage.jobs.updateJob('job-1', { status: 'completed' }, 'scraping', [delivery('completed')])).toBe(true);
+    expect(await storage.jobs.updateJob('job-1', { status: 'completed' }, 'scraping', [delivery('completed', true)])).toBe(true);
     expect(await storage.jobs.updateJob('job-1', { status: 'completed' }, 'scraping', [delivery('completed-again')])).toBe(false);
-    expect((await storage.outbox.list({ jobId: 'job-1' })).map((entry) => entry.id)).toEqual(['started', 'page-1', 'completed']);
+    const written = await storage.outbox.list({ jobId: 'job-1' });
+    expect(written.map((entry) => [entry.id, entry.isLast ?? false])).toEqual([
+      ['started', false],
+      ['page-1', false],
+      ['completed', true],
+    ]);
   });
 });

@@ -34,6 +34,9 @@ export function webhookOutbox(clock: Clock, ids: Ids): JobOutbox {
   return (event) => outboxEventsFor(event, clock, ids);
 }
 
+/** A job's completed, failed or cancelled event: the last it sends. */
+const isTerminal = (event: JobEvent) => event.type === 'completed' || event.type === 'failed' || event.type === 'cancelled';
+
 export function outboxEventsFor(event: JobEvent, clock: Clock, ids: Ids): OutboxEvent[] {
   const spec = webhookSpecOf(event.job);
   if (!spec) return [];
@@ -60,6 +63,8 @@ export function outboxEventsFor(event: JobEvent, clock: Clock, ids: Ids): Outbox
       headers: spec.headers,
       body: JSON.stringify(payload),
       createdAt: clock.now(),
+      // Nothing of the job is sent after it: the outbox holds it until the job's other events are done.
+      ...(isTerminal(event) ? { isLast: true } : {}),
     },
   ];
 }

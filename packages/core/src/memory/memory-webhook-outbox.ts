@@ -12,7 +12,8 @@ const copyOf = (entry: OutboxEntry): OutboxEntry => ({ ...entry, headers: { ...e
 /**
  * A WebhookOutbox in memory, for library use and tests: same contract as the durable outboxes
  * (conformance suite), but nothing survives the process. Entries are kept oldest first (by
- * `createdAt`, then by insertion); a new event is due at its `createdAt`.
+ * `createdAt`, then by insertion); a new event is due at its `createdAt`. A lease walks every entry
+ * (to find the jobs whose last event must wait): fine for the sizes a process holds in memory.
  */
 export class MemoryWebhookOutbox implements WebhookOutbox {
   private readonly slots = new Map<string, Slot>();
@@ -25,7 +26,15 @@ export class MemoryWebhookOutbox implements WebhookOutbox {
   async add(events: OutboxEvent[]): Promise<void> {
     for (const event of events) {
       if (this.slots.has(event.id)) continue;
-      const entry: OutboxEntry = { ...event, headers: { ...event.headers }, state: 'pending', attempts: 0, nextAttemptAt: event.createdAt };
+      const { isLast, ...rest } = event;
+      const entry: OutboxEntry = {
+        ...rest,
+        ...(isLast ? { isLast } : {}),
+        headers: { ...event.headers },
+        state: 'pending',
+        attempts: 0,
+        nextAttemptAt: event.createdAt,
+      };
       this.slots.set(event.id, { entry, leasedUntil: 0 });
       this.order.push(event.id);
       this.isOrderStale = true;
@@ -35,9 +44,13 @@ export class MemoryWebhookOutbox implements WebhookOutbox {
   async lease(max: number, leaseMs: number): Promise<OutboxEntry[]> {
     const now = this.clock.now();
     const leased: OutboxEntry[] = [];
-    for (const slot of this.ordered()) {
+    const slots = this.ordered();
+    // Jobs with an event still pending that is not last: their last event waits.
+    const busyJobs = new Set(slots.filter(({ entry }) => entry.state === 'pending' && !entry.isLast).map(({ entry }) => entry.jobId));
+    for (const slot of slots) {
       if (leased.length >= max) break;
       if (slot.entry.state !== 'pending' || slot.entry.nextAttemptAt > now || slot.leasedUntil > now) continue;
+      if (slot.entry.isLast && busyJobs.has(slot.entry.jobId)) continue;
       slot.leasedUntil = now + leaseMs;
       leased.push(copyOf(slot.entry));
     }

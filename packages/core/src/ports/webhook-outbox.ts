@@ -5,8 +5,12 @@
  * Delivery is at-least-once: a deliverer that dies mid-send leaves its lease to expire, and the
  * event is leased again.
  *
- * Implementations: `SqliteWebhookOutbox` (storage). All pass `describeWebhookOutbox` from
- * core/src/ports/testing/outbox-suite.ts.
+ * A job's terminal event (`*.completed`, `*.failed`, `*.cancelled`) is marked `isLast`: it is held back until no
+ * other event of its job is pending, so a receiver gets it after everything else the job sent (or
+ * gave up on). The job's other events are delivered concurrently, in no guaranteed order.
+ *
+ * Implementations: `MemoryWebhookOutbox` (core), `SqliteWebhookOutbox` and `PostgresWebhookOutbox`
+ * (storage). All pass `describeWebhookOutbox` from core/src/ports/testing/outbox-suite.ts.
  */
 export interface OutboxEvent {
   /** Unique per delivery; adding the same id twice keeps the first. */
@@ -18,6 +22,12 @@ export interface OutboxEvent {
   /** The JSON body, already serialised. */
   body: string;
   createdAt: number;
+  /**
+   * The job's last event (completed, failed, cancelled): leased only when no other event of its job
+   * that is not itself last is pending (leased, due or waiting for a retry). Delivered and failed
+   * events do not hold it.
+   */
+  isLast?: boolean;
 }
 
 export type OutboxState = 'pending' | 'delivered' | 'failed';
@@ -39,7 +49,8 @@ export interface WebhookOutbox {
   /**
    * Leases up to `max` pending events that are due (`nextAttemptAt <= now`) and not leased (or whose
    * lease expired), oldest first, for `leaseMs`. A leased event is not leased again before its lease
-   * expires. Returns [] when none is due; never blocks.
+   * expires. An `isLast` event is skipped while another event of its job is pending. Returns [] when
+   * none is due; never blocks.
    */
   lease(max: number, leaseMs: number): Promise<OutboxEntry[]>;
   /** The event was delivered: it is never leased again. Idempotent. */

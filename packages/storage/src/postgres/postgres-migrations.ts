@@ -365,6 +365,19 @@ export const postgresMigrations: readonly string[] = [
   END
   $fn$;
   `,
+  // 10: a job's last webhook event (completed, failed, cancelled) waits for its other events; rows
+  // written before are not last, so they are leased as they were. The function reads "isLast".
+  `
+  ALTER TABLE webhook_outbox ADD COLUMN is_last BOOLEAN NOT NULL DEFAULT false;
+
+  CREATE OR REPLACE FUNCTION quarry_add_outbox(p_events TEXT) RETURNS void
+  LANGUAGE sql SET search_path FROM CURRENT AS $fn$
+    INSERT INTO webhook_outbox (id, job_id, team_id, url, headers, body, created_at, next_attempt_at, is_last)
+    SELECT e.id, e."jobId", e."teamId", e.url, e.headers::text, e.body, e."createdAt", e."createdAt", coalesce(e."isLast", false)
+    FROM json_to_recordset(p_events::json) AS e(id TEXT, "jobId" TEXT, "teamId" TEXT, url TEXT, headers JSON, body TEXT, "createdAt" BIGINT, "isLast" BOOLEAN)
+    ON CONFLICT (id) DO NOTHING
+  $fn$;
+  `,
 ];
 
 /** Rows every Quarry schema has: the local team ($1, for keyless requests), oldest of all teams. */

@@ -121,6 +121,40 @@ export function describeWebhookOutbox(name: string, make: (clock: ManualClock) =
       expect(idsOf(await outbox.list())).toEqual(['pending', 'recent']);
     });
 
+    it('holds a last event while another event of its job is pending, leased or not', async () => {
+      await outbox.add([outboxEvent('p1', now), outboxEvent('p2', now), outboxEvent('done', now + 1, { isLast: true }), outboxEvent('p3', now + 2)]);
+      expect((await outbox.list()).map((entry) => entry.isLast)).toEqual([undefined, undefined, true, undefined]);
+      clock.advance(2);
+      expect(idsOf(await outbox.lease(2, 30_000))).toEqual(['p1', 'p2']);
+      // p3 is due and not leased: the last event is still held, whatever the room left.
+      expect(idsOf(await outbox.lease(10, 30_000))).toEqual(['p3']);
+      await outbox.markDelivered('p1');
+      await outbox.markDelivered('p3');
+      expect(await outbox.lease(10, 30_000)).toEqual([]);
+      await outbox.markFailed('p2', 'gave up');
+      expect(await outbox.lease(10, 30_000)).toMatchObject([{ id: 'done', isLast: true }]);
+      expect(await outbox.lease(10, 30_000)).toEqual([]);
+    });
+
+    it('leases a last event at once when its job has nothing else pending', async () => {
+      await outbox.add([outboxEvent('p1', now), outboxEvent('other-page', now, { jobId: 'job-2' }), outboxEvent('done', now + 1, { isLast: true })]);
+      await outbox.markDelivered('p1');
+      clock.advance(1);
+      // job-2's pending page does not hold job-1's last event.
+      expect(idsOf(await outbox.lease(10, 30_000))).toEqual(['other-page', 'done']);
+    });
+
+    it('holds a last event while a page event of its job waits for a retry', async () => {
+      await outbox.add([outboxEvent('p1', now), outboxEvent('done', now, { isLast: true })]);
+      expect(idsOf(await outbox.lease(10, 30_000))).toEqual(['p1']);
+      await outbox.reschedule('p1', 1, now + 2_000, 'HTTP 503');
+      expect(await outbox.lease(10, 30_000)).toEqual([]);
+      clock.advance(2_000);
+      expect(idsOf(await outbox.lease(10, 30_000))).toEqual(['p1']);
+      await outbox.markDelivered('p1');
+      expect(idsOf(await outbox.lease(10, 30_000))).toEqual(['done']);
+    });
+
     it('hands each due event to one of many concurrent leasers', async () => {
       await outbox.add(Array.from({ length: 30 }, (_, index) => outboxEvent(`e${index}`, now + index)));
       clock.advance(100);
