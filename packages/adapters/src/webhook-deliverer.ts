@@ -11,6 +11,10 @@
  *     SSRF refusal, bad header   -> markFailed (at once)
  * ```
  *
+ * A job's events go out concurrently, except its last (completed, failed, cancelled), which the
+ * outbox leases only once the others are delivered or given up: a receiver never gets a page of a
+ * job after its completed event.
+ *
  * Delivery is at least once: a deliverer that dies after a receiver answered 2xx but before
  * `markDelivered` was written leaves its lease to expire, and the event is sent again. Receivers
  * dedupe by the payload's `webhookId` (= the `X-Quarry-Delivery` header).
@@ -218,7 +222,20 @@ export class WebhookDeliverer {
         return [];
       });
       for (const entry of leased) this.track(this.deliver(entry));
-      if (leased.length === 0) await this.clock.sleep(this.pollMs, signal).catch(() => undefined);
+      if (leased.length === 0) await this.idle(signal);
+    }
+  }
+
+  /**
+   * Waits `pollMs`, or less when a post in flight ends first: the outbox holds a job's last event
+   * until its other events are done, so the end of a post may make it due at once.
+   */
+  private async idle(signal: AbortSignal): Promise<void> {
+    const woken = new AbortController();
+    try {
+      await Promise.race([this.clock.sleep(this.pollMs, AbortSignal.any([signal, woken.signal])).catch(() => undefined), ...this.inFlight]);
+    } finally {
+      woken.abort();
     }
   }
 

@@ -351,6 +351,29 @@ describe('WebhookDeliverer', () => {
     expect(secure.received.map((request) => request.headers['x-quarry-delivery'])).toEqual(['a-1', 'a-1']);
   });
 
+  it('sends a job’s last event after its other events, as soon as they are done', async () => {
+    secure.replies = ['hold'];
+    const url = `${secure.server.origin}/ordered`;
+    await outbox.add([
+      webhookEvent('o-page-1', url, clock),
+      webhookEvent('o-page-2', url, clock),
+      webhookEvent('o-completed', url, clock, { body: payload('crawl.completed', 'o-completed'), isLast: true }),
+      webhookEvent('o-other-job', url, clock, { jobId: 'job-2' }),
+    ]);
+    // The clock never moves: the deliverer's poll interval never passes, so the completed event can
+    // only go out because the end of the last page's post wakes the deliverer.
+    const sender = deliverer({ pollMs: 60_000 });
+    sender.start();
+    await until(() => (secure.held.length === 3 ? true : undefined), 'both pages and the other job’s event in flight');
+    const sent = () => secure.received.map((request) => request.headers['x-quarry-delivery']);
+    expect(sent().sort()).toEqual(['o-other-job', 'o-page-1', 'o-page-2']);
+    secure.replies = [200];
+    for (const response of secure.held.splice(0)) response.writeHead(200).end();
+    await until(async () => ((await entryOf(outbox, 'o-completed')).state === 'delivered' ? true : undefined), 'the completed event delivered');
+    expect(sent()).toHaveLength(4);
+    expect(sent()[3]).toBe('o-completed');
+  });
+
   it('keeps at most `concurrency` posts in flight', async () => {
     await outbox.add(Array.from({ length: 12 }, (_, index) => webhookEvent(`c-${index}`, `${secure.server.origin}/many`, clock)));
     const sender = deliverer({ concurrency: 3 });
