@@ -8,7 +8,8 @@ import { json, startTokenSite, tokensOf } from './test-site.js';
 /**
  * Two API processes and three workers on one machine serve one crawl and several batch jobs at
  * once: every page once in every job, and one webhook per event (a delivery may repeat only with
- * the same webhookId, the documented at-least-once). Runs the built CLI (npm test builds first).
+ * the same webhookId, the documented at-least-once), each job's completed event after all its
+ * others. Runs the built CLI (npm test builds first).
  */
 const available = await areBackingServicesAvailable();
 const pageCount = 40;
@@ -78,10 +79,15 @@ describe.runIf(available)('two API processes and three workers', () => {
 
     for (const job of jobs) {
       const kind = job.path === 'crawl' ? 'crawl' : 'batch_scrape';
-      const events = await waitFor(() => {
+      // Events in arrival order, as they stood when the first completed event arrived.
+      const { events, completedAt } = await waitFor(() => {
         const list = received.filter((event) => event.id === job.id);
-        return list.some((event) => event.type === `${kind}.completed`) ? list : undefined;
+        const first = list.findIndex((event) => event.type === `${kind}.completed`);
+        return first >= 0 ? { events: list, completedAt: first } : undefined;
       });
+      // Completed is the job's last event: no page arrives after it (only a redelivery of it may),
+      // and every page counted below had arrived when it did.
+      expect(events.slice(completedAt + 1).filter((event) => event.type !== `${kind}.completed`)).toEqual([]);
       const distinct = new Map(events.map((event) => [event.webhookId as string, event]));
       const ofType = (type: string) => [...distinct.values()].filter((event) => event.type === `${kind}.${type}`);
       expect(ofType('started')).toHaveLength(1);
