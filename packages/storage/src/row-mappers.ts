@@ -77,12 +77,19 @@ export function toUsage(row: UsageRow): UsageRecord {
   };
 }
 
-/** Writes an event as a pending SQLite row (the outbox and the job store, which writes a change's events in its transaction). */
+/**
+ * Writes an event as a pending SQLite row (the outbox and the job store, which writes a change's
+ * events in its transaction), unless its job's last event is already there: nothing follows it.
+ */
 export const insertOutboxSql = `INSERT INTO webhook_outbox (id, job_id, team_id, url, headers, body, created_at, next_attempt_at, is_last)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`;
+  SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM webhook_outbox WHERE job_id = ? AND is_last = 1)
+  ON CONFLICT (id) DO NOTHING`;
 
-export function insertOutboxValues(event: OutboxEvent): [string, string, string, string, string, string, number, number, number] {
-  return [event.id, event.jobId, event.teamId, event.url, JSON.stringify(event.headers), event.body, event.createdAt, event.createdAt, event.isLast ? 1 : 0];
+export type InsertOutboxValues = [string, string, string, string, string, string, number, number, number, string];
+
+export function insertOutboxValues(event: OutboxEvent): InsertOutboxValues {
+  const { id, jobId, teamId, url, headers, body, createdAt, isLast } = event;
+  return [id, jobId, teamId, url, JSON.stringify(headers), body, createdAt, createdAt, isLast ? 1 : 0, jobId];
 }
 
 export function toEntry(row: OutboxRow): OutboxEntry {

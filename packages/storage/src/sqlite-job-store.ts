@@ -18,7 +18,7 @@ import {
   type ScrapeDocument,
 } from '@quarry/core';
 import type { SqliteDatabase } from './open-sqlite.js';
-import { insertOutboxSql, insertOutboxValues } from './row-mappers.js';
+import { type InsertOutboxValues, insertOutboxSql, insertOutboxValues } from './row-mappers.js';
 import type { SqliteQueue } from './sqlite-queue.js';
 import { TeamCredits } from './team-credits.js';
 
@@ -97,7 +97,7 @@ export class SqliteJobStore implements JobStore {
       ),
       countAdded: db.prepare<[number, number, string]>('UPDATE jobs SET live = live + ?, pending = pending + ? WHERE id = ?'),
       item: db.prepare<[string, string], ItemRow>('SELECT key, url, discovery_depth, state FROM job_items WHERE job_id = ? AND key = ?'),
-      insertOutbox: db.prepare<[string, string, string, string, string, string, number, number, number]>(insertOutboxSql),
+      insertOutbox: db.prepare<InsertOutboxValues>(insertOutboxSql),
       finishItem: db.prepare<[ItemState, string, string]>("UPDATE job_items SET state = ? WHERE job_id = ? AND key = ? AND state = 'queued'"),
       insertDocument: db.prepare<[string, string, string]>('INSERT INTO job_documents (job_id, key, document) VALUES (?, ?, ?)'),
       insertError: db.prepare<[string, string, string, string | null, string, number]>(

@@ -1,6 +1,6 @@
 import { systemClock, type Clock, type OutboxEntry, type OutboxEvent, type OutboxState, type WebhookOutbox } from '@quarry/core';
 import type { SqliteDatabase } from './open-sqlite.js';
-import { insertOutboxSql, insertOutboxValues, toEntry, type OutboxRow } from './row-mappers.js';
+import { type InsertOutboxValues, insertOutboxSql, insertOutboxValues, toEntry, type OutboxRow } from './row-mappers.js';
 
 const columns = 'id, job_id, team_id, url, headers, body, created_at, state, attempts, next_attempt_at, last_error, finished_at, is_last';
 
@@ -18,7 +18,7 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
     private readonly clock: Clock = systemClock,
   ) {
     this.statements = {
-      insert: db.prepare<[string, string, string, string, string, string, number, number, number]>(insertOutboxSql),
+      insert: db.prepare<InsertOutboxValues>(insertOutboxSql),
       lease: db.prepare<{ now: number; until: number; max: number }, OutboxRow & { seq: number }>(
         `UPDATE webhook_outbox SET lease_until = @until
          WHERE seq IN (

@@ -26,7 +26,7 @@ const delivery = (id: string, isLast = false): OutboxEvent => ({
 });
 
 describe('transactional outbox', () => {
-  it('writes deliveries with createJob, finishItem and updateJob, once', async () => {
+  it('writes deliveries with createJob, finishItem and updateJob, once, none after the last', async () => {
     dir = await mkdtemp(join(tmpdir(), 'quarry-outbox-'));
     storage = createSqliteStorage({ dataDir: dir });
     const job: JobRecord = {
@@ -41,7 +41,14 @@ describe('transactional outbox', () => {
       kickoffDone: true,
     };
     await storage.jobs.createJob(job, [delivery('started')]);
-    await storage.jobs.addItems('job-1', [{ url: 'https://a.test/', key: 'a.test/', discoveryDepth: 0 }], 10);
+    await storage.jobs.addItems(
+      'job-1',
+      [
+        { url: 'https://a.test/', key: 'a.test/', discoveryDepth: 0 },
+        { url: 'https://a.test/late', key: 'a.test/late', discoveryDepth: 1 },
+      ],
+      10,
+    );
     const document = {
       metadata: {
         sourceURL: 'https://a.test/',
@@ -58,6 +65,8 @@ describe('transactional outbox', () => {
     expect(await storage.jobs.finishItem('job-1', 'team', { ...outcome, outbox: [delivery('page-again')] })).toBe(false);
     expect(await storage.jobs.updateJob('job-1', { status: 'completed' }, 'scraping', [delivery('completed', true)])).toBe(true);
     expect(await storage.jobs.updateJob('job-1', { status: 'completed' }, 'scraping', [delivery('completed-again')])).toBe(false);
+    // A page finished after the job ended (it was cancelled or failed meanwhile): stored, not announced.
+    expect(await storage.jobs.finishItem('job-1', 'team', { ...outcome, key: 'a.test/late', outbox: [delivery('late-page')] })).toBe(true);
     const written = await storage.outbox.list({ jobId: 'job-1' });
     expect(written.map((entry) => [entry.id, entry.isLast ?? false])).toEqual([
       ['started', false],

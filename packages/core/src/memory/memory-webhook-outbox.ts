@@ -20,12 +20,14 @@ export class MemoryWebhookOutbox implements WebhookOutbox {
   /** Ids in `createdAt` order, rebuilt lazily after adds. */
   private order: string[] = [];
   private isOrderStale = false;
+  /** Jobs whose last event was added: their later events are not. */
+  private readonly closedJobs = new Set<string>();
 
   constructor(private readonly clock: Clock = systemClock) {}
 
   async add(events: OutboxEvent[]): Promise<void> {
     for (const event of events) {
-      if (this.slots.has(event.id)) continue;
+      if (this.slots.has(event.id) || this.closedJobs.has(event.jobId)) continue;
       const { isLast, ...rest } = event;
       const entry: OutboxEntry = {
         ...rest,
@@ -38,6 +40,7 @@ export class MemoryWebhookOutbox implements WebhookOutbox {
       this.slots.set(event.id, { entry, leasedUntil: 0 });
       this.order.push(event.id);
       this.isOrderStale = true;
+      if (isLast) this.closedJobs.add(event.jobId);
     }
   }
 
@@ -84,6 +87,7 @@ export class MemoryWebhookOutbox implements WebhookOutbox {
     for (const [id, { entry }] of this.slots) {
       if (entry.finishedAt === undefined || entry.finishedAt >= before) continue;
       this.slots.delete(id);
+      if (entry.isLast) this.closedJobs.delete(entry.jobId);
       pruned++;
     }
     if (pruned > 0) this.order = this.order.filter((id) => this.slots.has(id));

@@ -44,7 +44,11 @@ export interface OutboxEntry extends OutboxEvent {
 }
 
 export interface WebhookOutbox {
-  /** Adds events, due at once. Idempotent by id. */
+  /**
+   * Adds events, due at once. Idempotent by id. An event of a job whose last event was added before
+   * is not added: nothing of a job is sent after its last event (a page finished while its job was
+   * being cancelled or failed is stored, but not announced).
+   */
   add(events: OutboxEvent[]): Promise<void>;
   /**
    * Leases up to `max` pending events that are due (`nextAttemptAt <= now`) and not leased (or whose

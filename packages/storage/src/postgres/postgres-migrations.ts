@@ -365,8 +365,10 @@ export const postgresMigrations: readonly string[] = [
   END
   $fn$;
   `,
-  // 10: a job's last webhook event (completed, failed, cancelled) waits for its other events; rows
-  // written before are not last, so they are leased as they were. The function reads "isLast".
+  // 10: a job's last webhook event (completed, failed, cancelled) waits for its other events, and
+  // nothing of the job is written after it; rows written before are not last, so they are leased as
+  // they were. The function reads "isLast". A page finished while its job is failed or cancelled
+  // serialises with that change on the job's row (both update it), so it sees the last event.
   `
   ALTER TABLE webhook_outbox ADD COLUMN is_last BOOLEAN NOT NULL DEFAULT false;
 
@@ -375,6 +377,7 @@ export const postgresMigrations: readonly string[] = [
     INSERT INTO webhook_outbox (id, job_id, team_id, url, headers, body, created_at, next_attempt_at, is_last)
     SELECT e.id, e."jobId", e."teamId", e.url, e.headers::text, e.body, e."createdAt", e."createdAt", coalesce(e."isLast", false)
     FROM json_to_recordset(p_events::json) AS e(id TEXT, "jobId" TEXT, "teamId" TEXT, url TEXT, headers JSON, body TEXT, "createdAt" BIGINT, "isLast" BOOLEAN)
+    WHERE NOT EXISTS (SELECT 1 FROM webhook_outbox AS last WHERE last.job_id = e."jobId" AND last.is_last)
     ON CONFLICT (id) DO NOTHING
   $fn$;
   `,

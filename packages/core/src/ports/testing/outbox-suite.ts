@@ -122,8 +122,13 @@ export function describeWebhookOutbox(name: string, make: (clock: ManualClock) =
     });
 
     it('holds a last event while another event of its job is pending, leased or not', async () => {
-      await outbox.add([outboxEvent('p1', now), outboxEvent('p2', now), outboxEvent('done', now + 1, { isLast: true }), outboxEvent('p3', now + 2)]);
-      expect((await outbox.list()).map((entry) => entry.isLast)).toEqual([undefined, undefined, true, undefined]);
+      await outbox.add([outboxEvent('p1', now), outboxEvent('p2', now), outboxEvent('p3', now + 2), outboxEvent('done', now + 1, { isLast: true })]);
+      expect((await outbox.list()).map((entry) => [entry.id, entry.isLast])).toEqual([
+        ['p1', undefined],
+        ['p2', undefined],
+        ['done', true],
+        ['p3', undefined],
+      ]);
       clock.advance(2);
       expect(idsOf(await outbox.lease(2, 30_000))).toEqual(['p1', 'p2']);
       // p3 is due and not leased: the last event is still held, whatever the room left.
@@ -153,6 +158,17 @@ export function describeWebhookOutbox(name: string, make: (clock: ManualClock) =
       expect(idsOf(await outbox.lease(10, 30_000))).toEqual(['p1']);
       await outbox.markDelivered('p1');
       expect(idsOf(await outbox.lease(10, 30_000))).toEqual(['done']);
+    });
+
+    it('adds nothing of a job after its last event', async () => {
+      await outbox.add([outboxEvent('p1', now), outboxEvent('done', now, { isLast: true })]);
+      await outbox.markDelivered('p1');
+      await outbox.markDelivered('done');
+      // A page finished while its job was being cancelled: stored, but never announced after the end.
+      await outbox.add([outboxEvent('late-page', now + 1), outboxEvent('other-job', now + 1, { jobId: 'job-2' })]);
+      expect(idsOf(await outbox.list())).toEqual(['p1', 'done', 'other-job']);
+      clock.advance(1);
+      expect(idsOf(await outbox.lease(10, 30_000))).toEqual(['other-job']);
     });
 
     it('hands each due event to one of many concurrent leasers', async () => {
