@@ -280,7 +280,12 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (team_id, request_id)
   );
   `,
-  // 13: a job's last webhook event (completed, failed, cancelled) waits for its other events; rows
-  // written before are not last, so they are leased as they were.
-  `ALTER TABLE webhook_outbox ADD COLUMN is_last INTEGER NOT NULL DEFAULT 0;`,
+  // 13: a job's last webhook event (completed, failed, cancelled) waits for its other events, and
+  // nothing of the job is written after it; rows written before are not last, so they are leased as
+  // they were. The partial indexes answer both checks without reading the job's delivered rows.
+  `
+  ALTER TABLE webhook_outbox ADD COLUMN is_last INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX webhook_outbox_last ON webhook_outbox (job_id) WHERE is_last = 1;
+  CREATE INDEX webhook_outbox_job_pending ON webhook_outbox (job_id) WHERE state = 'pending' AND is_last = 0;
+  `,
 ];

@@ -368,9 +368,12 @@ export const postgresMigrations: readonly string[] = [
   // 10: a job's last webhook event (completed, failed, cancelled) waits for its other events, and
   // nothing of the job is written after it; rows written before are not last, so they are leased as
   // they were. The function reads "isLast". A page finished while its job is failed or cancelled
-  // serialises with that change on the job's row (both update it), so it sees the last event.
+  // serialises with that change on the job's row (both update it), so it sees the last event. The
+  // partial indexes answer both checks without reading the job's delivered rows.
   `
   ALTER TABLE webhook_outbox ADD COLUMN is_last BOOLEAN NOT NULL DEFAULT false;
+  CREATE INDEX webhook_outbox_last ON webhook_outbox (job_id) WHERE is_last;
+  CREATE INDEX webhook_outbox_job_pending ON webhook_outbox (job_id) WHERE state = 'pending' AND NOT is_last;
 
   CREATE OR REPLACE FUNCTION quarry_add_outbox(p_events TEXT) RETURNS void
   LANGUAGE sql SET search_path FROM CURRENT AS $fn$
