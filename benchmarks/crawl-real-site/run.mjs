@@ -39,6 +39,9 @@ const sites = {
   // Held out for issue 14's sixth pass on small sites (14k): measured once, at the end.
   'python-flask-doc': { root: '/usr/share/doc/python-flask-doc/html', start: 'index.html', exclude: sphinx },
   'python-tornado-doc': { root: '/usr/share/doc/python-tornado-doc/html', start: 'index.html', exclude: sphinx },
+  // Fresh held out for issue 14's eighth pass on both cores (14f): a large DocBook site (1,169 HTML
+  // files), chosen from the .deb's file list only; crawled once, at the end.
+  'postgresql-doc-15': { root: '/usr/share/doc/postgresql-doc-15/html', start: 'index.html' },
 };
 const pkg = argument('--package', 'git-doc');
 const rounds = Number(argument('--rounds', '3'));

@@ -3,7 +3,7 @@
  * the CPU-heavy step of every page, so a crawl converts on worker threads while the main thread
  * keeps fetching and running the frontier.
  *
- *   transform(input) --> waiting queue --> least-busy worker (at most `depth` tasks each)
+ *   transform(input) --> waiting queue --> least-busy worker (up to `postAhead` tasks queued in its port)
  *                              |               | postMessage (structured clone)
  *                              |         transform-worker: transformHtml(input)
  *                              |               | { id, output } | { id, error }
@@ -18,7 +18,11 @@
  * larger heap makes the extra garbage dearer to collect), so it is off by default.
  *
  * Workers start when the first pages arrive (or at `start()`), one more only while every started
- * one is busy, and never at import time. An idle pool does not keep the process alive. A page that
+ * one is busy, and never at import time. Each worker gets pages ahead (`postAhead`), so it goes
+ * from one page to the next without waiting for the main thread, which a busy crawl keeps busy
+ * for several milliseconds at a time (parsing responses, collecting garbage, writing output).
+ * A worker converts its pages in the order posted: only the one it is on runs against its
+ * deadline, and when a worker dies only that page fails; the pages behind it go back to the queue. An idle pool does not keep the process alive. A page that
  * throws rejects its own promise with a plain Error and the worker carries on; a worker that
  * crashes is replaced on demand and the tasks it held reject.
  *
@@ -92,14 +96,16 @@ interface Task {
   input: HtmlTransformInput;
   resolve: (output: HtmlTransformOutput) => void;
   reject: (error: Error) => void;
-  /** Set while the task is posted to a worker. */
+  /** Set while the task is the one its worker is converting (the first it holds). */
   timer?: NodeJS.Timeout;
 }
 
 interface PoolWorker {
   worker: Worker;
-  /** Tasks posted to this worker and not answered yet. */
+  /** Tasks posted to this worker and not answered yet, in the order it converts them. */
   tasks: Map<number, Task>;
+  /** Characters of HTML in `tasks`. */
+  postedChars: number;
   isReady: boolean;
   isGone: boolean;
   /** Started for one large page and ended after it; not in the pool's `workers`. */
@@ -109,10 +115,18 @@ interface PoolWorker {
 }
 
 /**
- * Tasks posted to one worker at once: one converting and one waiting in its port, so the worker
- * never idles while the main thread is busy; a crash loses at most these.
+ * Tasks posted to one worker at once: the one converting and the next ones waiting in its port,
+ * so the worker never idles while the main thread is busy. It was 2 until issue 14's eighth pass:
+ * on a cmake-doc crawl (2 cores) the worker's event loop then sat idle 25-40 % of the crawl with
+ * pages waiting in the pool, because the main thread, busy, had not yet read the answers and
+ * posted the next page; at 8 the idle time fell by half (benchmarks/crawl-real-site/README.md).
  */
-const depth = 2;
+const postAhead = 8;
+/**
+ * Most characters of HTML posted ahead to one worker (the page it converts first is always
+ * posted): each waits serialized in the port, so long pages are not all copied there at once.
+ */
+const postAheadChars = 1_000_000;
 
 export const defaultWorkerLimits: ResourceLimits = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 128 };
 
@@ -226,13 +240,9 @@ export class WorkerPoolTransformer implements HtmlTransformer {
   private dispatch(): void {
     this.dispatchLarge();
     while (this.waiting.length > 0) {
-      const slot = this.pickWorker();
+      const slot = this.pickWorker(this.waiting[0]!);
       if (!slot) break;
-      const task = this.waiting.shift()!;
-      if (slot.tasks.size === 0) slot.worker.ref();
-      slot.tasks.set(task.id, task);
-      this.arm(slot, task);
-      slot.worker.postMessage({ id: task.id, input: task.input } satisfies WorkerRequest);
+      this.post(slot, this.waiting.shift()!);
     }
     if (this.waiting.length > 0 && this.useCallingThread && !this.isInlineScheduled) {
       this.isInlineScheduled = true;
@@ -248,9 +258,22 @@ export class WorkerPoolTransformer implements HtmlTransformer {
     const deadlineMs = Math.round((this.deadlineMs * heapMb) / this.baseHeapMb);
     const slot = this.spawn({ ...this.resourceLimits, maxOldGenerationSizeMb: heapMb }, deadlineMs, true);
     this.large = slot;
+    this.post(slot, task);
+  }
+
+  /** Posts a task to a worker; the first task a worker holds is the one it converts, and runs against the deadline. */
+  private post(slot: PoolWorker, task: Task): void {
+    if (slot.tasks.size === 0) slot.worker.ref();
     slot.tasks.set(task.id, task);
-    this.arm(slot, task);
+    slot.postedChars += task.input.html.length;
+    if (slot.tasks.size === 1) this.arm(slot, task);
     slot.worker.postMessage({ id: task.id, input: task.input } satisfies WorkerRequest);
+  }
+
+  /** The task a worker converts now (the first posted and not answered), after its answers so far. */
+  private armHead(slot: PoolWorker): void {
+    const head = slot.tasks.values().next().value;
+    if (head) this.arm(slot, head);
   }
 
   /** Takes a worker that is gone out of the pool (or out of the large page's place). */
@@ -288,19 +311,23 @@ export class WorkerPoolTransformer implements HtmlTransformer {
     const others = [...slot.tasks.values()];
     for (const other of others) clearTimeout(other.timer);
     slot.tasks.clear();
+    slot.postedChars = 0;
     this.waiting.unshift(...others);
     void slot.worker.terminate();
     this.dispatch();
   }
 
-  /** (Re)starts the task's deadline on its worker, with time to load while the worker is not ready. */
+  /**
+   * (Re)starts the task's deadline on its worker, with time to load while the worker is not ready.
+   * Only a worker's first task is armed: the ones behind it start their deadline when it is answered.
+   */
   private arm(slot: PoolWorker, task: Task): void {
     clearTimeout(task.timer);
     task.timer = setTimeout(() => this.expire(slot, task), slot.deadlineMs + (slot.isReady ? 0 : workerStartupMs));
     task.timer.unref();
   }
 
-  private pickWorker(): PoolWorker | undefined {
+  private pickWorker(task: Task): PoolWorker | undefined {
     let best: PoolWorker | undefined;
     for (const slot of this.workers) if (!best || slot.tasks.size < best.tasks.size) best = slot;
     if ((!best || best.tasks.size > 0) && this.workers.length < this.maxWorkers) {
@@ -308,12 +335,14 @@ export class WorkerPoolTransformer implements HtmlTransformer {
       this.workers.push(slot);
       return slot;
     }
-    return best && best.tasks.size < depth ? best : undefined;
+    if (!best) return undefined;
+    const hasRoom = best.tasks.size === 0 || (best.tasks.size < postAhead && best.postedChars + task.input.html.length <= postAheadChars);
+    return hasRoom ? best : undefined;
   }
 
   private spawn(resourceLimits: ResourceLimits, deadlineMs: number, isDedicated: boolean): PoolWorker {
     const worker = new Worker(this.workerUrl ?? workerScript(), { resourceLimits });
-    const slot: PoolWorker = { worker, tasks: new Map(), isReady: false, isGone: false, isDedicated, resourceLimits, deadlineMs };
+    const slot: PoolWorker = { worker, tasks: new Map(), postedChars: 0, isReady: false, isGone: false, isDedicated, resourceLimits, deadlineMs };
     worker.on('message', (reply: WorkerReply) => this.answer(slot, reply));
     worker.on('error', (error) => this.retire(slot, error));
     worker.on('exit', (code) => this.retire(slot, new Error(`exited with code ${code}`)));
@@ -325,13 +354,16 @@ export class WorkerPoolTransformer implements HtmlTransformer {
       slot.isReady = true;
       // The deadline is the page's conversion time: it starts once the worker can work, not while
       // it loads (slow on a busy machine).
-      for (const task of slot.tasks.values()) this.arm(slot, task);
+      this.armHead(slot);
       return;
     }
     const task = slot.tasks.get(reply.id);
     if (!task) return;
     clearTimeout(task.timer);
     slot.tasks.delete(reply.id);
+    slot.postedChars -= task.input.html.length;
+    // The worker is on its next page now.
+    this.armHead(slot);
     if (slot.isDedicated) {
       // Its large heap goes with it.
       this.remove(slot);
@@ -343,9 +375,10 @@ export class WorkerPoolTransformer implements HtmlTransformer {
   }
 
   /**
-   * A worker died: its tasks reject and it leaves the pool; waiting tasks go to the others or to a
-   * replacement. One that died before it was ready (its script failed to load) would die again,
-   * so the waiting tasks reject with it instead.
+   * A worker died: it leaves the pool and the page it was converting (the first it held) rejects;
+   * the pages posted behind it, not started, go back to the front of the queue for the others or
+   * a replacement. One that died before it was ready (its script failed to load) would die again,
+   * so its tasks and the waiting ones reject with it instead.
    */
   private retire(slot: PoolWorker, cause: Error): void {
     if (slot.isGone) return;
@@ -355,17 +388,15 @@ export class WorkerPoolTransformer implements HtmlTransformer {
     if (outOfMemory) slot.isReady = true;
     const error = new Error(`The HTML transform worker ${slot.isReady ? 'crashed' : 'failed to start'}: ${cause.message}`, { cause });
     const heapMb = (slot.resourceLimits.maxOldGenerationSizeMb ?? 0) + (slot.resourceLimits.maxYoungGenerationSizeMb ?? 0);
-    // Out of memory: the page being converted (the first posted) is too large; the one waiting behind it goes back to the queue.
+    // The page being converted is the first posted: out of memory, it is too large; otherwise it
+    // fails with the crash. The ones waiting behind it go back to the queue.
     const [running, ...behind] = [...slot.tasks.values()];
     for (const task of slot.tasks.values()) clearTimeout(task.timer);
     slot.tasks.clear();
-    if (outOfMemory && running) {
-      running.reject(tooLarge(`converting it needs more than the transform worker's ${heapMb} MB heap`));
-      if (slot.isReady) this.waiting.unshift(...behind);
-      else for (const task of behind) task.reject(error);
-    } else {
-      for (const task of [running, ...behind]) task?.reject(error);
-    }
+    slot.postedChars = 0;
+    running?.reject(outOfMemory ? tooLarge(`converting it needs more than the transform worker's ${heapMb} MB heap`) : error);
+    if (slot.isReady) this.waiting.unshift(...behind);
+    else for (const task of behind) task.reject(error);
     if (!slot.isReady) {
       for (const task of [...this.waiting, ...this.largeWaiting]) task.reject(error);
       this.waiting = [];

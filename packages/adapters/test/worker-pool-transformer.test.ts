@@ -31,13 +31,20 @@ function input(html: string, overrides: Partial<HtmlTransformInput> = {}): HtmlT
   };
 }
 
-/** A scripted worker: answers with the url, throws on `throw`, dies on `crash`, never answers `hold...`. */
+/**
+ * A scripted worker: answers with the url, throws on `throw`, dies on `crash`, never answers
+ * `hold...`, and works `slow-<ms>...` for that many milliseconds before answering.
+ */
 const scriptedWorker = new URL(
   `data:text/javascript,${encodeURIComponent(`
     import { parentPort } from 'node:worker_threads';
     parentPort.on('message', ({ id, input }) => {
       if (input.url === 'crash') process.exit(3);
       if (input.url.startsWith('hold')) return;
+      if (input.url.startsWith('slow-')) {
+        const until = Date.now() + Number(input.url.split('-')[1]);
+        while (Date.now() < until);
+      }
       if (input.url === 'throw') parentPort.postMessage({ id, error: { name: 'TypeError', message: 'bad page' } });
       else parentPort.postMessage({ id, output: { markdown: input.url, metadata: {}, usedWholePage: false } });
     });
@@ -113,18 +120,32 @@ describe('WorkerPoolTransformer', () => {
     await expect(transformer.transform(input('', { url: 'throw' }))).rejects.toMatchObject({ name: 'TypeError', message: 'bad page' });
   });
 
-  it('rejects the tasks of a worker that crashes and replaces the worker', async () => {
+  it('fails the page a crashed worker was converting and hands the pages posted behind it to a replacement', async () => {
     const transformer = pool({ workers: 1, workerUrl: scriptedWorker });
     expect((await transformer.transform(input('', { url: 'first' }))).markdown).toBe('first');
+    // All three are posted to the one worker at once (it gets pages ahead); it dies on the first.
     const results = await Promise.allSettled([
       transformer.transform(input('', { url: 'crash' })),
-      transformer.transform(input('', { url: 'held-with-the-crash' })),
-      transformer.transform(input('', { url: 'waiting-in-the-pool' })),
+      transformer.transform(input('', { url: 'posted-behind-the-crash' })),
+      transformer.transform(input('', { url: 'also-behind' })),
     ]);
-    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
     expect((results[0] as PromiseRejectedResult).reason.message).toMatch(/transform worker crashed: exited with code 3/);
-    expect((results[2] as PromiseFulfilledResult<{ markdown: string }>).value.markdown).toBe('waiting-in-the-pool');
+    const answers = results.slice(1).map((result) => (result as PromiseFulfilledResult<{ markdown: string }>).value.markdown);
+    expect(answers).toEqual(['posted-behind-the-crash', 'also-behind']);
     expect((await transformer.transform(input('', { url: 'later' }))).markdown).toBe('later');
+    expect(transformer.size).toBe(1);
+  });
+
+  it('runs each page posted ahead to a worker against the deadline from when the worker starts it', async () => {
+    // Four pages of 400 ms each, posted at once to one worker: 1.6 s in all, but each page is
+    // within its 1.5 s deadline, counted from when the worker finished the page before it.
+    const transformer = pool({ workers: 1, workerUrl: scriptedWorker, deadlineMs: 1_500 });
+    transformer.start();
+    const urls = ['slow-400-a', 'slow-400-b', 'slow-400-c', 'slow-400-d'];
+    const outputs = await Promise.all(urls.map((url) => transformer.transform(input('', { url }))));
+    expect(outputs.map((output) => output.markdown)).toEqual(urls);
+    expect(transformer.size).toBe(1);
   });
 
   it('fails every waiting page when the worker script cannot start, and tries again on the next page', async () => {
@@ -211,11 +232,12 @@ describe('WorkerPoolTransformer', () => {
 
   it('converts on the calling thread while every worker is busy only when told to', async () => {
     const busy = pool({ workers: 1, workerUrl: scriptedWorker, useCallingThread: true });
-    const held = Promise.allSettled([busy.transform(input('', { url: 'hold-1' })), busy.transform(input('', { url: 'hold-2' }))]);
+    // Eight pages fill what the worker takes ahead; the next one waits, so the calling thread converts it.
+    const held = Promise.allSettled(Array.from({ length: 8 }, (_, index) => busy.transform(input('', { url: `hold-${index}` }))));
     const page = input(article('Inline', 3));
     expect(await busy.transform(page)).toEqual(transformHtml(page));
     await busy.close();
-    expect((await held).map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect((await held).map((result) => result.status)).toEqual(Array(8).fill('rejected'));
 
     const waits = pool({ workers: 1, workerUrl: scriptedWorker });
     const outputs = await Promise.all(['a', 'b', 'c', 'd'].map((url) => waits.transform(input(article('Ignored', 1), { url }))));
