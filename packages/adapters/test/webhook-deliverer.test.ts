@@ -357,7 +357,7 @@ describe('WebhookDeliverer', () => {
     await outbox.add([
       webhookEvent('o-page-1', url, clock),
       webhookEvent('o-page-2', url, clock),
-      webhookEvent('o-completed', url, clock, { body: payload('crawl.completed', 'o-completed'), isLast: true }),
+      webhookEvent('o-completed', url, clock, { body: payload('crawl.completed', 'o-completed'), phase: 'last' }),
       webhookEvent('o-other-job', url, clock, { jobId: 'job-2' }),
     ]);
     // The clock never moves: the deliverer's poll interval never passes, so the completed event can
