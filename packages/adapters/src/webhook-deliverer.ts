@@ -11,9 +11,10 @@
  *     SSRF refusal, bad header   -> markFailed (at once)
  * ```
  *
- * A job's events go out concurrently, except its last (completed, failed, cancelled), which the
- * outbox leases only once the others are delivered or given up: a receiver never gets a page of a
- * job after its completed event.
+ * A job's events go out in phases: the outbox leases its pages only once its started event is
+ * delivered or given up, and its last event (completed, failed, cancelled) only once all the others
+ * are; pages go out concurrently. A receiver never gets a page of a job before its started event
+ * or after its completed event.
  *
  * Delivery is at least once: a deliverer that dies after a receiver answered 2xx but before
  * `markDelivered` was written leaves its lease to expire, and the event is sent again. Receivers
@@ -227,8 +228,9 @@ export class WebhookDeliverer {
   }
 
   /**
-   * Waits `pollMs`, or less when a post in flight ends first: the outbox holds a job's last event
-   * until its other events are done, so the end of a post may make it due at once.
+   * Waits `pollMs`, or less when a post in flight ends first: the outbox holds a job's pages until
+   * its started event is done, and its last event until the others are, so the end of a post may
+   * make them due at once.
    */
   private async idle(signal: AbortSignal): Promise<void> {
     const woken = new AbortController();

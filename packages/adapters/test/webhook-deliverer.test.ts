@@ -357,7 +357,7 @@ describe('WebhookDeliverer', () => {
     await outbox.add([
       webhookEvent('o-page-1', url, clock),
       webhookEvent('o-page-2', url, clock),
-      webhookEvent('o-completed', url, clock, { body: payload('crawl.completed', 'o-completed'), isLast: true }),
+      webhookEvent('o-completed', url, clock, { body: payload('crawl.completed', 'o-completed'), phase: 'last' }),
       webhookEvent('o-other-job', url, clock, { jobId: 'job-2' }),
     ]);
     // The clock never moves: the deliverer's poll interval never passes, so the completed event can
@@ -372,6 +372,31 @@ describe('WebhookDeliverer', () => {
     await until(async () => ((await entryOf(outbox, 'o-completed')).state === 'delivered' ? true : undefined), 'the completed event delivered');
     expect(sent()).toHaveLength(4);
     expect(sent()[3]).toBe('o-completed');
+  });
+
+  it('sends a job’s pages after its started event, as soon as it is done', async () => {
+    secure.replies = ['hold'];
+    const url = `${secure.server.origin}/started-first`;
+    await outbox.add([
+      webhookEvent('s-started', url, clock, { body: payload('crawl.started', 's-started'), phase: 'first' }),
+      webhookEvent('s-page-1', url, clock),
+      webhookEvent('s-page-2', url, clock),
+      webhookEvent('s-completed', url, clock, { body: payload('crawl.completed', 's-completed'), phase: 'last' }),
+    ]);
+    // The clock never moves: the pages can only go out because the end of started's post wakes the deliverer.
+    const sender = deliverer({ pollMs: 60_000 });
+    sender.start();
+    await until(() => (secure.held.length === 1 ? true : undefined), 'the started event in flight');
+    const sent = () => secure.received.map((request) => request.headers['x-quarry-delivery']);
+    expect(sent()).toEqual(['s-started']);
+    secure.held.splice(0)[0]!.writeHead(200).end();
+    await until(() => (secure.held.length === 2 ? true : undefined), 'both pages in flight');
+    expect(sent().slice(1).sort()).toEqual(['s-page-1', 's-page-2']);
+    secure.replies = [200];
+    for (const response of secure.held.splice(0)) response.writeHead(200).end();
+    await until(async () => ((await entryOf(outbox, 's-completed')).state === 'delivered' ? true : undefined), 'the completed event delivered');
+    expect(sent()).toHaveLength(4);
+    expect(sent()[3]).toBe('s-completed');
   });
 
   it('keeps at most `concurrency` posts in flight', async () => {

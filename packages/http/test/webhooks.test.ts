@@ -57,7 +57,8 @@ describe('webhooks', () => {
       timeout: 60,
     });
     expect(job.status).toBe('completed');
-    // crawl.completed means nothing more is coming: once it is here, every page is already here.
+    // crawl.started comes before any page, and crawl.completed means nothing more is coming: once it
+    // is here, every page is already here.
     const events = await waitFor(() => {
       const list = eventsOf(job.id!);
       return list.some((entry) => entry.body.type === 'crawl.completed') ? list : undefined;

@@ -280,12 +280,14 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (team_id, request_id)
   );
   `,
-  // 13: a job's last webhook event (completed, failed, cancelled) waits for its other events, and
-  // nothing of the job is written after it; rows written before are not last, so they are leased as
-  // they were. The partial indexes answer both checks without reading the job's delivered rows.
+  // 13: a job's webhook events go out in phases (row-mappers' phaseRank): started (0) first, pages
+  // (1) next, completed/failed/cancelled (2) last; a row waits while a pending row of its job has a
+  // lower phase, and nothing of a job is written after its last row. Rows written before are middle,
+  // so they are leased as they were. The partial indexes answer both checks without reading the
+  // job's delivered rows.
   `
-  ALTER TABLE webhook_outbox ADD COLUMN is_last INTEGER NOT NULL DEFAULT 0;
-  CREATE INDEX webhook_outbox_last ON webhook_outbox (job_id) WHERE is_last = 1;
-  CREATE INDEX webhook_outbox_job_pending ON webhook_outbox (job_id) WHERE state = 'pending' AND is_last = 0;
+  ALTER TABLE webhook_outbox ADD COLUMN phase INTEGER NOT NULL DEFAULT 1;
+  CREATE INDEX webhook_outbox_last ON webhook_outbox (job_id) WHERE phase = 2;
+  CREATE INDEX webhook_outbox_job_pending ON webhook_outbox (job_id, phase) WHERE state = 'pending';
   `,
 ];

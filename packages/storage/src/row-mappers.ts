@@ -4,6 +4,7 @@ import {
   type ApiKeyInfo,
   type OutboxEntry,
   type OutboxEvent,
+  type OutboxPhase,
   type OutboxState,
   type Team,
   type UsageKind,
@@ -48,8 +49,8 @@ export interface OutboxRow {
   next_attempt_at: number;
   last_error: string | null;
   finished_at: number | null;
-  /** 0/1 in SQLite, a boolean in PostgreSQL. */
-  is_last: number | boolean;
+  /** The event's phase as a rank (`phaseRank`): 0 first, 1 middle, 2 last. */
+  phase: number;
 }
 
 export function toKeyInfo(row: KeyRow): ApiKeyInfo {
@@ -78,18 +79,26 @@ export function toUsage(row: UsageRow): UsageRecord {
 }
 
 /**
+ * An outbox phase as the `phase` column holds it (both backends): an event is leased only when no
+ * pending event of its job has a lower rank. A row without one (written before phases) is middle.
+ */
+export const phaseRank = { first: 0, middle: 1, last: 2 } as const;
+
+const phaseOfRank = (rank: number): OutboxPhase | undefined => (rank === phaseRank.first ? 'first' : rank === phaseRank.last ? 'last' : undefined);
+
+/**
  * Writes an event as a pending SQLite row (the outbox and the job store, which writes a change's
  * events in its transaction), unless its job's last event is already there: nothing follows it.
  */
-export const insertOutboxSql = `INSERT INTO webhook_outbox (id, job_id, team_id, url, headers, body, created_at, next_attempt_at, is_last)
-  SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM webhook_outbox WHERE job_id = ? AND is_last = 1)
+export const insertOutboxSql = `INSERT INTO webhook_outbox (id, job_id, team_id, url, headers, body, created_at, next_attempt_at, phase)
+  SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM webhook_outbox WHERE job_id = ? AND phase = ${phaseRank.last})
   ON CONFLICT (id) DO NOTHING`;
 
 export type InsertOutboxValues = [string, string, string, string, string, string, number, number, number, string];
 
 export function insertOutboxValues(event: OutboxEvent): InsertOutboxValues {
-  const { id, jobId, teamId, url, headers, body, createdAt, isLast } = event;
-  return [id, jobId, teamId, url, JSON.stringify(headers), body, createdAt, createdAt, isLast ? 1 : 0, jobId];
+  const { id, jobId, teamId, url, headers, body, createdAt, phase } = event;
+  return [id, jobId, teamId, url, JSON.stringify(headers), body, createdAt, createdAt, phaseRank[phase ?? 'middle'], jobId];
 }
 
 export function toEntry(row: OutboxRow): OutboxEntry {
@@ -106,7 +115,7 @@ export function toEntry(row: OutboxRow): OutboxEntry {
     nextAttemptAt: row.next_attempt_at,
     ...(row.last_error !== null ? { lastError: row.last_error } : {}),
     ...(row.finished_at !== null ? { finishedAt: row.finished_at } : {}),
-    ...(row.is_last ? { isLast: true } : {}),
+    ...(phaseOfRank(row.phase) ? { phase: phaseOfRank(row.phase) } : {}),
   };
 }
 

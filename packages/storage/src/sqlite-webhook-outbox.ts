@@ -2,12 +2,12 @@ import { systemClock, type Clock, type OutboxEntry, type OutboxEvent, type Outbo
 import type { SqliteDatabase } from './open-sqlite.js';
 import { type InsertOutboxValues, insertOutboxSql, insertOutboxValues, toEntry, type OutboxRow } from './row-mappers.js';
 
-const columns = 'id, job_id, team_id, url, headers, body, created_at, state, attempts, next_attempt_at, last_error, finished_at, is_last';
+const columns = 'id, job_id, team_id, url, headers, body, created_at, state, attempts, next_attempt_at, last_error, finished_at, phase';
 
 /**
  * WebhookOutbox on SQLite (table of migrations 4 and 13). Events are due from their `createdAt`; a
- * lease sets `lease_until`, and an event whose lease expired (its deliverer died) is due again. A
- * last event (`is_last`) is skipped while a pending event of its job is not last.
+ * lease sets `lease_until`, and an event whose lease expired (its deliverer died) is due again. An
+ * event is skipped while a pending event of its job has a lower `phase`.
  */
 export class SqliteWebhookOutbox implements WebhookOutbox {
   private readonly statements;
@@ -24,8 +24,8 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
          WHERE seq IN (
            SELECT seq FROM webhook_outbox AS event
            WHERE state = 'pending' AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
-             AND (is_last = 0 OR NOT EXISTS (
-               SELECT 1 FROM webhook_outbox AS other WHERE other.job_id = event.job_id AND other.state = 'pending' AND other.is_last = 0))
+             AND (phase = 0 OR NOT EXISTS (
+               SELECT 1 FROM webhook_outbox AS other WHERE other.job_id = event.job_id AND other.state = 'pending' AND other.phase < event.phase))
            ORDER BY created_at, seq LIMIT @max)
          RETURNING seq, ${columns}`,
       ),

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseCrawlRequest, type JobRecord, type OutboxEvent } from '@quarry/core';
+import { parseCrawlRequest, type JobRecord, type OutboxEvent, type OutboxPhase } from '@quarry/core';
 import { createSqliteStorage, type SqliteStorage } from '../src/index.js';
 
 /** Webhook deliveries are written in the same transaction as the change they report, exactly once. */
@@ -14,7 +14,7 @@ afterEach(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-const delivery = (id: string, isLast = false): OutboxEvent => ({
+const delivery = (id: string, phase?: OutboxPhase): OutboxEvent => ({
   id,
   jobId: 'job-1',
   teamId: 'team',
@@ -22,7 +22,7 @@ const delivery = (id: string, isLast = false): OutboxEvent => ({
   headers: {},
   body: `{"id":"${id}"}`,
   createdAt: 1,
-  ...(isLast ? { isLast } : {}),
+  ...(phase ? { phase } : {}),
 });
 
 describe('transactional outbox', () => {
@@ -40,7 +40,7 @@ describe('transactional outbox', () => {
       expiresAt: 10,
       kickoffDone: true,
     };
-    await storage.jobs.createJob(job, [delivery('started')]);
+    await storage.jobs.createJob(job, [delivery('started', 'first')]);
     await storage.jobs.addItems(
       'job-1',
       [
@@ -63,15 +63,15 @@ describe('transactional outbox', () => {
     const outcome = { key: 'a.test/', document, credits: 1, finishedAt: 2, outbox: [delivery('page-1')] };
     expect(await storage.jobs.finishItem('job-1', 'team', outcome)).toBe(true);
     expect(await storage.jobs.finishItem('job-1', 'team', { ...outcome, outbox: [delivery('page-again')] })).toBe(false);
-    expect(await storage.jobs.updateJob('job-1', { status: 'completed' }, 'scraping', [delivery('completed', true)])).toBe(true);
+    expect(await storage.jobs.updateJob('job-1', { status: 'completed' }, 'scraping', [delivery('completed', 'last')])).toBe(true);
     expect(await storage.jobs.updateJob('job-1', { status: 'completed' }, 'scraping', [delivery('completed-again')])).toBe(false);
     // A page finished after the job ended (it was cancelled or failed meanwhile): stored, not announced.
     expect(await storage.jobs.finishItem('job-1', 'team', { ...outcome, key: 'a.test/late', outbox: [delivery('late-page')] })).toBe(true);
     const written = await storage.outbox.list({ jobId: 'job-1' });
-    expect(written.map((entry) => [entry.id, entry.isLast ?? false])).toEqual([
-      ['started', false],
-      ['page-1', false],
-      ['completed', true],
+    expect(written.map((entry) => [entry.id, entry.phase ?? 'middle'])).toEqual([
+      ['started', 'first'],
+      ['page-1', 'middle'],
+      ['completed', 'last'],
     ]);
   });
 });

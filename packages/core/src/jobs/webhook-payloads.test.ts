@@ -21,7 +21,7 @@ let next = 0;
 const ids: Ids = { next: () => `w${++next}` };
 
 describe('outboxEventsFor', () => {
-  it('marks completed, failed and cancelled as the job’s last event, and nothing else', () => {
+  it('marks started as the job’s first event, completed, failed and cancelled as its last, and pages in between', () => {
     const document = { metadata: { sourceURL: 'https://example.com/', url: 'https://example.com/', statusCode: 200 } } as never;
     const events: JobEvent[] = [
       { type: 'started', job },
@@ -34,15 +34,15 @@ describe('outboxEventsFor', () => {
     const clock = new ManualClock();
     const marked = events.map((event) => {
       const [written] = outboxEventsFor(event, clock, ids);
-      return [JSON.parse(written!.body).type, written!.isLast ?? false];
+      return [JSON.parse(written!.body).type, written!.phase ?? 'middle'];
     });
     expect(marked).toEqual([
-      ['crawl.started', false],
-      ['crawl.page', false],
-      ['crawl.page', false],
-      ['crawl.completed', true],
-      ['crawl.failed', true],
-      ['crawl.cancelled', true],
+      ['crawl.started', 'first'],
+      ['crawl.page', 'middle'],
+      ['crawl.page', 'middle'],
+      ['crawl.completed', 'last'],
+      ['crawl.failed', 'last'],
+      ['crawl.cancelled', 'last'],
     ]);
   });
 });

@@ -1,7 +1,7 @@
 import { webhookEvents } from '../options/webhook-options.js';
 import type { Clock, Ids } from '../ports/clock.js';
 import type { JobRecord } from '../ports/job-store.js';
-import type { OutboxEvent } from '../ports/webhook-outbox.js';
+import type { OutboxEvent, OutboxPhase } from '../ports/webhook-outbox.js';
 import type { JobEvent } from './job-events.js';
 
 /**
@@ -34,8 +34,24 @@ export function webhookOutbox(clock: Clock, ids: Ids): JobOutbox {
   return (event) => outboxEventsFor(event, clock, ids);
 }
 
-/** A job's completed, failed or cancelled event: the last it sends. */
-const isTerminal = (event: JobEvent) => event.type === 'completed' || event.type === 'failed' || event.type === 'cancelled';
+/**
+ * When the event goes out among its job's: started (of every kind: crawl, batch scrape, extract,
+ * deep research, llms.txt, monitor check) before anything else, completed, failed and cancelled
+ * after everything else; pages and page errors in between, concurrently.
+ */
+function outboxPhaseOf(type: JobEvent['type']): OutboxPhase | undefined {
+  switch (type) {
+    case 'started':
+      return 'first';
+    case 'completed':
+    case 'failed':
+    case 'cancelled':
+      return 'last';
+    case 'page':
+    case 'page-error':
+      return undefined;
+  }
+}
 
 export function outboxEventsFor(event: JobEvent, clock: Clock, ids: Ids): OutboxEvent[] {
   const spec = webhookSpecOf(event.job);
@@ -54,6 +70,7 @@ export function outboxEventsFor(event: JobEvent, clock: Clock, ids: Ids): Outbox
   };
   if (event.type === 'page-error') payload.error = event.error.message;
   if (event.type === 'failed') payload.error = event.error;
+  const phase = outboxPhaseOf(event.type);
   return [
     {
       id: webhookId,
@@ -63,8 +80,8 @@ export function outboxEventsFor(event: JobEvent, clock: Clock, ids: Ids): Outbox
       headers: spec.headers,
       body: JSON.stringify(payload),
       createdAt: clock.now(),
-      // Nothing of the job is sent after it: the outbox holds it until the job's other events are done.
-      ...(isTerminal(event) ? { isLast: true } : {}),
+      // The outbox holds pages until started is done, and the terminal event until everything else is.
+      ...(phase ? { phase } : {}),
     },
   ];
 }

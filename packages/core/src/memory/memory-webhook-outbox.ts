@@ -1,5 +1,5 @@
 import { systemClock, type Clock } from '../ports/clock.js';
-import type { OutboxEntry, OutboxEvent, OutboxState, WebhookOutbox } from '../ports/webhook-outbox.js';
+import type { OutboxEntry, OutboxEvent, OutboxPhase, OutboxState, WebhookOutbox } from '../ports/webhook-outbox.js';
 
 interface Slot {
   entry: OutboxEntry;
@@ -9,11 +9,14 @@ interface Slot {
 
 const copyOf = (entry: OutboxEntry): OutboxEntry => ({ ...entry, headers: { ...entry.headers } });
 
+/** A phase as a rank: an event waits for its job's pending events of a lower rank. */
+const rankOf = (phase: OutboxPhase | undefined): number => (phase === 'first' ? 0 : phase === 'last' ? 2 : 1);
+
 /**
  * A WebhookOutbox in memory, for library use and tests: same contract as the durable outboxes
  * (conformance suite), but nothing survives the process. Entries are kept oldest first (by
  * `createdAt`, then by insertion); a new event is due at its `createdAt`. A lease walks every entry
- * (to find the jobs whose last event must wait): fine for the sizes a process holds in memory.
+ * (to find each job's earliest pending phase): fine for the sizes a process holds in memory.
  */
 export class MemoryWebhookOutbox implements WebhookOutbox {
   private readonly slots = new Map<string, Slot>();
@@ -28,10 +31,10 @@ export class MemoryWebhookOutbox implements WebhookOutbox {
   async add(events: OutboxEvent[]): Promise<void> {
     for (const event of events) {
       if (this.slots.has(event.id) || this.closedJobs.has(event.jobId)) continue;
-      const { isLast, ...rest } = event;
+      const { phase, ...rest } = event;
       const entry: OutboxEntry = {
         ...rest,
-        ...(isLast ? { isLast } : {}),
+        ...(phase ? { phase } : {}),
         headers: { ...event.headers },
         state: 'pending',
         attempts: 0,
@@ -40,7 +43,7 @@ export class MemoryWebhookOutbox implements WebhookOutbox {
       this.slots.set(event.id, { entry, leasedUntil: 0 });
       this.order.push(event.id);
       this.isOrderStale = true;
-      if (isLast) this.closedJobs.add(event.jobId);
+      if (phase === 'last') this.closedJobs.add(event.jobId);
     }
   }
 
@@ -48,12 +51,17 @@ export class MemoryWebhookOutbox implements WebhookOutbox {
     const now = this.clock.now();
     const leased: OutboxEntry[] = [];
     const slots = this.ordered();
-    // Jobs with an event still pending that is not last: their last event waits.
-    const busyJobs = new Set(slots.filter(({ entry }) => entry.state === 'pending' && !entry.isLast).map(({ entry }) => entry.jobId));
+    // Each job's earliest phase still pending: its events of later phases wait.
+    const earliest = new Map<string, number>();
+    for (const { entry } of slots) {
+      if (entry.state !== 'pending') continue;
+      const rank = rankOf(entry.phase);
+      if (rank < (earliest.get(entry.jobId) ?? Number.POSITIVE_INFINITY)) earliest.set(entry.jobId, rank);
+    }
     for (const slot of slots) {
       if (leased.length >= max) break;
       if (slot.entry.state !== 'pending' || slot.entry.nextAttemptAt > now || slot.leasedUntil > now) continue;
-      if (slot.entry.isLast && busyJobs.has(slot.entry.jobId)) continue;
+      if (rankOf(slot.entry.phase) > earliest.get(slot.entry.jobId)!) continue;
       slot.leasedUntil = now + leaseMs;
       leased.push(copyOf(slot.entry));
     }
@@ -87,7 +95,7 @@ export class MemoryWebhookOutbox implements WebhookOutbox {
     for (const [id, { entry }] of this.slots) {
       if (entry.finishedAt === undefined || entry.finishedAt >= before) continue;
       this.slots.delete(id);
-      if (entry.isLast) this.closedJobs.delete(entry.jobId);
+      if (entry.phase === 'last') this.closedJobs.delete(entry.jobId);
       pruned++;
     }
     if (pruned > 0) this.order = this.order.filter((id) => this.slots.has(id));

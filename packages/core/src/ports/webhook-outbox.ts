@@ -5,9 +5,11 @@
  * Delivery is at-least-once: a deliverer that dies mid-send leaves its lease to expire, and the
  * event is leased again.
  *
- * A job's terminal event (`*.completed`, `*.failed`, `*.cancelled`) is marked `isLast`: it is held back until no
- * other event of its job is pending, so a receiver gets it after everything else the job sent (or
- * gave up on). The job's other events are delivered concurrently, in no guaranteed order.
+ * A job's events go out in phases (`OutboxEvent.phase`): its started event first, then its pages
+ * (and anything else), then its terminal event (`*.completed`, `*.failed`, `*.cancelled`) last. An
+ * event is leased only when no pending event of its job is in an earlier phase, so a receiver gets
+ * started before any page, and completed after everything else the job sent (or gave up on). Events
+ * of one phase are delivered concurrently, in no guaranteed order.
  *
  * Implementations: `MemoryWebhookOutbox` (core), `SqliteWebhookOutbox` and `PostgresWebhookOutbox`
  * (storage). All pass `describeWebhookOutbox` from core/src/ports/testing/outbox-suite.ts.
@@ -23,12 +25,17 @@ export interface OutboxEvent {
   body: string;
   createdAt: number;
   /**
-   * The job's last event (completed, failed, cancelled): leased only when no other event of its job
-   * that is not itself last is pending (leased, due or waiting for a retry). Delivered and failed
-   * events do not hold it.
+   * When, among its job's events, this one goes out (absent: the middle phase, pages and anything
+   * else). `'first'` (started) is leased whenever due; a middle event only when no `'first'` event of
+   * its job is pending (leased, due or waiting for a retry); a `'last'` event (completed, failed,
+   * cancelled) only when no other event of its job is pending. Delivered and failed events hold
+   * nothing. Nothing of a job is added after its `'last'` event.
    */
-  isLast?: boolean;
+  phase?: OutboxPhase;
 }
+
+/** An event's ordering phase among its job's events; an event without one is in between. */
+export type OutboxPhase = 'first' | 'last';
 
 export type OutboxState = 'pending' | 'delivered' | 'failed';
 
@@ -45,7 +52,7 @@ export interface OutboxEntry extends OutboxEvent {
 
 export interface WebhookOutbox {
   /**
-   * Adds events, due at once. Idempotent by id. An event of a job whose last event was added before
+   * Adds events, due at once. Idempotent by id. An event of a job whose `'last'` event was added before
    * is not added: nothing of a job is sent after its last event (a page finished while its job was
    * being cancelled or failed is stored, but not announced).
    */
@@ -53,8 +60,8 @@ export interface WebhookOutbox {
   /**
    * Leases up to `max` pending events that are due (`nextAttemptAt <= now`) and not leased (or whose
    * lease expired), oldest first, for `leaseMs`. A leased event is not leased again before its lease
-   * expires. An `isLast` event is skipped while another event of its job is pending. Returns [] when
-   * none is due; never blocks.
+   * expires. An event is skipped while an event of its job in an earlier phase is pending. Returns []
+   * when none is due; never blocks.
    */
   lease(max: number, leaseMs: number): Promise<OutboxEntry[]>;
   /** The event was delivered: it is never leased again. Idempotent. */

@@ -8,8 +8,8 @@ import { json, startTokenSite, tokensOf } from './test-site.js';
 /**
  * Two API processes and three workers on one machine serve one crawl and several batch jobs at
  * once: every page once in every job, and one webhook per event (a delivery may repeat only with
- * the same webhookId, the documented at-least-once), each job's completed event after all its
- * others. Runs the built CLI (npm test builds first).
+ * the same webhookId, the documented at-least-once), each job's started event before all its
+ * others and its completed event after them. Runs the built CLI (npm test builds first).
  */
 const available = await areBackingServicesAvailable();
 const pageCount = 40;
@@ -85,6 +85,8 @@ describe.runIf(available)('two API processes and three workers', () => {
         const first = list.findIndex((event) => event.type === `${kind}.completed`);
         return first >= 0 ? { events: list, completedAt: first } : undefined;
       });
+      // Started is the job's first event: no page arrives before it.
+      expect(events[0]?.type).toBe(`${kind}.started`);
       // Completed is the job's last event: no page arrives after it (only a redelivery of it may),
       // and every page counted below had arrived when it did.
       expect(events.slice(completedAt + 1).filter((event) => event.type !== `${kind}.completed`)).toEqual([]);

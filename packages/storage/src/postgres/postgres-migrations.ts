@@ -365,22 +365,25 @@ export const postgresMigrations: readonly string[] = [
   END
   $fn$;
   `,
-  // 10: a job's last webhook event (completed, failed, cancelled) waits for its other events, and
-  // nothing of the job is written after it; rows written before are not last, so they are leased as
-  // they were. The function reads "isLast". A page finished while its job is failed or cancelled
-  // serialises with that change on the job's row (both update it), so it sees the last event. The
-  // partial indexes answer both checks without reading the job's delivered rows.
+  // 10: a job's webhook events go out in phases (row-mappers' phaseRank): started (0) first, pages
+  // (1) next, completed/failed/cancelled (2) last; a row waits while a pending row of its job has a
+  // lower phase, and nothing of a job is written after its last row. Rows written before are middle,
+  // so they are leased as they were. The function reads "phase" ('first', 'last' or absent). A page
+  // finished while its job is failed or cancelled serialises with that change on the job's row (both
+  // update it), so it sees the last event. The partial indexes answer both checks without reading
+  // the job's delivered rows.
   `
-  ALTER TABLE webhook_outbox ADD COLUMN is_last BOOLEAN NOT NULL DEFAULT false;
-  CREATE INDEX webhook_outbox_last ON webhook_outbox (job_id) WHERE is_last;
-  CREATE INDEX webhook_outbox_job_pending ON webhook_outbox (job_id) WHERE state = 'pending' AND NOT is_last;
+  ALTER TABLE webhook_outbox ADD COLUMN phase SMALLINT NOT NULL DEFAULT 1;
+  CREATE INDEX webhook_outbox_last ON webhook_outbox (job_id) WHERE phase = 2;
+  CREATE INDEX webhook_outbox_job_pending ON webhook_outbox (job_id, phase) WHERE state = 'pending';
 
   CREATE OR REPLACE FUNCTION quarry_add_outbox(p_events TEXT) RETURNS void
   LANGUAGE sql SET search_path FROM CURRENT AS $fn$
-    INSERT INTO webhook_outbox (id, job_id, team_id, url, headers, body, created_at, next_attempt_at, is_last)
-    SELECT e.id, e."jobId", e."teamId", e.url, e.headers::text, e.body, e."createdAt", e."createdAt", coalesce(e."isLast", false)
-    FROM json_to_recordset(p_events::json) AS e(id TEXT, "jobId" TEXT, "teamId" TEXT, url TEXT, headers JSON, body TEXT, "createdAt" BIGINT, "isLast" BOOLEAN)
-    WHERE NOT EXISTS (SELECT 1 FROM webhook_outbox AS last WHERE last.job_id = e."jobId" AND last.is_last)
+    INSERT INTO webhook_outbox (id, job_id, team_id, url, headers, body, created_at, next_attempt_at, phase)
+    SELECT e.id, e."jobId", e."teamId", e.url, e.headers::text, e.body, e."createdAt", e."createdAt",
+      CASE e.phase WHEN 'first' THEN 0 WHEN 'last' THEN 2 ELSE 1 END
+    FROM json_to_recordset(p_events::json) AS e(id TEXT, "jobId" TEXT, "teamId" TEXT, url TEXT, headers JSON, body TEXT, "createdAt" BIGINT, phase TEXT)
+    WHERE NOT EXISTS (SELECT 1 FROM webhook_outbox AS last WHERE last.job_id = e."jobId" AND last.phase = 2)
     ON CONFLICT (id) DO NOTHING
   $fn$;
   `,

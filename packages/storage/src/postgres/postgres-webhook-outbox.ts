@@ -6,15 +6,15 @@ interface OutboxRow extends SharedOutboxRow {
   seq: number;
 }
 
-const columns = 'seq, id, job_id, team_id, url, headers, body, created_at, state, attempts, next_attempt_at, last_error, finished_at, is_last';
+const columns = 'seq, id, job_id, team_id, url, headers, body, created_at, state, attempts, next_attempt_at, last_error, finished_at, phase';
 
 /**
  * WebhookOutbox on PostgreSQL. The job store writes rows in the transaction of each change (through
  * `quarry_add_outbox`); deliverers in any number of processes lease due rows with
  * `FOR UPDATE SKIP LOCKED`, so each row goes to one of them, and a row whose lease expired (its
- * deliverer died) is due again. A last event (`is_last`) is skipped while a pending event of its job
- * is not last; the check reads committed rows without locking them, so a page event leased by another
- * deliverer (still pending) holds it too.
+ * deliverer died) is due again. An event is skipped while a pending event of its job has a lower
+ * `phase`; the check reads committed rows without locking them, so an event leased by another
+ * deliverer (still pending) holds the later phases too.
  */
 export class PostgresWebhookOutbox implements WebhookOutbox {
   constructor(
@@ -34,8 +34,8 @@ export class PostgresWebhookOutbox implements WebhookOutbox {
        WHERE seq IN (
          SELECT seq FROM webhook_outbox AS event
          WHERE state = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
-           AND (NOT is_last OR NOT EXISTS (
-             SELECT 1 FROM webhook_outbox AS other WHERE other.job_id = event.job_id AND other.state = 'pending' AND NOT other.is_last))
+           AND (phase = 0 OR NOT EXISTS (
+             SELECT 1 FROM webhook_outbox AS other WHERE other.job_id = event.job_id AND other.state = 'pending' AND other.phase < event.phase))
          ORDER BY created_at, seq LIMIT $3
          FOR UPDATE OF event SKIP LOCKED)
        RETURNING ${columns}`,

@@ -122,11 +122,11 @@ export function describeWebhookOutbox(name: string, make: (clock: ManualClock) =
     });
 
     it('holds a last event while another event of its job is pending, leased or not', async () => {
-      await outbox.add([outboxEvent('p1', now), outboxEvent('p2', now), outboxEvent('p3', now + 2), outboxEvent('done', now + 1, { isLast: true })]);
-      expect((await outbox.list()).map((entry) => [entry.id, entry.isLast])).toEqual([
+      await outbox.add([outboxEvent('p1', now), outboxEvent('p2', now), outboxEvent('p3', now + 2), outboxEvent('done', now + 1, { phase: 'last' })]);
+      expect((await outbox.list()).map((entry) => [entry.id, entry.phase])).toEqual([
         ['p1', undefined],
         ['p2', undefined],
-        ['done', true],
+        ['done', 'last'],
         ['p3', undefined],
       ]);
       clock.advance(2);
@@ -137,12 +137,12 @@ export function describeWebhookOutbox(name: string, make: (clock: ManualClock) =
       await outbox.markDelivered('p3');
       expect(await outbox.lease(10, 30_000)).toEqual([]);
       await outbox.markFailed('p2', 'gave up');
-      expect(await outbox.lease(10, 30_000)).toMatchObject([{ id: 'done', isLast: true }]);
+      expect(await outbox.lease(10, 30_000)).toMatchObject([{ id: 'done', phase: 'last' }]);
       expect(await outbox.lease(10, 30_000)).toEqual([]);
     });
 
     it('leases a last event at once when its job has nothing else pending', async () => {
-      await outbox.add([outboxEvent('p1', now), outboxEvent('other-page', now, { jobId: 'job-2' }), outboxEvent('done', now + 1, { isLast: true })]);
+      await outbox.add([outboxEvent('p1', now), outboxEvent('other-page', now, { jobId: 'job-2' }), outboxEvent('done', now + 1, { phase: 'last' })]);
       await outbox.markDelivered('p1');
       clock.advance(1);
       // job-2's pending page does not hold job-1's last event.
@@ -150,7 +150,7 @@ export function describeWebhookOutbox(name: string, make: (clock: ManualClock) =
     });
 
     it('holds a last event while a page event of its job waits for a retry', async () => {
-      await outbox.add([outboxEvent('p1', now), outboxEvent('done', now, { isLast: true })]);
+      await outbox.add([outboxEvent('p1', now), outboxEvent('done', now, { phase: 'last' })]);
       expect(idsOf(await outbox.lease(10, 30_000))).toEqual(['p1']);
       await outbox.reschedule('p1', 1, now + 2_000, 'HTTP 503');
       expect(await outbox.lease(10, 30_000)).toEqual([]);
@@ -161,7 +161,7 @@ export function describeWebhookOutbox(name: string, make: (clock: ManualClock) =
     });
 
     it('adds nothing of a job after its last event', async () => {
-      await outbox.add([outboxEvent('p1', now), outboxEvent('done', now, { isLast: true })]);
+      await outbox.add([outboxEvent('p1', now), outboxEvent('done', now, { phase: 'last' })]);
       await outbox.markDelivered('p1');
       await outbox.markDelivered('done');
       // A page finished while its job was being cancelled: stored, but never announced after the end.
@@ -169,6 +169,61 @@ export function describeWebhookOutbox(name: string, make: (clock: ManualClock) =
       expect(idsOf(await outbox.list())).toEqual(['p1', 'done', 'other-job']);
       clock.advance(1);
       expect(idsOf(await outbox.lease(10, 30_000))).toEqual(['other-job']);
+    });
+
+    it('holds a job’s pages while its first event is leased, and releases them once it is delivered', async () => {
+      await outbox.add([
+        outboxEvent('started', now, { phase: 'first' }),
+        outboxEvent('p1', now),
+        outboxEvent('p2', now + 1),
+        outboxEvent('done', now + 1, { phase: 'last' }),
+        outboxEvent('other-page', now + 1, { jobId: 'job-2' }),
+      ]);
+      expect(await outbox.list({ jobId: 'job-1' })).toMatchObject([
+        { id: 'started', phase: 'first' },
+        { id: 'p1' },
+        { id: 'p2' },
+        { id: 'done', phase: 'last' },
+      ]);
+      expect((await outbox.list()).find((entry) => entry.id === 'p1')).not.toHaveProperty('phase');
+      clock.advance(1);
+      // Another job's page is not held by job-1's started event.
+      expect(idsOf(await outbox.lease(10, 30_000))).toEqual(['started', 'other-page']);
+      expect(await outbox.lease(10, 30_000)).toEqual([]);
+      await outbox.markDelivered('started');
+      // The pages go out together; the last event still waits for them.
+      expect(idsOf(await outbox.lease(10, 30_000))).toEqual(['p1', 'p2']);
+      await outbox.markDelivered('p1');
+      await outbox.markDelivered('p2');
+      expect(idsOf(await outbox.lease(10, 30_000))).toEqual(['done']);
+    });
+
+    it('holds a job’s pages while its first event waits for a retry, and releases them once it is given up', async () => {
+      await outbox.add([outboxEvent('started', now, { phase: 'first' }), outboxEvent('p1', now), outboxEvent('done', now, { phase: 'last' })]);
+      expect(idsOf(await outbox.lease(10, 30_000))).toEqual(['started']);
+      await outbox.reschedule('started', 1, now + 2_000, 'HTTP 503');
+      // Nothing of the job is due before its started event: the pages and the last event wait.
+      expect(await outbox.lease(10, 30_000)).toEqual([]);
+      clock.advance(2_000);
+      expect(idsOf(await outbox.lease(10, 30_000))).toEqual(['started']);
+      await outbox.markFailed('started', 'gave up');
+      expect(idsOf(await outbox.lease(10, 30_000))).toEqual(['p1']);
+      await outbox.markDelivered('p1');
+      expect(idsOf(await outbox.lease(10, 30_000))).toEqual(['done']);
+    });
+
+    it('leases a job’s pages at once when it has no first event pending', async () => {
+      // A receiver that asked for pages only gets no started event: its pages are not held.
+      await outbox.add([outboxEvent('p1', now), outboxEvent('p2', now), outboxEvent('started-2', now, { jobId: 'job-2', phase: 'first' })]);
+      expect(idsOf(await outbox.lease(10, 30_000))).toEqual(['p1', 'p2', 'started-2']);
+    });
+
+    it('holds a last event while its job’s first event is pending, even with no pages', async () => {
+      await outbox.add([outboxEvent('started', now, { phase: 'first' }), outboxEvent('done', now, { phase: 'last' })]);
+      expect(idsOf(await outbox.lease(10, 30_000))).toEqual(['started']);
+      expect(await outbox.lease(10, 30_000)).toEqual([]);
+      await outbox.markDelivered('started');
+      expect(idsOf(await outbox.lease(10, 30_000))).toEqual(['done']);
     });
 
     it('hands each due event to one of many concurrent leasers', async () => {

@@ -8,8 +8,8 @@ import { defaultPostgresOptions, migratePostgres, PostgresDatabase, PostgresWebh
 import { createSqliteStorage, migrations } from '../src/index.js';
 import { isPostgresAvailable, testDatabaseUrl, uniqueSchema } from './postgres-test-database.js';
 
-// A database from before the outbox knew last events: its rows stay leasable as before, and a last
-// event written after the upgrade waits for them.
+// A database from before the outbox knew phases: its rows are middle, so they stay leasable as
+// before, and a last event written after the upgrade waits for them.
 
 let cleanup: (() => Promise<void>) | undefined;
 
@@ -20,11 +20,11 @@ afterEach(async () => {
 
 const available = await isPostgresAvailable();
 
-describe('webhook outbox last-event migration', () => {
-  it('SQLite: rows written before are not last, and a new last event waits for them', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'quarry-outbox-last-'));
+describe('webhook outbox phase migration', () => {
+  it('SQLite: rows written before are middle, and a new last event waits for them', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'quarry-outbox-phase-'));
     cleanup = () => rm(dir, { recursive: true, force: true });
-    const before = migrations.findIndex((migration) => migration.includes('is_last'));
+    const before = migrations.findIndex((migration) => migration.includes('ADD COLUMN phase'));
     const db = new Database(join(dir, 'quarry.db'));
     for (const sql of migrations.slice(0, before)) db.exec(sql);
     db.exec('CREATE TABLE schema_version (version INTEGER NOT NULL)');
@@ -45,39 +45,39 @@ describe('webhook outbox last-event migration', () => {
     const storage = createSqliteStorage({ dataDir: dir });
     try {
       expect(await storage.outbox.list()).toEqual([{ ...old, state: 'pending', attempts: 0, nextAttemptAt: 1 }]);
-      await storage.outbox.add([outboxEvent('completed', 2, { isLast: true })]);
+      await storage.outbox.add([outboxEvent('completed', 2, { phase: 'last' })]);
       expect((await storage.outbox.lease(10, 60_000)).map((entry) => entry.id)).toEqual(['old-page']);
       await storage.outbox.markDelivered('old-page');
-      expect(await storage.outbox.lease(10, 60_000)).toMatchObject([{ id: 'completed', isLast: true }]);
+      expect(await storage.outbox.lease(10, 60_000)).toMatchObject([{ id: 'completed', phase: 'last' }]);
     } finally {
       storage.close();
     }
   });
 
-  it.runIf(available)('PostgreSQL: rows written before are not last, and a new last event waits for them', async () => {
+  it.runIf(available)('PostgreSQL: rows written before are middle, and a new last event waits for them', async () => {
     const schema = uniqueSchema();
     const db = new PostgresDatabase({ ...defaultPostgresOptions, connectionString: testDatabaseUrl, schema, maxConnections: 2 });
     cleanup = async () => {
       await db.execute(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       await db.close();
     };
-    const before = postgresMigrations.findIndex((migration) => migration.includes('is_last'));
+    const before = postgresMigrations.findIndex((migration) => migration.includes('ADD COLUMN phase'));
     await db.transaction(async (client) => {
       await client.execute(`CREATE SCHEMA ${schema}`);
       await client.execute('CREATE TABLE schema_version (version INTEGER NOT NULL)');
       for (const sql of postgresMigrations.slice(0, before)) await client.execute(sql);
       await client.execute('INSERT INTO schema_version (version) VALUES ($1)', [before]);
     });
-    // Written by the function as it was: it knows no isLast.
+    // Written by the function as it was: it knows no phase.
     const old = outboxEvent('old-page', 1);
     await db.execute('SELECT quarry_add_outbox($1)', [JSON.stringify([old])]);
 
     expect(await migratePostgres(db)).toBe(postgresMigrations.length - before);
     const outbox = new PostgresWebhookOutbox(db);
     expect(await outbox.list()).toEqual([{ ...old, state: 'pending', attempts: 0, nextAttemptAt: 1 }]);
-    await outbox.add([outboxEvent('completed', 2, { isLast: true })]);
+    await outbox.add([outboxEvent('completed', 2, { phase: 'last' })]);
     expect((await outbox.lease(10, 60_000)).map((entry) => entry.id)).toEqual(['old-page']);
     await outbox.markDelivered('old-page');
-    expect(await outbox.lease(10, 60_000)).toMatchObject([{ id: 'completed', isLast: true }]);
+    expect(await outbox.lease(10, 60_000)).toMatchObject([{ id: 'completed', phase: 'last' }]);
   });
 });
