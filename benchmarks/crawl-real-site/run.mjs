@@ -42,6 +42,9 @@ const sites = {
   // Fresh held out for issue 14's eighth pass on both cores (14f): a large DocBook site (1,169 HTML
   // files), chosen from the .deb's file list only; crawled once, at the end.
   'postgresql-doc-15': { root: '/usr/share/doc/postgresql-doc-15/html', start: 'index.html' },
+  // Held out for issue 14's eighth pass on small sites (14e), chosen from file lists only.
+  'python-cryptography-doc': { root: '/usr/share/doc/python-cryptography-doc/html', start: 'index.html', exclude: sphinx },
+  'python-celery-doc': { root: '/usr/share/doc/python-celery-doc/html', start: 'index.html', exclude: sphinx },
 };
 const pkg = argument('--package', 'git-doc');
 const rounds = Number(argument('--rounds', '3'));

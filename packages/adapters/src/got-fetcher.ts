@@ -22,6 +22,7 @@ import type { GotScraping, OptionsInit, Request as GotRequest, Response as GotRe
 import { type BrowserHeaders, type BrowserTls, browserHeaderGenerator, browserTlsOf, loadTlsHook, wireHeaders } from './browser-identity.js';
 import { createGuardedTransport, type GuardedTransport } from './guarded-transport.js';
 import { mergeHeaders, requestHttp1 } from './http1-request.js';
+import { ResponseHeaders } from './response-headers.js';
 import { toCoreError } from './got-error.js';
 import { HopCookies, hopHeaders, redirectTarget } from './redirect-hops.js';
 import { SsrfGuard, type Resolver } from './ssrf-guard.js';
@@ -94,18 +95,6 @@ interface Opened {
 
 /** A hop ends in a redirect to follow or in the final response. */
 type HopOutcome = { kind: 'redirect'; location: URL; headers: IncomingHttpHeaders } | { kind: 'final'; hop: Hop };
-
-/** Response headers as web `Headers` (HTTP/2 pseudo-headers dropped, repeated ones appended). */
-function toHeaders(raw: IncomingHttpHeaders): Headers {
-  const headers = new Headers();
-  for (const name in raw) {
-    const value = raw[name];
-    if (value === undefined || name.startsWith(':')) continue;
-    if (typeof value === 'string') headers.append(name, value);
-    else for (const item of value) headers.append(name, item);
-  }
-  return headers;
-}
 
 /** Waits for got's `response` event, or its error. */
 function responseOf(stream: GotRequest): Promise<GotResponse> {
@@ -307,7 +296,7 @@ export class GotFetcher implements Fetcher {
         requestedUrl: request.url,
         url: hop.url,
         status: hop.status,
-        headers: toHeaders(hop.headers),
+        headers: new ResponseHeaders(hop.headers),
         body: hop.body,
         redirects,
         engine: this.name,

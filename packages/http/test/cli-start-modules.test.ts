@@ -20,7 +20,12 @@ let folder: string;
 const recorder = (log: string) => `
 import { appendFileSync } from 'node:fs';
 import { createRequire, register } from 'node:module';
+import { isMainThread } from 'node:worker_threads';
 const log = ${JSON.stringify(log)};
+// node's own modules the main thread loaded (internal ones included), one line each, at exit.
+if (isMainThread) process.on('exit', () => {
+  appendFileSync(log, process.moduleLoadList.filter((entry) => entry.startsWith('NativeModule ')).map((entry) => 'builtin:' + entry.slice(13) + '\\n').join(''));
+});
 const Module = createRequire(import.meta.url)('node:module');
 const compile = Module._extensions['.js'];
 Module._extensions['.js'] = function (module, filename) {
@@ -46,7 +51,13 @@ async function packagesLoaded(name: string, flags: string[]) {
     timeout: 60_000,
   });
   const packages = new Set<string>();
-  for (const line of (await readFile(log, 'utf8')).split('\n')) {
+  const mainThreadBuiltins = new Set<string>();
+  const files = (await readFile(log, 'utf8')).split('\n');
+  for (const line of files) {
+    if (line.startsWith('builtin:')) {
+      mainThreadBuiltins.add(line.slice('builtin:'.length));
+      continue;
+    }
     // The validators generated at build (ajv standalone code) call one of ajv's run-time helpers.
     if (line.includes('/ajv/dist/runtime/')) continue;
     const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(line.replace(/\\/g, '/'));
@@ -54,6 +65,8 @@ async function packagesLoaded(name: string, flags: string[]) {
   }
   return {
     packages,
+    mainThreadBuiltins,
+    files,
     pages: stdout
       .trim()
       .split('\n')
@@ -73,20 +86,29 @@ afterAll(async () => {
 
 describe('quarry crawl start-up', () => {
   it('loads none of the libraries an http: crawl does not use, nor the ones bundled into core', { timeout: 90_000 }, async () => {
-    const { packages, pages } = await packagesLoaded('plain', ['--limit', '1', '--exclude-paths', '/_sources/,blog']);
+    const { packages, mainThreadBuiltins, files, pages } = await packagesLoaded('plain', ['--limit', '1', '--exclude-paths', '/_sources/,blog']);
     expect(pages).toHaveLength(1);
     expect(pages[0].markdown).toContain(tokenOf('/docs/'));
-    // The recorder works: the header identity's generator is loaded at the first fetch.
-    expect(packages).toContain('header-generator');
+    // The recorder works: commander is loaded from node_modules (http's own), and the header
+    // identity's generator from adapters' bundle at the first fetch.
+    expect(packages).toContain('commander');
+    expect(files.filter((file) => file.replace(/\\/g, '/').endsWith('/adapters/dist/header-generator.cjs'))).toHaveLength(1);
     const notLoaded = [
       // bundled into @quarry/core's and @quarry/adapters' chunks (their tsup.config.ts)
       ...['htmlparser2', 'domhandler', 'domutils', 'css-select', 'entities', 'tldts', '@sinclair/typebox', 'ipaddr.js'],
+      // bundled into @quarry/adapters' header-generator.cjs, required at the first fetch (browserslist
+      // and caniuse-lite initialized only for a browserListQuery, never passed)
+      ...['header-generator', 'generative-bayesian-network', 'ow', 'adm-zip', 'browserslist', 'caniuse-lite'],
       // loaded at first use: a non-literal path pattern, a run-time schema, https or HTTP/2, a
       // change-tracking diff, an office file, a progress bar, a database, a browser
       ...['re2js', 'ajv', 'got-scraping', 'got', 'http2-wrapper', 'diff', 'fflate', 'cli-progress', 'better-sqlite3'],
       ...['playwright-core', 'pdfjs-dist', 'mammoth', 'fastify', '@modelcontextprotocol/sdk', 'ai', 'prom-client'],
     ];
     expect(notLoaded.filter((name) => packages.has(name))).toEqual([]);
+    // node's fetch (its internal undici bundle, ~50 ms of CPU): the fetcher's response headers are
+    // ResponseHeaders, not the web Headers class whose first use loads it.
+    expect(mainThreadBuiltins).toContain('http');
+    expect([...mainThreadBuiltins].filter((name) => name.includes('undici'))).toEqual([]);
   });
 
   it('loads re2js for a pattern that is not a literal, and the pattern still applies', { timeout: 90_000 }, async () => {

@@ -15,8 +15,15 @@ import type { PageSignals } from './page-signals.js';
 export const scriptRenderedLimits = {
   /** Below this much visible text an empty root or a noscript plea decides. */
   littleText: 1_000,
-  /** Below this much visible text, heavy scripts alone decide. */
-  almostNoText: 300,
+  /**
+   * Below this much visible text, heavy scripts alone decide. Less than a docs theme's own chrome:
+   * the shells and bot walls this rule is for show 0-80 characters (the page-kind fixtures), while a
+   * Sphinx page with next to no content (Flask's module index, `static-sphinx-module-index.html`:
+   * 220 characters, 8 external scripts) shows its navigation, search box and footer. At 300, that
+   * page went to the browser engine: a small crawl then loaded playwright-core (~1.2 s of main-thread
+   * CPU) and started Chromium for one page (benchmarks/crawl-real-site/README.md, eighth pass).
+   */
+  almostNoText: 150,
   /** Inline script bytes counted as heavy; each external script counts as `externalScriptBytes`. */
   heavyScriptBytes: 10_000,
   externalScriptBytes: 10_000,
