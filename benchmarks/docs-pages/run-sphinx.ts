@@ -71,7 +71,7 @@ export function runSphinx(extractors: [string, Extractor][], perSite: number, de
   const pages = loadSphinxPages(perSite, excuseGenerated).filter((page) => !(tuningOnly && page.site.heldOut));
   if (pages.length === 0) {
     console.log(
-      '\nreal Sphinx sites: none installed (apt-get install -y sphinx-doc python3-doc cmake-doc python-requests-doc python-flask-doc python-dask-doc python-celery-doc python-cryptography-doc python-pygments-doc python-xarray-doc python-tornado-doc python-babel-doc python-sympy-doc python-astropy-doc python-h5py-doc python-designateclient-doc python-pandas-doc python-nipype-doc)',
+      '\nreal Sphinx sites: none installed (apt-get install -y sphinx-doc python3-doc cmake-doc python-requests-doc python-flask-doc python-dask-doc python-celery-doc python-cryptography-doc python-pygments-doc python-xarray-doc python-tornado-doc python-babel-doc python-sympy-doc python-astropy-doc python-h5py-doc python-designateclient-doc python-pandas-doc python-nipype-doc python-pygame-doc python-statsmodels-doc python-sqlobject-doc)',
     );
     return;
   }
