@@ -180,6 +180,40 @@ describe('what Sphinx writes around the source', () => {
     expect(truth.text).not.toContain('subplot');
   });
 
+  it('reads references, substitutions, abbreviations and admonition titles as the page shows them', () => {
+    // The shapes of pandas' comparison_with_r and whatsnew pages and nipype's about page, cut down.
+    const source = [
+      ':orphan:',
+      '',
+      '{{ header }}',
+      '',
+      "Slicing with R's |c|_",
+      '---------------------',
+      '',
+      'Deleting a branch on github_ keeps ``df_`` and `Download Paper`__.',
+      '',
+      '__ https://example.org/paper.pdf',
+      '',
+      'Edit the `.zenodo.json',
+      '<https://github.com/nipy/nipype/blob/master/.zenodo.json>`__ file for a :abbr:`DOI (Digital Object Identifier)`.',
+      '',
+      '.. note:: Mind the gap.',
+      '',
+      '.. ipython:: python',
+      '',
+      '    df = pd.DataFrame()',
+      '    df',
+      '',
+    ].join('\n');
+    const truth = rstTruth(source);
+    expect([...truth.headings.keys()]).toEqual(["Slicing with R's c"]);
+    expect(truth.text).toBe(
+      "Slicing with R's c Deleting a branch on github keeps df_ and Download Paper. Edit the .zenodo.json file for a DOI. Note Mind the gap.",
+    );
+    // The executed session is a generated region: excused in the page, not stated by the truth.
+    expect([...truth.generated.regions]).toEqual(['ipython']);
+  });
+
   it('excuses viewcode links on any page', () => {
     const page = '<dl class="py class"><dt id="a.B">class a.B<a href="_modules/a.html"><span class="viewcode-link">[source]</span></a></dt></dl>';
     // With the three words before it ("class a B"), whose shingles span the junction.

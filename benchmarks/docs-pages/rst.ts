@@ -79,6 +79,9 @@ const hiddenDirectives: ReadonlySet<string> = new Set([
   'py:currentmodule',
   // Its table is written by the build from the names listed (a generated region, excused).
   'autosummary',
+  // An executed session: the page shows the input with its prompts and the output, all written
+  // by the build (a generated region, excused); the body's lines are not the text a reader sees.
+  'ipython',
   'automodapi',
   'automodsumm',
 ]);
@@ -101,6 +104,17 @@ const directiveLabels: Readonly<Record<string, string>> = {
   'py:exception': 'exception',
   'py:classmethod': 'classmethod',
   'py:staticmethod': 'static',
+  // Admonitions: Sphinx writes their title above the body.
+  attention: 'Attention',
+  caution: 'Caution',
+  danger: 'Danger',
+  error: 'Error',
+  hint: 'Hint',
+  important: 'Important',
+  note: 'Note',
+  tip: 'Tip',
+  warning: 'Warning',
+  seealso: 'See also',
 };
 
 /** Labels Sphinx's info field lists show, by field name (`:param x:` is shown as "Parameters: x"). */
@@ -201,6 +215,15 @@ export function sectionTitle(text: string): string {
 export function inlineText(text: string): string {
   return (
     text
+      // A substitution that is also a link (`|name|_`) shows the substitution's text.
+      .replace(/\|([\w -]+)\|__?/g, '|$1|')
+      // A simple reference name (`word_`, `word__`) shows the word; inside literals it stays as written.
+      .replace(
+        /(``[^`]+``|`[^`]*`_*)|(?<![\w\\|])([A-Za-z][\w.+-]*?)__?(?=$|[\s.,;:!?)\]'"])/g,
+        (whole, literal: string | undefined, name: string | undefined) => literal ?? name ?? whole,
+      )
+      // :abbr:`DOI (Digital Object Identifier)` shows the abbreviation; the rest is its tooltip.
+      .replace(/:abbr:`([^`(]*?)\s*\([^`]*\)`/g, '$1')
       .replace(/:[\w:+-]+:`([^`<]*?)\s*<[^`>]*>`/g, '$1') // :role:`text <target>`
       // :role:`~a.b.c` shows the last part only ("c"), as Sphinx writes a cross-reference with `~`.
       .replace(/:[\w:+-]+:`([!~]?)([^`]*)`/g, (_m, mark: string, target: string) => (mark === '~' ? (target.split('.').pop() ?? target) : target))
@@ -259,7 +282,12 @@ export function shownCode(code: string, language = 'default'): string {
  * cannot find stays out of the truth, as before.
  */
 export function rstTruth(source: string, included?: (path: string) => string | undefined, language = 'default'): RstTruth {
-  const lines = source.replace(/\r\n?/g, '\n').split('\n');
+  const lines = source
+    .replace(/\r\n?/g, '\n')
+    // A link whose text ends one line and its address starts the next (`` `.zenodo.json`` then
+    // ``<https://...>`__ file``) is one link: joined on one line, as docutils reads it.
+    .replace(/`([^`\n]+)\n[ \t]*(<https?:\/\/[^>\s]+>`)/g, '`$1 $2')
+    .split('\n');
   const fields = fieldLists(lines);
   const truth: RstTruth = {
     headings: new Map(),
@@ -294,6 +322,22 @@ export function rstTruth(source: string, included?: (path: string) => string | u
       continue;
     }
     if (adornment.test(line)) {
+      index++;
+      continue;
+    }
+    // An anonymous link target (`__ https://...`): not shown.
+    if (/^\s*__ \S+\s*$/.test(line)) {
+      index++;
+      continue;
+    }
+    // File-wide metadata before the first title (`:orphan:`, `:tocdepth: 2`): Sphinx shows none.
+    if (textParts.length === 0 && /^:[\w-]+:(?:\s+\S+)?\s*$/.test(line)) {
+      index++;
+      continue;
+    }
+    // A Jinja placeholder alone on a line (pandas' conf.py renders each source as a template; its
+    // `{{ header }}` becomes a hidden setup block): not shown.
+    if (/^\s*\{\{[^}]*\}\}\s*$/.test(line)) {
       index++;
       continue;
     }
@@ -339,7 +383,8 @@ export function rstTruth(source: string, included?: (path: string) => string | u
         // Admonitions, object descriptions (function::, variable::), versionadded...: shown.
         const label = directiveLabels[name];
         if (label) textParts.push(label);
-        if (argument && !/^(note|warning|seealso|tip|important|caution|attention|danger|error|hint)$/.test(name)) textParts.push(inlineText(argument));
+        // An admonition's argument is the first line of its body (`.. note:: Text`): shown too.
+        if (argument) textParts.push(inlineText(argument));
         const inner = rstTruth(block.body.join('\n'), included, highlight);
         for (const [key, count] of inner.headings) for (let n = 0; n < count; n++) add(truth.headings, key);
         for (const [key, count] of inner.code) for (let n = 0; n < count; n++) add(truth.code, key);
