@@ -210,8 +210,26 @@ describe('what Sphinx writes around the source', () => {
     expect(truth.text).toBe(
       "Slicing with R's c Deleting a branch on github keeps df_ and Download Paper. Edit the .zenodo.json file for a DOI. Note Mind the gap.",
     );
+    expect([...truth.links.keys()]).toEqual(['.zenodo.json -> https://github.com/nipy/nipype/blob/master/.zenodo.json']);
+    // No opening backtick (it closes a literal), no link: docutils shows the address as text (pandas' text page).
+    expect(rstTruth('T\n=\n\n``a`` added in Python 3.9\n<https://docs.python.org/3/>`__:\n').links.size).toBe(0);
     // The executed session is a generated region: excused in the page, not stated by the truth.
     expect([...truth.generated.regions]).toEqual(['ipython']);
+  });
+
+  it('lets no shingle span a generated region, on either side', () => {
+    // The shape of pandas' reference/indexing page: titles over autosummary tables.
+    const source =
+      'Index\n=====\n\nThe index holds the labels.\n\n.. autosummary::\n\n   Index\n\nProperties\n----------\n\n.. autosummary::\n\n   Index.values\n\nModifying and computations\n--------------------------\n';
+    const truth = rstTruth(source);
+    const page = `<section><h1>Index</h1><p>The index holds the labels.</p><table class="autosummary"><tr><td>Index(data)</td><td>Immutable sequence used for indexing and alignment.</td></tr></table>
+<section><h2>Properties</h2><table class="autosummary"><tr><td>Index.values</td><td>Return an array.</td></tr></table></section>
+<section><h2>Modifying and computations</h2></section></section>`;
+    const excused = generatedText(page, truth.generated);
+    const output =
+      'Index The index holds the labels Index data Immutable sequence used for indexing and alignment Properties Index values Return an array Modifying and computations';
+    // Neither "Index Properties Modifying and" in the truth nor "alignment Properties Index values" in the page counts.
+    expect(shingleCounts(truth.text, output, excused)).toEqual({ tp: 1, fp: 0, fn: 0 });
   });
 
   it('excuses viewcode links on any page', () => {

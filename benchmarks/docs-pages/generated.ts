@@ -105,6 +105,17 @@ export function generatedText(html: string, parts: GeneratedParts): string {
     if (isBlock) runs.push({ text: ' ', generated: false });
   };
   parseDocument(html, { decodeEntities: true }).children.forEach(walk);
+  // Page text of fewer words than two junctions between two regions (a section title between two
+  // autosummary tables) is excused with them: its shingles all span a junction.
+  let lastGenerated = -1;
+  runs.forEach((run, index) => {
+    if (!run.generated) return;
+    if (lastGenerated >= 0 && lastGenerated < index - 1) {
+      const between = runs.slice(lastGenerated + 1, index);
+      if (words(between.map((part) => part.text).join('')).length < 2 * junctionWords) for (const part of between) part.generated = true;
+    }
+    lastGenerated = index;
+  });
   const found: string[] = [];
   runs.forEach((run, index) => {
     if (!run.generated) return;

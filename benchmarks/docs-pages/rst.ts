@@ -5,6 +5,7 @@
  * depend on the underline order of each file, so they are not compared), code text (languages
  * depend on each project's default highlighter), `text <url>`_ links, and prose for the shingle F1.
  */
+import { shingleBreak } from '../main-content/metrics.js';
 
 export interface RstTruth {
   headings: Map<string, number>;
@@ -286,7 +287,7 @@ export function rstTruth(source: string, included?: (path: string) => string | u
     .replace(/\r\n?/g, '\n')
     // A link whose text ends one line and its address starts the next (`` `.zenodo.json`` then
     // ``<https://...>`__ file``) is one link: joined on one line, as docutils reads it.
-    .replace(/`([^`\n]+)\n[ \t]*(<https?:\/\/[^>\s]+>`)/g, '`$1 $2')
+    .replace(/(?<![`\w])`([^`\n]+)\n[ \t]*(<https?:\/\/[^>\s]+>`)/g, '`$1 $2')
     .split('\n');
   const fields = fieldLists(lines);
   const truth: RstTruth = {
@@ -350,6 +351,10 @@ export function rstTruth(source: string, included?: (path: string) => string | u
       if (autodocObjects.has(name) && objectName) truth.generated.objects.push(objectName);
       if (name === 'automodule' && objectName) truth.generated.modules.push(objectName);
       if (generatedRegions.has(name)) truth.generated.regions.add(name);
+      // What the build writes here is excused in the page; no shingle of the truth spans it
+      // (headings over autosummary tables would read as one run of titles).
+      const generates = generatedRegions.has(name) || autodocObjects.has(name) || name === 'automodule' || name === 'automodapi' || name === 'automodsumm';
+      if (generates) textParts.push(shingleBreak);
       // sphinx-automodapi writes a module's summary as autosummary tables (astropy's pages).
       if (name === 'automodapi' || name === 'automodsumm') truth.generated.regions.add('autosummary');
       const selects = lines
@@ -394,6 +399,7 @@ export function rstTruth(source: string, included?: (path: string) => string | u
         for (const region of inner.generated.regions) truth.generated.regions.add(region);
         textParts.push(inner.text);
       }
+      if (generates) textParts.push(shingleBreak);
       index = block.end;
       continue;
     }
@@ -429,7 +435,7 @@ export function rstTruth(source: string, included?: (path: string) => string | u
       }
     }
   }
-  truth.text = canonical(textParts.join(' '));
+  truth.text = canonical(textParts.join(' ')).replace(/^[\s\u001e]+|[\s\u001e]+$/g, '');
   return truth;
 }
 
