@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shingleCounts } from '../main-content/metrics.js';
+import { shingleBreak, shingleCounts } from '../main-content/metrics.js';
 import { generatedText } from './generated.js';
 import { rstTruth } from './rst.js';
 
@@ -230,6 +230,16 @@ describe('what Sphinx writes around the source', () => {
       'Index The index holds the labels Index data Immutable sequence used for indexing and alignment Properties Index values Return an array Modifying and computations';
     // Neither "Index Properties Modifying and" in the truth nor "alignment Properties Index values" in the page counts.
     expect(shingleCounts(truth.text, output, excused)).toEqual({ tp: 1, fp: 0, fn: 0 });
+  });
+
+  it('excuses the link an extension role over a number becomes, and leaves a gap in the truth', () => {
+    // The shape of pandas' whatsnew pages (extlinks: `:issue:` shows "GH45637").
+    const truth = rstTruth('v1.4.3\n======\n\n- Fixed regression in concat of empty frames (:issue:`45637`, :pep:`8`)\n');
+    expect(truth.generated.numbered).toEqual(['45637']);
+    expect(truth.text).toBe(`v1.4.3 Fixed regression in concat of empty frames ( ${shingleBreak} , 8)`);
+    const page =
+      '<li><p>Fixed regression in concat of empty frames (<a class="reference external" href="https://github.com/pandas-dev/pandas/issues/45637">GH45637</a>, PEP 8)</p></li>';
+    expect(generatedText(page, truth.generated)).toBe('of empty frames GH45637 PEP 8');
   });
 
   it('excuses viewcode links on any page', () => {

@@ -83,6 +83,13 @@ function isGeneratedObject(element: Element, parts: GeneratedParts): boolean {
   return parts.objects.some((name) => id === name || id.endsWith(`.${name}`)) || parts.modules.some((module) => id.startsWith(`${module}.`));
 }
 
+/** The external link an extension role over a number became (`GH45637` to `.../issues/45637`). */
+function isNumberedLink(element: Element, parts: GeneratedParts): boolean {
+  if (element.name !== 'a' || parts.numbered.length === 0 || !/(?:^|\s)external(?:\s|$)/.test(element.attribs.class ?? '')) return false;
+  const number = /(\d+)\/?$/.exec(element.attribs.href ?? '')?.[1];
+  return number !== undefined && parts.numbered.includes(number);
+}
+
 export function generatedText(html: string, parts: GeneratedParts): string {
   const patterns = [...parts.regions].map((region) => regionClasses[region]).filter((pattern): pattern is RegExp => pattern !== undefined);
   patterns.push(alwaysGenerated);
@@ -95,7 +102,7 @@ export function generatedText(html: string, parts: GeneratedParts): string {
     }
     if (!isTag(node) || node.name === 'head' || node.name === 'script' || node.name === 'style') return;
     const className = node.attribs.class ?? '';
-    if (patterns.some((pattern) => pattern.test(className)) || isGeneratedObject(node, parts)) {
+    if (patterns.some((pattern) => pattern.test(className)) || isGeneratedObject(node, parts) || isNumberedLink(node, parts)) {
       runs.push({ text: textOf(node), generated: true });
       return;
     }

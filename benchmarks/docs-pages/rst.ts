@@ -24,6 +24,8 @@ export interface RstTruth {
  */
 export interface GeneratedParts {
   objects: string[];
+  /** Numbers of extension roles (`:issue:`45637``): the link the extension writes (`GH45637`). */
+  numbered: string[];
   modules: string[];
   regions: Set<string>;
 }
@@ -212,6 +214,10 @@ export function sectionTitle(text: string): string {
   return canonical(text).replace(/^(?:\d+\.)+ /, '');
 }
 
+/** Roles of Sphinx and docutils that show a number as written (`:pep:` shows "PEP 8", as the truth does not state either). */
+const numberedRole =
+  /:(?!(?:pep|rfc|const|sup|sub|math|eq|data|attr|obj|code|literal|samp|kbd|strong|emphasis|ref|numref|doc|term)(?:`|:))(?:[\w+-]+:)*[\w+-]+:`(\d+)`/g;
+
 /** Inline markup to the text a reader sees. */
 export function inlineText(text: string): string {
   return (
@@ -223,6 +229,9 @@ export function inlineText(text: string): string {
         /(``[^`]+``|`[^`]*`_*)|(?<![\w\\|])([A-Za-z][\w.+-]*?)__?(?=$|[\s.,;:!?)\]'"])/g,
         (whole, literal: string | undefined, name: string | undefined) => literal ?? name ?? whole,
       )
+      // An extension's role over a number (`:issue:`45637``, `:pr:`...``) is a link whose text the
+      // project's configuration writes ("GH45637", "#45637"): a gap in the truth, excused in the page.
+      .replace(numberedRole, ` ${shingleBreak} `)
       // :abbr:`DOI (Digital Object Identifier)` shows the abbreviation; the rest is its tooltip.
       .replace(/:abbr:`([^`(]*?)\s*\([^`]*\)`/g, '$1')
       .replace(/:[\w:+-]+:`([^`<]*?)\s*<[^`>]*>`/g, '$1') // :role:`text <target>`
@@ -295,12 +304,13 @@ export function rstTruth(source: string, included?: (path: string) => string | u
     code: new Map(),
     links: new Map(),
     text: '',
-    generated: { objects: [], modules: [], regions: new Set() },
+    generated: { objects: [], modules: [], regions: new Set(), numbered: [] },
   };
   const textParts: string[] = [];
   const named = new Map<string, string>();
   for (const match of source.matchAll(/^\s*\.\. _([^:]+):\s+(https?:\/\/\S+)\s*$/gm)) named.set(match[1]!.trim().toLowerCase(), match[2]!);
   const addLinks = (line: string): void => {
+    for (const match of line.matchAll(numberedRole)) truth.generated.numbered.push(match[1]!);
     for (const match of line.matchAll(/`([^`<]+?)\s*<(https?:\/\/[^>`]+)>`__?/g))
       add(truth.links, `${canonical(inlineText(match[1]!))} -> ${new URL(match[2]!).href}`);
     for (const match of line.matchAll(/(?<![:\w])`([^`<]+)`_(?!_)/g)) {
@@ -397,6 +407,7 @@ export function rstTruth(source: string, included?: (path: string) => string | u
         truth.generated.objects.push(...inner.generated.objects);
         truth.generated.modules.push(...inner.generated.modules);
         for (const region of inner.generated.regions) truth.generated.regions.add(region);
+        truth.generated.numbered.push(...inner.generated.numbered);
         textParts.push(inner.text);
       }
       if (generates) textParts.push(shingleBreak);
