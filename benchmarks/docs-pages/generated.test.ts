@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shingleCounts } from '../main-content/metrics.js';
+import { shingleBreak, shingleCounts } from '../main-content/metrics.js';
 import { generatedText } from './generated.js';
 import { rstTruth } from './rst.js';
 
@@ -178,6 +178,68 @@ describe('what Sphinx writes around the source', () => {
     const truth = rstTruth(source);
     expect([...truth.code.keys()]).toEqual(['ax.imshow(data)']);
     expect(truth.text).not.toContain('subplot');
+  });
+
+  it('reads references, substitutions, abbreviations and admonition titles as the page shows them', () => {
+    // The shapes of pandas' comparison_with_r and whatsnew pages and nipype's about page, cut down.
+    const source = [
+      ':orphan:',
+      '',
+      '{{ header }}',
+      '',
+      "Slicing with R's |c|_",
+      '---------------------',
+      '',
+      'Deleting a branch on github_ keeps ``df_`` and `Download Paper`__.',
+      '',
+      '__ https://example.org/paper.pdf',
+      '',
+      'Edit the `.zenodo.json',
+      '<https://github.com/nipy/nipype/blob/master/.zenodo.json>`__ file for a :abbr:`DOI (Digital Object Identifier)`.',
+      '',
+      '.. note:: Mind the gap.',
+      '',
+      '.. ipython:: python',
+      '',
+      '    df = pd.DataFrame()',
+      '    df',
+      '',
+    ].join('\n');
+    const truth = rstTruth(source);
+    expect([...truth.headings.keys()]).toEqual(["Slicing with R's c"]);
+    expect(truth.text).toBe(
+      "Slicing with R's c Deleting a branch on github keeps df_ and Download Paper. Edit the .zenodo.json file for a DOI. Note Mind the gap.",
+    );
+    expect([...truth.links.keys()]).toEqual(['.zenodo.json -> https://github.com/nipy/nipype/blob/master/.zenodo.json']);
+    // No opening backtick (it closes a literal), no link: docutils shows the address as text (pandas' text page).
+    expect(rstTruth('T\n=\n\n``a`` added in Python 3.9\n<https://docs.python.org/3/>`__:\n').links.size).toBe(0);
+    // The executed session is a generated region: excused in the page, not stated by the truth.
+    expect([...truth.generated.regions]).toEqual(['ipython']);
+  });
+
+  it('lets no shingle span a generated region, on either side', () => {
+    // The shape of pandas' reference/indexing page: titles over autosummary tables.
+    const source =
+      'Index\n=====\n\nThe index holds the labels.\n\n.. autosummary::\n\n   Index\n\nProperties\n----------\n\n.. autosummary::\n\n   Index.values\n\nModifying and computations\n--------------------------\n';
+    const truth = rstTruth(source);
+    const page = `<section><h1>Index</h1><p>The index holds the labels.</p><table class="autosummary"><tr><td>Index(data)</td><td>Immutable sequence used for indexing and alignment.</td></tr></table>
+<section><h2>Properties</h2><table class="autosummary"><tr><td>Index.values</td><td>Return an array.</td></tr></table></section>
+<section><h2>Modifying and computations</h2></section></section>`;
+    const excused = generatedText(page, truth.generated);
+    const output =
+      'Index The index holds the labels Index data Immutable sequence used for indexing and alignment Properties Index values Return an array Modifying and computations';
+    // Neither "Index Properties Modifying and" in the truth nor "alignment Properties Index values" in the page counts.
+    expect(shingleCounts(truth.text, output, excused)).toEqual({ tp: 1, fp: 0, fn: 0 });
+  });
+
+  it('excuses the link an extension role over a number becomes, and leaves a gap in the truth', () => {
+    // The shape of pandas' whatsnew pages (extlinks: `:issue:` shows "GH45637").
+    const truth = rstTruth('v1.4.3\n======\n\n- Fixed regression in concat of empty frames (:issue:`45637`, :pep:`8`)\n');
+    expect(truth.generated.numbered).toEqual(['45637']);
+    expect(truth.text).toBe(`v1.4.3 Fixed regression in concat of empty frames ( ${shingleBreak} , 8)`);
+    const page =
+      '<li><p>Fixed regression in concat of empty frames (<a class="reference external" href="https://github.com/pandas-dev/pandas/issues/45637">GH45637</a>, PEP 8)</p></li>';
+    expect(generatedText(page, truth.generated)).toBe('of empty frames GH45637 PEP 8');
   });
 
   it('excuses viewcode links on any page', () => {

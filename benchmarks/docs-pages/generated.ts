@@ -83,6 +83,13 @@ function isGeneratedObject(element: Element, parts: GeneratedParts): boolean {
   return parts.objects.some((name) => id === name || id.endsWith(`.${name}`)) || parts.modules.some((module) => id.startsWith(`${module}.`));
 }
 
+/** The external link an extension role over a number became (`GH45637` to `.../issues/45637`). */
+function isNumberedLink(element: Element, parts: GeneratedParts): boolean {
+  if (element.name !== 'a' || parts.numbered.length === 0 || !/(?:^|\s)external(?:\s|$)/.test(element.attribs.class ?? '')) return false;
+  const number = /(\d+)\/?$/.exec(element.attribs.href ?? '')?.[1];
+  return number !== undefined && parts.numbered.includes(number);
+}
+
 export function generatedText(html: string, parts: GeneratedParts): string {
   const patterns = [...parts.regions].map((region) => regionClasses[region]).filter((pattern): pattern is RegExp => pattern !== undefined);
   patterns.push(alwaysGenerated);
@@ -95,7 +102,7 @@ export function generatedText(html: string, parts: GeneratedParts): string {
     }
     if (!isTag(node) || node.name === 'head' || node.name === 'script' || node.name === 'style') return;
     const className = node.attribs.class ?? '';
-    if (patterns.some((pattern) => pattern.test(className)) || isGeneratedObject(node, parts)) {
+    if (patterns.some((pattern) => pattern.test(className)) || isGeneratedObject(node, parts) || isNumberedLink(node, parts)) {
       runs.push({ text: textOf(node), generated: true });
       return;
     }
@@ -105,6 +112,17 @@ export function generatedText(html: string, parts: GeneratedParts): string {
     if (isBlock) runs.push({ text: ' ', generated: false });
   };
   parseDocument(html, { decodeEntities: true }).children.forEach(walk);
+  // Page text of fewer words than two junctions between two regions (a section title between two
+  // autosummary tables) is excused with them: its shingles all span a junction.
+  let lastGenerated = -1;
+  runs.forEach((run, index) => {
+    if (!run.generated) return;
+    if (lastGenerated >= 0 && lastGenerated < index - 1) {
+      const between = runs.slice(lastGenerated + 1, index);
+      if (words(between.map((part) => part.text).join('')).length < 2 * junctionWords) for (const part of between) part.generated = true;
+    }
+    lastGenerated = index;
+  });
   const found: string[] = [];
   runs.forEach((run, index) => {
     if (!run.generated) return;

@@ -5,6 +5,7 @@
  * depend on the underline order of each file, so they are not compared), code text (languages
  * depend on each project's default highlighter), `text <url>`_ links, and prose for the shingle F1.
  */
+import { shingleBreak } from '../main-content/metrics.js';
 
 export interface RstTruth {
   headings: Map<string, number>;
@@ -23,6 +24,8 @@ export interface RstTruth {
  */
 export interface GeneratedParts {
   objects: string[];
+  /** Numbers of extension roles (`:issue:`45637``): the link the extension writes (`GH45637`). */
+  numbered: string[];
   modules: string[];
   regions: Set<string>;
 }
@@ -79,6 +82,9 @@ const hiddenDirectives: ReadonlySet<string> = new Set([
   'py:currentmodule',
   // Its table is written by the build from the names listed (a generated region, excused).
   'autosummary',
+  // An executed session: the page shows the input with its prompts and the output, all written
+  // by the build (a generated region, excused); the body's lines are not the text a reader sees.
+  'ipython',
   'automodapi',
   'automodsumm',
 ]);
@@ -101,6 +107,17 @@ const directiveLabels: Readonly<Record<string, string>> = {
   'py:exception': 'exception',
   'py:classmethod': 'classmethod',
   'py:staticmethod': 'static',
+  // Admonitions: Sphinx writes their title above the body.
+  attention: 'Attention',
+  caution: 'Caution',
+  danger: 'Danger',
+  error: 'Error',
+  hint: 'Hint',
+  important: 'Important',
+  note: 'Note',
+  tip: 'Tip',
+  warning: 'Warning',
+  seealso: 'See also',
 };
 
 /** Labels Sphinx's info field lists show, by field name (`:param x:` is shown as "Parameters: x"). */
@@ -197,10 +214,26 @@ export function sectionTitle(text: string): string {
   return canonical(text).replace(/^(?:\d+\.)+ /, '');
 }
 
+/** Roles of Sphinx and docutils that show a number as written (`:pep:` shows "PEP 8", as the truth does not state either). */
+const numberedRole =
+  /:(?!(?:pep|rfc|const|sup|sub|math|eq|data|attr|obj|code|literal|samp|kbd|strong|emphasis|ref|numref|doc|term)(?:`|:))(?:[\w+-]+:)*[\w+-]+:`(\d+)`/g;
+
 /** Inline markup to the text a reader sees. */
 export function inlineText(text: string): string {
   return (
     text
+      // A substitution that is also a link (`|name|_`) shows the substitution's text.
+      .replace(/\|([\w -]+)\|__?/g, '|$1|')
+      // A simple reference name (`word_`, `word__`) shows the word; inside literals it stays as written.
+      .replace(
+        /(``[^`]+``|`[^`]*`_*)|(?<![\w\\|])([A-Za-z][\w.+-]*?)__?(?=$|[\s.,;:!?)\]'"])/g,
+        (whole, literal: string | undefined, name: string | undefined) => literal ?? name ?? whole,
+      )
+      // An extension's role over a number (`:issue:`45637``, `:pr:`...``) is a link whose text the
+      // project's configuration writes ("GH45637", "#45637"): a gap in the truth, excused in the page.
+      .replace(numberedRole, ` ${shingleBreak} `)
+      // :abbr:`DOI (Digital Object Identifier)` shows the abbreviation; the rest is its tooltip.
+      .replace(/:abbr:`([^`(]*?)\s*\([^`]*\)`/g, '$1')
       .replace(/:[\w:+-]+:`([^`<]*?)\s*<[^`>]*>`/g, '$1') // :role:`text <target>`
       // :role:`~a.b.c` shows the last part only ("c"), as Sphinx writes a cross-reference with `~`.
       .replace(/:[\w:+-]+:`([!~]?)([^`]*)`/g, (_m, mark: string, target: string) => (mark === '~' ? (target.split('.').pop() ?? target) : target))
@@ -259,19 +292,25 @@ export function shownCode(code: string, language = 'default'): string {
  * cannot find stays out of the truth, as before.
  */
 export function rstTruth(source: string, included?: (path: string) => string | undefined, language = 'default'): RstTruth {
-  const lines = source.replace(/\r\n?/g, '\n').split('\n');
+  const lines = source
+    .replace(/\r\n?/g, '\n')
+    // A link whose text ends one line and its address starts the next (`` `.zenodo.json`` then
+    // ``<https://...>`__ file``) is one link: joined on one line, as docutils reads it.
+    .replace(/(?<![`\w])`([^`\n]+)\n[ \t]*(<https?:\/\/[^>\s]+>`)/g, '`$1 $2')
+    .split('\n');
   const fields = fieldLists(lines);
   const truth: RstTruth = {
     headings: new Map(),
     code: new Map(),
     links: new Map(),
     text: '',
-    generated: { objects: [], modules: [], regions: new Set() },
+    generated: { objects: [], modules: [], regions: new Set(), numbered: [] },
   };
   const textParts: string[] = [];
   const named = new Map<string, string>();
   for (const match of source.matchAll(/^\s*\.\. _([^:]+):\s+(https?:\/\/\S+)\s*$/gm)) named.set(match[1]!.trim().toLowerCase(), match[2]!);
   const addLinks = (line: string): void => {
+    for (const match of line.matchAll(numberedRole)) truth.generated.numbered.push(match[1]!);
     for (const match of line.matchAll(/`([^`<]+?)\s*<(https?:\/\/[^>`]+)>`__?/g))
       add(truth.links, `${canonical(inlineText(match[1]!))} -> ${new URL(match[2]!).href}`);
     for (const match of line.matchAll(/(?<![:\w])`([^`<]+)`_(?!_)/g)) {
@@ -297,6 +336,22 @@ export function rstTruth(source: string, included?: (path: string) => string | u
       index++;
       continue;
     }
+    // An anonymous link target (`__ https://...`): not shown.
+    if (/^\s*__ \S+\s*$/.test(line)) {
+      index++;
+      continue;
+    }
+    // File-wide metadata before the first title (`:orphan:`, `:tocdepth: 2`): Sphinx shows none.
+    if (textParts.length === 0 && /^:[\w-]+:(?:\s+\S+)?\s*$/.test(line)) {
+      index++;
+      continue;
+    }
+    // A Jinja placeholder alone on a line (pandas' conf.py renders each source as a template; its
+    // `{{ header }}` becomes a hidden setup block): not shown.
+    if (/^\s*\{\{[^}]*\}\}\s*$/.test(line)) {
+      index++;
+      continue;
+    }
     const found = directive.exec(line);
     if (found) {
       const [, indent, name, argument] = found as unknown as [string, string, string, string];
@@ -306,6 +361,10 @@ export function rstTruth(source: string, included?: (path: string) => string | u
       if (autodocObjects.has(name) && objectName) truth.generated.objects.push(objectName);
       if (name === 'automodule' && objectName) truth.generated.modules.push(objectName);
       if (generatedRegions.has(name)) truth.generated.regions.add(name);
+      // What the build writes here is excused in the page; no shingle of the truth spans it
+      // (headings over autosummary tables would read as one run of titles).
+      const generates = generatedRegions.has(name) || autodocObjects.has(name) || name === 'automodule' || name === 'automodapi' || name === 'automodsumm';
+      if (generates) textParts.push(shingleBreak);
       // sphinx-automodapi writes a module's summary as autosummary tables (astropy's pages).
       if (name === 'automodapi' || name === 'automodsumm') truth.generated.regions.add('autosummary');
       const selects = lines
@@ -339,7 +398,8 @@ export function rstTruth(source: string, included?: (path: string) => string | u
         // Admonitions, object descriptions (function::, variable::), versionadded...: shown.
         const label = directiveLabels[name];
         if (label) textParts.push(label);
-        if (argument && !/^(note|warning|seealso|tip|important|caution|attention|danger|error|hint)$/.test(name)) textParts.push(inlineText(argument));
+        // An admonition's argument is the first line of its body (`.. note:: Text`): shown too.
+        if (argument) textParts.push(inlineText(argument));
         const inner = rstTruth(block.body.join('\n'), included, highlight);
         for (const [key, count] of inner.headings) for (let n = 0; n < count; n++) add(truth.headings, key);
         for (const [key, count] of inner.code) for (let n = 0; n < count; n++) add(truth.code, key);
@@ -347,8 +407,10 @@ export function rstTruth(source: string, included?: (path: string) => string | u
         truth.generated.objects.push(...inner.generated.objects);
         truth.generated.modules.push(...inner.generated.modules);
         for (const region of inner.generated.regions) truth.generated.regions.add(region);
+        truth.generated.numbered.push(...inner.generated.numbered);
         textParts.push(inner.text);
       }
+      if (generates) textParts.push(shingleBreak);
       index = block.end;
       continue;
     }
@@ -384,7 +446,7 @@ export function rstTruth(source: string, included?: (path: string) => string | u
       }
     }
   }
-  truth.text = canonical(textParts.join(' '));
+  truth.text = canonical(textParts.join(' ')).replace(/^[\s\u001e]+|[\s\u001e]+$/g, '');
   return truth;
 }
 

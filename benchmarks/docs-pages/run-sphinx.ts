@@ -4,7 +4,7 @@
  * links (text + URL) as recall, and the aeb shingle F1 of the text; overall is their mean. Sites
  * are printed one by one and as the tuning and held-out parts.
  */
-import { aebScores, shingleCounts, type ShingleCounts } from '../main-content/metrics.js';
+import { aebScores, shingleBreak, shingleCounts, type ShingleCounts } from '../main-content/metrics.js';
 import type { Extractor } from '../main-content/extractors.js';
 import { canonical, codeKey, sectionTitle } from './rst.js';
 import { featuresOfMarkdown, multisetRecall, type Counts } from './score.js';
@@ -63,15 +63,17 @@ const fixed = (value: number): string => value.toFixed(3);
  * Whether the source states at least one shingle (four words) of text of its own. A page whose
  * source is a title over autodoc directives (astropy's `api/*.html`) has none: all its text is
  * generated and excused, so its text score would be made of the few junction words left over, on
- * both extractors alike; such a page is scored on headings, code and links only.
+ * both extractors alike; such a page is scored on headings, code and links only. The shingle is
+ * counted between the gaps generated regions leave (`shingleBreak`): titles over automodule and
+ * toctree output state none.
  */
-const hasOwnText = (text: string): boolean => (text.match(/[\p{L}\p{N}_]+/gu) ?? []).length >= 4;
+const hasOwnText = (text: string): boolean => text.split(shingleBreak).some((part) => (part.match(/[\p{L}\p{N}_]+/gu) ?? []).length >= 4);
 
 export function runSphinx(extractors: [string, Extractor][], perSite: number, detail?: string, tuningOnly = false, excuseGenerated = true): void {
   const pages = loadSphinxPages(perSite, excuseGenerated).filter((page) => !(tuningOnly && page.site.heldOut));
   if (pages.length === 0) {
     console.log(
-      '\nreal Sphinx sites: none installed (apt-get install -y sphinx-doc python3-doc cmake-doc python-requests-doc python-flask-doc python-dask-doc python-celery-doc python-cryptography-doc python-pygments-doc python-xarray-doc python-tornado-doc python-babel-doc python-sympy-doc python-astropy-doc python-h5py-doc python-designateclient-doc python-pandas-doc python-nipype-doc)',
+      '\nreal Sphinx sites: none installed (apt-get install -y sphinx-doc python3-doc cmake-doc python-requests-doc python-flask-doc python-dask-doc python-celery-doc python-cryptography-doc python-pygments-doc python-xarray-doc python-tornado-doc python-babel-doc python-sympy-doc python-astropy-doc python-h5py-doc python-designateclient-doc python-pandas-doc python-nipype-doc python-pygame-doc python-statsmodels-doc python-sqlobject-doc)',
     );
     return;
   }

@@ -20,9 +20,9 @@ export interface SphinxSite {
 }
 
 /**
- * The split: designateclient, pandas and nipype are held out (fresh), flask, tornado and babel held
+ * The split: pygame, statsmodels and sqlobject are held out (fresh), flask, tornado and babel held
  * out earlier; sphinx-doc, requests, python3.11, cmake, cryptography, pygments, xarray, dask, celery,
- * sympy, astropy and h5py are for tuning.
+ * sympy, astropy, h5py, designateclient, pandas and nipype are for tuning.
  * flask (the Pallets theme) was added by task 13b before anyone looked at its pages or scores;
  * dask (the Dask theme, built on sphinx_rtd_theme) and celery (the sphinx_celery theme) by the fourth
  * session the same way. python3.11 moved to tuning in that session (its held-out figure is on record
@@ -55,6 +55,21 @@ export interface SphinxSite {
  * python-nibabel-doc and python-dipy-doc (no `_sources/`), python-mpmath-doc (classic, as h5py),
  * python-lmfit-doc (sphinx13, as sphinx-doc), python-nbsphinx-doc and python-pyopencl-doc
  * (alabaster, as requests), python-pymongo-doc (pydoctheme, as python3.11).
+ * Task 13g (issue 13, tenth session) moved designateclient, pandas and nipype to tuning: 13d printed
+ * their figures (read once), and pandas' and nipype's text gap is now tuned on. Three new fresh
+ * held-out sites were chosen the same way, before any page or score of theirs was read, from the
+ * downloaded .debs' file lists (`dpkg -c`: `_sources/*.rst.txt` of 1,500-60,000 bytes with their
+ * `.html` beside) and stylesheet names alone, for themes no other site uses: pygame
+ * (`python-pygame-doc`, pygame's own theme: pygame.css, reset.css, tooltip.css; 64 sources in
+ * range), statsmodels (`python-statsmodels-doc`, Sphinx's nature theme: nature.css, with nbviewer
+ * notebooks; 128) and sqlobject (`python-sqlobject-doc`, Sphinx's bizstyle theme: bizstyle.css; 20).
+ * Not taken: python-ase-doc (ase.css over sphinx_rtd_theme, as cryptography and tornado),
+ * python-werkzeug-doc (the Pallets theme, as flask), python-pint-doc (flasky), python-psycopg2-doc,
+ * python-urwid-doc and python-pil-doc (classic, as h5py), python-rdflib-doc (pyramid.css with
+ * classic), python-ipython-doc, python-tables-doc, python-hypothesis-doc and python-gevent-doc (no
+ * theme stylesheet of their own: sphinx_rtd_theme from the system), python-mdanalysis-doc and
+ * python-pyqtgraph-doc (12 and 19 sources in range, custom.css only), python-coverage-doc (17),
+ * python-mpi4py-doc (no `_sources/`).
  */
 export const sphinxSites: readonly SphinxSite[] = [
   { name: 'sphinx-doc', package: 'sphinx-doc', root: '/usr/share/doc/sphinx-doc/html', heldOut: false },
@@ -75,10 +90,14 @@ export const sphinxSites: readonly SphinxSite[] = [
   { name: 'sympy', package: 'python-sympy-doc', root: '/usr/share/doc/python-sympy-doc/html', heldOut: false },
   { name: 'astropy', package: 'python-astropy-doc', root: '/usr/share/doc/python-astropy-doc/html', heldOut: false },
   { name: 'h5py', package: 'python-h5py-doc', root: '/usr/share/doc/python-h5py-doc/html', heldOut: false },
-  // Fresh held-out (task 13d), chosen before any page was read.
-  { name: 'designateclient', package: 'python-designateclient-doc', root: '/usr/share/doc/python-designateclient-doc/html', heldOut: true, fresh: true },
-  { name: 'pandas', package: 'python-pandas-doc', root: '/usr/share/doc/python-pandas-doc/html', heldOut: true, fresh: true },
-  { name: 'nipype', package: 'python-nipype-doc', root: '/usr/share/doc/python3-nipype/html', heldOut: true, fresh: true },
+  // Fresh held-out in task 13d; read there, tuned on from task 13g.
+  { name: 'designateclient', package: 'python-designateclient-doc', root: '/usr/share/doc/python-designateclient-doc/html', heldOut: false },
+  { name: 'pandas', package: 'python-pandas-doc', root: '/usr/share/doc/python-pandas-doc/html', heldOut: false },
+  { name: 'nipype', package: 'python-nipype-doc', root: '/usr/share/doc/python3-nipype/html', heldOut: false },
+  // Fresh held-out (task 13g), chosen before any page was read.
+  { name: 'pygame', package: 'python-pygame-doc', root: '/usr/share/doc/python-pygame-doc/html', heldOut: true, fresh: true },
+  { name: 'statsmodels', package: 'python-statsmodels-doc', root: '/usr/share/doc/python-statsmodels-doc/html', heldOut: true, fresh: true },
+  { name: 'sqlobject', package: 'python-sqlobject-doc', root: '/usr/share/doc/python-sqlobject-doc/html', heldOut: true, fresh: true },
 ];
 
 export interface SphinxPage {

@@ -328,6 +328,8 @@ interface Container {
   density: number;
   /** Class/id/role prior (0 when hints are off). */
   weight: number;
+  /** Every element's stats (a rule may read a neighbour's). */
+  allStats: Map<Element, TextStats>;
 }
 
 /** A container with a negative class/id name goes above this link density (the lowest of the rules). */
@@ -345,6 +347,7 @@ const clutterRules: readonly [string, (container: Container) => boolean, 'keep' 
   ['link list', ({ element, density, weight }) => listTags.has(element.name) && weight < 0 && density > 0.3, 'remove'],
   ['list', ({ element }) => listTags.has(element.name), 'keep'],
   ['list wrapper', ({ element, density, weight }) => isSectionListWrapper(element) && !(weight < 0 && density > 0.3), 'keep'],
+  ['announced list', ({ element, density, weight, allStats }) => !(weight < 0 && density > 0.3) && isAnnouncedList(element, allStats), 'keep'],
   ['document section', ({ element }) => isDocumentSectionBlock(element), 'keep'],
   ['heading wrapper', ({ element }) => isHeadingWrapper(element), 'keep'],
   ['data table', ({ element }) => element.name === 'table' && hasHeaderCells(element), 'keep'],
@@ -432,7 +435,54 @@ function isDocumentSectionBlock(element: Element): boolean {
   const parent = element.parent;
   if (!parent || !isTag(parent)) return false;
   const peers = parent.children.filter((child) => isTag(child) && sectionHeadingLevel(child) === level).length;
-  return peers >= sectionPeersNeeded(parent, level);
+  if (peers >= sectionPeersNeeded(parent, level)) return true;
+  // The one subsection of a document's section (nipype's "Index of Interfaces" under its
+  // "Interfaces", as docutils nests them) is a part of that document too.
+  const parentLevel = sectionHeadingLevel(parent);
+  return parentLevel > 0 && parentLevel < level && isDocumentSectionBlock(parent);
+}
+
+/** The list a wrapper holds through a chain of single children with no text of their own (`blockquote > div > ul`). */
+function wrappedList(element: Element): Element | undefined {
+  let current = element;
+  while (!hasOwnText(current)) {
+    const children = current.children.filter(isTag);
+    if (children.length !== 1) return undefined;
+    current = children[0]!;
+    if (listTags.has(current.name)) return current;
+  }
+  return undefined;
+}
+
+/** Shortest sentence that announces what follows it (not a "See also:" label). */
+const introductionMinimum = 40;
+
+/**
+ * A list (or its wrapper) that the sentence before it announces: the previous block is prose of
+ * the text, mostly not links, that ends with a colon ("...basic image manipulations, and
+ * filesystem/storage interfaces:"). The list finishes that sentence, whatever share of it is links.
+ */
+function isAnnouncedList(element: Element, stats: Map<Element, TextStats>): boolean {
+  if (!listTags.has(element.name) && !wrappedList(element)) return false;
+  // Judged where the wrapping ends: the `div` of `blockquote > div > ul` has no sibling of its own.
+  let outer = element;
+  while (
+    outer.parent &&
+    isTag(outer.parent) &&
+    outer.parent.name !== 'section' &&
+    !hasOwnText(outer.parent) &&
+    outer.parent.children.filter(isTag).length === 1
+  )
+    outer = outer.parent;
+  let previous = outer.prev;
+  while (previous && !isTag(previous)) {
+    if (isText(previous) && previous.data.trim() !== '') return false;
+    previous = previous.prev;
+  }
+  if (previous?.name !== 'p') return false;
+  const previousStats = stats.get(previous);
+  if (!previousStats || previousStats.text < introductionMinimum || linkDensity(previousStats) > 0.5) return false;
+  return /:\s*$/.test(collapsedText(previous));
 }
 
 /** `footer`, `aside`, `nav` that survived inside the content: kept only as prose. */
@@ -494,6 +544,7 @@ function isClutter(element: Element, stats: TextStats, options: CleanupOptions, 
     stats,
     density: densityBesideDataTables(element, stats, allStats, tables),
     weight: options.useClassHints ? hintWeight(element) : 0,
+    allStats,
   };
   return clutterRules.find(([, applies]) => applies(container))?.[2] === 'remove';
 }
