@@ -162,6 +162,23 @@ export function descendantElements(parent: ParentNode, test?: (element: Element)
 }
 
 /**
+ * `descendantElements(root)` after `detached` were detached from under `root`, from the list
+ * `elements` that `descendantElements(root)` gave before: without a second walk of the tree.
+ * `detached` must hold every node taken out of the tree since (the tree changed in no other way);
+ * in pre-order a parent comes before its children, so an element is gone when it or its parent is.
+ */
+export function remainingElements(elements: readonly Element[], detached: Iterable<Element>): Element[] {
+  const gone = new Set<AnyNode>(detached);
+  if (gone.size === 0) return [...elements];
+  const result: Element[] = [];
+  for (const element of elements) {
+    if (gone.has(element) || (element.parent !== null && gone.has(element.parent))) gone.add(element);
+    else result.push(element);
+  }
+  return result;
+}
+
+/**
  * The first answer `visit` gives for the text nodes under `parent`, in document order, without
  * recursion (the walk of `descendantElements`); `undefined` when it gives none.
  */
