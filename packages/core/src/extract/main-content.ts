@@ -27,6 +27,7 @@ import {
   documentOf,
   elementOf,
   firstElement,
+  forgetHintNames,
   hintText,
   isWithin,
   pruneTree,
@@ -254,6 +255,14 @@ function sourceDocument(source: PageSource): Document {
 
 /** `extractMainContent` on a page the caller hands over (see `PageSource`). */
 export function extractMainContentOf(source: PageSource): MainContentResult {
+  try {
+    return extractFrom(source);
+  } finally {
+    forgetHintNames();
+  }
+}
+
+function extractFrom(source: PageSource): MainContentResult {
   const titles = declaredTitles(sourceDocument(source));
   const summaries = declaredSummaries(sourceDocument(source));
   let best = extractOnce(source, titles, summaries, true);
