@@ -37,6 +37,26 @@ function detach(node: AnyNode): void {
   detachNode(node);
 }
 
+/** The flow's elements in document order (`descendantElements(flow)`), as the rules read them. */
+type FlowElements = () => Element[];
+
+/**
+ * The flow's elements for one trim, walked again only after a rule detached something: most
+ * articles lose nothing to the trim, and five rules walked the whole flow each (a quarter of the
+ * element walks of a page's transform). The list is read, never changed, by the rules.
+ */
+function flowElementsOf(flow: Element): FlowElements {
+  let elements: Element[] | undefined;
+  let walkedAt = -1;
+  return () => {
+    if (elements === undefined || walkedAt !== detachedCount) {
+      elements = descendantElements(flow);
+      walkedAt = detachedCount;
+    }
+    return elements;
+  };
+}
+
 /** Text that is nothing but one or more HTML tags, printed as text. */
 const escapedMarkupPattern = /^(?:<\/?[a-z][a-z0-9-]*(?:\s[^<>]*)?\/?>\s*)+$/i;
 /** A block before the title is a link list when at least this share of its text is links. */
@@ -166,9 +186,9 @@ function hasSentenceEnd(element: Element): boolean {
 }
 
 /** The prose paragraphs under `root` and every element that holds one, found in one pass. */
-function proseHolders(root: Element, stats: Map<Element, TextStats>): Set<Element> {
+function proseHolders(root: Element, stats: Map<Element, TextStats>, elements: FlowElements): Set<Element> {
   const holders = new Set<Element>();
-  for (const element of descendantElements(root)) {
+  for (const element of elements()) {
     if (!isProseParagraph(element, stats.get(element))) continue;
     for (let node: Element | null = element; node && !holders.has(node); node = node.parent as Element | null) {
       holders.add(node);
@@ -310,8 +330,8 @@ function trimTitleLabels(flow: Element, title: Element, stats: Map<Element, Text
  * Removes author boxes: around each `rel="author"` link, the largest block that is still short and
  * holds no prose paragraph (name, photo, position, "follow" buttons).
  */
-function trimAuthorBoxes(flow: Element, stats: Map<Element, TextStats>, holders: Set<Element>): void {
-  const authorLinks = descendantElements(flow, (element) => element.name === 'a' && /(?:^|\s)author(?:\s|$)/i.test(element.attribs.rel ?? ''));
+function trimAuthorBoxes(flow: Element, stats: Map<Element, TextStats>, holders: Set<Element>, elements: FlowElements): void {
+  const authorLinks = elements().filter((element) => element.name === 'a' && /(?:^|\s)author(?:\s|$)/i.test(element.attribs.rel ?? ''));
   const boxes = new Set<Element>();
   for (const link of authorLinks) {
     let box: Element | undefined;
@@ -397,8 +417,8 @@ function isPromoLine(element: Element, stats: TextStats | undefined): boolean {
  * by nothing. A link the text introduces ("Details:", a list of sources) sits after a line that is
  * not prose and stays.
  */
-function trimPromoLines(flow: Element, stats: Map<Element, TextStats>): void {
-  const lines = descendantElements(flow).filter((element) => isPromoLine(element, stats.get(element)));
+function trimPromoLines(stats: Map<Element, TextStats>, elements: FlowElements): void {
+  const lines = elements().filter((element) => isPromoLine(element, stats.get(element)));
   for (const line of lines) {
     const previous = neighbourOf(line, 'prev', stats);
     const next = neighbourOf(line, 'next', stats);
@@ -437,9 +457,9 @@ function endsFlow(element: Element, flow: Element, stats: Map<Element, TextStats
  * line). A bold line that ends a notice after its list of dates or its address stays: it does
  * not follow a paragraph of prose.
  */
-function trimClosingNote(flow: Element, stats: Map<Element, TextStats>): void {
+function trimClosingNote(flow: Element, stats: Map<Element, TextStats>, elements: FlowElements): void {
   // The last prose paragraph, looked for from the end.
-  const last = descendantElements(flow).findLast((element) => isProseParagraph(element, stats.get(element)));
+  const last = elements().findLast((element) => isProseParagraph(element, stats.get(element)));
   if (!last) return;
   const note = neighbourOf(last, 'next', stats);
   if (!note || !endsFlow(note, flow, stats)) return;
@@ -468,8 +488,8 @@ function isCentredNote(element: Element, stats: TextStats | undefined): boolean 
  * or as the last block with text ("X is the founder of ..."). The story's own paragraphs are not
  * centred; an emphasised line inside the text is not at an end.
  */
-function trimCentredNotes(flow: Element, stats: Map<Element, TextStats>): void {
-  const blocks = descendantElements(flow).filter((element) => {
+function trimCentredNotes(stats: Map<Element, TextStats>, elements: FlowElements): void {
+  const blocks = elements().filter((element) => {
     const elementStats = stats.get(element);
     return elementStats?.blocks === 1 && (elementStats.text > 0 || elementStats.media > 0) && !isInline(element);
   });
@@ -494,15 +514,16 @@ function trimCentredNotes(flow: Element, stats: Map<Element, TextStats>): void {
 export function trimArticleEdges(container: Element, title: Element | undefined, stats: Map<Element, TextStats>): boolean {
   detachedCount = 0;
   const flow = flowOf(container);
-  const holders = proseHolders(flow, stats);
+  const elements = flowElementsOf(flow);
+  const holders = proseHolders(flow, stats, elements);
   if (title && title !== flow && isWithin(title, flow)) {
     trimBeforeTitle(flow, title, stats, holders);
     trimTitleLabels(flow, title, stats, holders);
   }
-  trimAuthorBoxes(flow, stats, holders);
+  trimAuthorBoxes(flow, stats, holders, elements);
   trimAfterProse(flow, stats, holders);
-  trimPromoLines(flow, stats);
-  trimClosingNote(flow, stats);
-  trimCentredNotes(flow, stats);
+  trimPromoLines(stats, elements);
+  trimClosingNote(flow, stats, elements);
+  trimCentredNotes(stats, elements);
   return detachedCount > 0;
 }

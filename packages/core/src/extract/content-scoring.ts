@@ -58,8 +58,11 @@ function paragraphScore(own: OwnText): number {
   return (1 + own.commas + Math.min(3, Math.floor(own.length / 100))) * (1 - density);
 }
 
-/** Scores every candidate under `body` and picks the content root. */
-export function scoreContent(body: ParentNode, stats: Map<Element, TextStats>): ContentScores {
+/**
+ * Scores every candidate under `body` and picks the content root. `elements`: the caller's
+ * `descendantElements(body)`, when it has them already.
+ */
+export function scoreContent(body: ParentNode, stats: Map<Element, TextStats>, elements: Element[] = descendantElements(body)): ContentScores {
   const raw = new Map<Element, number>();
   const initialise = (element: Element): void => {
     if (!raw.has(element)) raw.set(element, (tagBaseScores[element.name] ?? 0) + hintWeight(element));
@@ -78,7 +81,7 @@ export function scoreContent(body: ParentNode, stats: Map<Element, TextStats>): 
     }
   };
   // The prose measure hands over each block's own text, in document order: scored from it, not measured again.
-  const prose = measureProse(body, stats, descendantElements(body), scoreParagraph);
+  const prose = measureProse(body, stats, elements, scoreParagraph);
   const scores = new Map<Element, number>();
   for (const [element, score] of raw) scores.set(element, score * (1 - linkDensity(stats.get(element))));
   const chosen = chooseRoot(scores);

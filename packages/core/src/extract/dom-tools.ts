@@ -162,6 +162,23 @@ export function descendantElements(parent: ParentNode, test?: (element: Element)
 }
 
 /**
+ * `descendantElements(root)` after `detached` were detached from under `root`, from the list
+ * `elements` that `descendantElements(root)` gave before: without a second walk of the tree.
+ * `detached` must hold every node taken out of the tree since (the tree changed in no other way);
+ * in pre-order a parent comes before its children, so an element is gone when it or its parent is.
+ */
+export function remainingElements(elements: readonly Element[], detached: Iterable<Element>): Element[] {
+  const gone = new Set<AnyNode>(detached);
+  if (gone.size === 0) return [...elements];
+  const result: Element[] = [];
+  for (const element of elements) {
+    if (gone.has(element) || (element.parent !== null && gone.has(element.parent))) gone.add(element);
+    else result.push(element);
+  }
+  return result;
+}
+
+/**
  * The first answer `visit` gives for the text nodes under `parent`, in document order, without
  * recursion (the walk of `descendantElements`); `undefined` when it gives none.
  */
@@ -365,8 +382,35 @@ export function hintText(element: Element): string {
   const ownId = element.attribs.id;
   const id = ownId && !objectPathPattern.test(ownId) && !isTitleSlug(element, ownId) ? ownId : undefined;
   if (!className && !id) return '';
-  const names = className?.includes('[') ? className.replace(arbitraryValuePattern, '') : className;
-  return `${names ?? ''} ${id ?? ''}`.toLowerCase();
+  // Lower-cased apart, the same string: only a final sigma's case depends on its neighbours, and
+  // the space between the two parts is neither a letter nor ignored by that rule.
+  const names = className ? hintNames(className) : ' ';
+  return id ? names + id.toLowerCase() : names;
+}
+
+/**
+ * A class string as `hintText` writes it (lower-cased, without arbitrary values, with the space
+ * before the id), remembered per string: a page repeats a few class strings on thousands of
+ * elements (Sphinx's `<span class="pre">`), each lower-cased on every pass before. Bounded, and
+ * emptied after each page (`forgetHintNames`): the keys are the parser's strings, which may be
+ * slices that keep the page's whole HTML alive.
+ */
+const hintNamesOf = new Map<string, string>();
+const hintNamesRemembered = 4096;
+
+function hintNames(className: string): string {
+  let names = hintNamesOf.get(className);
+  if (names === undefined) {
+    if (hintNamesOf.size >= hintNamesRemembered) hintNamesOf.clear();
+    names = `${(className.includes('[') ? className.replace(arbitraryValuePattern, '') : className).toLowerCase()} `;
+    hintNamesOf.set(className, names);
+  }
+  return names;
+}
+
+/** Empties `hintText`'s memory of class strings (at the end of a page's extraction). */
+export function forgetHintNames(): void {
+  hintNamesOf.clear();
 }
 
 function isAncestorOf(ancestor: AnyNode, node: AnyNode): boolean {

@@ -20,7 +20,19 @@ import { articleBodyHintPattern, contentItemprops } from './boilerplate-patterns
 import { removeChrome } from './chrome-removal.js';
 import { cleanContent } from './content-cleanup.js';
 import { scoreContent } from './content-scoring.js';
-import { cloneTree, collapsedText, descendantElements, documentOf, elementOf, firstElement, hintText, isWithin, pruneTree } from './dom-tools.js';
+import {
+  cloneTree,
+  collapsedText,
+  descendantElements,
+  documentOf,
+  elementOf,
+  firstElement,
+  forgetHintNames,
+  hintText,
+  isWithin,
+  pruneTree,
+  remainingElements,
+} from './dom-tools.js';
 import { isNonContent } from './page-preparation.js';
 import { declaredSummaries, findSummaryBlock } from './page-summary.js';
 import { declaredTitles, findTitleHeading } from './page-title.js';
@@ -117,14 +129,19 @@ function cleanedBody(source: PageSource, useClassHints: boolean, title?: (body: 
   const stats = measureText(body);
   const prose = measureProse(body, stats, elements);
   const anchors = contentAnchors(elements, stats);
-  removeChrome(body, {
+  const removed = removeChrome(body, {
     useClassHints,
     protectedElements: withAncestors(heading ? [...anchors, heading] : anchors),
     stats,
     prose,
     totalProse: totalOf(body, prose),
   });
-  return { body, heading, elements, stats };
+  // The elements left after chrome removal, for the scoring: the list without what it detached.
+  const remaining = remainingElements(
+    elements,
+    removed.map(([element]) => element),
+  );
+  return { body, heading, elements, remaining, stats };
 }
 
 /**
@@ -162,12 +179,12 @@ function extractOnce(source: PageSource, titles: string[], summaries: string[], 
   // The summary block is found before chrome removal, which may take it (a `teaser` class).
   let summary: Element | undefined;
   const summaryAncestors: Element[] = [];
-  const { body, heading, elements, stats } = cleanedBody(source, useClassHints, (root, elements) => {
+  const { body, heading, elements, remaining, stats } = cleanedBody(source, useClassHints, (root, elements) => {
     summary = findSummaryBlock(root, summaries);
     for (let node = summary?.parent; node && isTag(node); node = node.parent) summaryAncestors.push(node);
     return findTitleHeading(root, titles, elements);
   });
-  const { scores, prose, root } = scoreContent(body, stats);
+  const { scores, prose, root } = scoreContent(body, stats, remaining);
   const pageProse = totalOf(body, prose);
   if (!root) return { content: undefined, text: 0, foundText: 0, contentProse: 0, pageProse };
   const parts = includeSiblings(root, scores, stats, collapsedText);
@@ -238,6 +255,14 @@ function sourceDocument(source: PageSource): Document {
 
 /** `extractMainContent` on a page the caller hands over (see `PageSource`). */
 export function extractMainContentOf(source: PageSource): MainContentResult {
+  try {
+    return extractFrom(source);
+  } finally {
+    forgetHintNames();
+  }
+}
+
+function extractFrom(source: PageSource): MainContentResult {
   const titles = declaredTitles(sourceDocument(source));
   const summaries = declaredSummaries(sourceDocument(source));
   let best = extractOnce(source, titles, summaries, true);
