@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { shingleBreak, shingleCounts } from '../main-content/metrics.js';
-import { generatedText } from './generated.js';
+import { generatedText, withoutUnshownTitles } from './generated.js';
 import { rstTruth } from './rst.js';
 
 // The shapes of dask's array-api page (autosummary + autofunction) and xarray's quick-overview
@@ -246,5 +246,31 @@ describe('what Sphinx writes around the source', () => {
     const page = '<dl class="py class"><dt id="a.B">class a.B<a href="_modules/a.html"><span class="viewcode-link">[source]</span></a></dt></dl>';
     // With the three words before it ("class a B"), whose shingles span the junction.
     expect(generatedText(page, rstTruth('T\n=\n\ntext\n').generated)).toBe('class a B [source]');
+  });
+
+  it("drops the titles pygame's build writes as no heading, for both extractors alike", () => {
+    // The shapes of pygame's ref/camera page (title as a definition term) and its Red_or_Black
+    // tutorials (stacked titles written as empty sections), cut down.
+    const module = rstTruth(':mod:`pygame.camera`\n====================\n\nCameras.\n\n.. function:: init\n\nStarting\n--------\n\nOpen one.\n');
+    const modulePage = `<section id="module-pygame.camera"><span id="pygame-camera"></span><dl class="definition"><dt class="title module"><code>pygame.camera</code></dt><dd><p>Cameras.</p></dd></dl>
+<section id="starting"><h2>Starting<a class="headerlink" href="#starting">¶</a></h2><p>Open one.</p></section></section>`;
+    const shown = withoutUnshownTitles(modulePage, module);
+    expect([...shown.headings.keys()]).toEqual(['Starting']);
+    // The term shows the title's words: they stay in the text.
+    expect(shown.text).toBe(module.text);
+
+    const tutorial = rstTruth(
+      '============\nAuthor: Kim\n============\n\n============\nBasic INPUT\n============\nUsually we learn how to output something first.\n',
+    );
+    const tutorialPage = '<section id="author-kim"></section><section id="basic-input"><p>Usually we learn how to output something first.</p></section>';
+    expect([...tutorial.headings.keys()]).toEqual(['Author: Kim', 'Basic INPUT']);
+    const stripped = withoutUnshownTitles(tutorialPage, tutorial);
+    expect(stripped.headings.size).toBe(0);
+    expect(stripped.text.split(shingleBreak).map((part) => part.trim())).toEqual(['', '', 'Usually we learn how to output something first.']);
+
+    // A page whose sections all have their heading keeps the whole truth (a title written
+    // differently on the page is the extractor's to find).
+    const titled = '<section id="author-kim"><h1>Author: Kim</h1></section><section id="basic-input"><h1>Basic input</h1><p>Usually</p></section>';
+    expect(withoutUnshownTitles(titled, tutorial)).toBe(tutorial);
   });
 });

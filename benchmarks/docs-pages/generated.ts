@@ -8,7 +8,9 @@
  */
 import { type AnyNode, type Element, isTag, isText } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
-import type { GeneratedParts } from './rst.js';
+import { shingleBreak } from '../main-content/metrics.js';
+import { canonical, type GeneratedParts, type RstTruth, sectionTitle } from './rst.js';
+import { featuresOfHtml } from './score.js';
 
 /** HTML classes of each generated region, by the directive that writes it. */
 const regionClasses: Record<string, RegExp> = {
@@ -133,4 +135,56 @@ export function generatedText(html: string, parts: GeneratedParts): string {
     found.push([...words(before).slice(-junctionWords), run.text.replace(/\s+/g, ' ').trim(), ...words(after).slice(0, junctionWords)].join(' '));
   });
   return found.join('\n');
+}
+
+/** A section element of the build: docutils' `<section>` (HTML5 writer) or `<div class="section">`. */
+function isSection(element: Element): boolean {
+  return element.name === 'section' || (element.name === 'div' && /(?:^|\s)section(?:\s|$)/.test(element.attribs.class ?? ''));
+}
+
+/**
+ * Sections the build wrote without their title: the first element inside, past empty `<span id>`
+ * targets, is no heading (or there is none). pygame's build does this: a module page's title
+ * becomes the term of a `<dl class="definition">`, and its tutorials' stacked titles become empty
+ * sections.
+ */
+function untitledSections(html: string): number {
+  let count = 0;
+  const walk = (node: AnyNode): void => {
+    if (!isTag(node)) return;
+    if (isSection(node)) {
+      const first = node.children.find((child): child is Element => isTag(child) && !(child.name === 'span' && child.children.length === 0));
+      if (!first || !/^h[1-6]$/.test(first.name)) count++;
+    }
+    node.children.forEach(walk);
+  };
+  parseDocument(html, { decodeEntities: true }).children.forEach(walk);
+  return count;
+}
+
+/**
+ * The truth without the section titles the build does not show as headings: on a page with
+ * untitled sections, as many of the source's titles (in source order) as there are such sections,
+ * taken from those no heading of the page carries. A title whose words the page does not show at
+ * all leaves the text too (a gap: the shingles around it are in neither). Both extractors are
+ * scored against the same truth; a page whose every section has its heading is left as it is.
+ */
+export function withoutUnshownTitles(html: string, truth: RstTruth): RstTruth {
+  let untitled = untitledSections(html);
+  if (untitled === 0) return truth;
+  const page = featuresOfHtml(html);
+  const shown = new Set([...page.headings.keys()].map((key) => sectionTitle(key.replace(/^h\d /, ''))));
+  const pageText = canonical(page.text);
+  const headings = new Map(truth.headings);
+  let text = truth.text;
+  for (const [title, count] of truth.headings) {
+    if (shown.has(title)) continue;
+    const dropped = Math.min(count, untitled);
+    untitled -= dropped;
+    if (dropped === count) headings.delete(title);
+    else headings.set(title, count - dropped);
+    if (!pageText.includes(title)) text = text.replace(title, ` ${shingleBreak} `);
+    if (untitled === 0) break;
+  }
+  return { ...truth, headings, text };
 }

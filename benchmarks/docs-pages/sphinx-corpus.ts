@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { generatedText } from './generated.js';
+import { generatedText, withoutUnshownTitles } from './generated.js';
 import { rstTruth, type RstTruth } from './rst.js';
 
 export interface SphinxSite {
@@ -20,9 +20,9 @@ export interface SphinxSite {
 }
 
 /**
- * The split: pygame, statsmodels and sqlobject are held out (fresh), flask, tornado and babel held
- * out earlier; sphinx-doc, requests, python3.11, cmake, cryptography, pygments, xarray, dask, celery,
- * sympy, astropy, h5py, designateclient, pandas and nipype are for tuning.
+ * The split: statsmodels and sqlobject are held out (fresh), flask, tornado and babel held out
+ * earlier; sphinx-doc, requests, python3.11, cmake, cryptography, pygments, xarray, dask, celery,
+ * sympy, astropy, h5py, designateclient, pandas, nipype and pygame are for tuning.
  * flask (the Pallets theme) was added by task 13b before anyone looked at its pages or scores;
  * dask (the Dask theme, built on sphinx_rtd_theme) and celery (the sphinx_celery theme) by the fourth
  * session the same way. python3.11 moved to tuning in that session (its held-out figure is on record
@@ -70,6 +70,8 @@ export interface SphinxSite {
  * theme stylesheet of their own: sphinx_rtd_theme from the system), python-mdanalysis-doc and
  * python-pyqtgraph-doc (12 and 19 sources in range, custom.css only), python-coverage-doc (17),
  * python-mpi4py-doc (no `_sources/`).
+ * Task 13h moved pygame to tuning: 13g printed its figure (read once; headings 0.602 for both
+ * extractors), and that heading gap is now tuned on. statsmodels and sqlobject stay held out.
  */
 export const sphinxSites: readonly SphinxSite[] = [
   { name: 'sphinx-doc', package: 'sphinx-doc', root: '/usr/share/doc/sphinx-doc/html', heldOut: false },
@@ -94,8 +96,9 @@ export const sphinxSites: readonly SphinxSite[] = [
   { name: 'designateclient', package: 'python-designateclient-doc', root: '/usr/share/doc/python-designateclient-doc/html', heldOut: false },
   { name: 'pandas', package: 'python-pandas-doc', root: '/usr/share/doc/python-pandas-doc/html', heldOut: false },
   { name: 'nipype', package: 'python-nipype-doc', root: '/usr/share/doc/python3-nipype/html', heldOut: false },
+  // Fresh held-out in task 13g; read there (headings 0.602), tuned on from task 13h.
+  { name: 'pygame', package: 'python-pygame-doc', root: '/usr/share/doc/python-pygame-doc/html', heldOut: false },
   // Fresh held-out (task 13g), chosen before any page was read.
-  { name: 'pygame', package: 'python-pygame-doc', root: '/usr/share/doc/python-pygame-doc/html', heldOut: true, fresh: true },
   { name: 'statsmodels', package: 'python-statsmodels-doc', root: '/usr/share/doc/python-statsmodels-doc/html', heldOut: true, fresh: true },
   { name: 'sqlobject', package: 'python-sqlobject-doc', root: '/usr/share/doc/python-sqlobject-doc/html', heldOut: true, fresh: true },
 ];
@@ -153,9 +156,11 @@ export function loadSphinxPages(perSite = 30, excuseGenerated = true): SphinxPag
     for (let position = 0; position < candidates.length && pages.filter((page) => page.site === site).length < perSite; position += step) {
       const file = candidates[Math.floor(position)]!;
       const path = relative(sources, file).replace(/\.rst\.txt$/, '.html');
-      const truth = rstTruth(readFileSync(file, 'utf8'), (included) => downloaded(site.root, included));
-      if (truth.headings.size === 0) continue;
+      const source = rstTruth(readFileSync(file, 'utf8'), (included) => downloaded(site.root, included));
+      if (source.headings.size === 0) continue;
       const html = readFileSync(join(site.root, path), 'utf8');
+      // Titles the build does not write as headings (pygame's theme) are not expected of either extractor.
+      const truth = withoutUnshownTitles(html, source);
       pages.push({ site, path, html, truth, generated: excuseGenerated ? generatedText(html, truth.generated) : '' });
     }
   }
