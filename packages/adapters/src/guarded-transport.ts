@@ -13,7 +13,8 @@
  * Keep-alive pools belong to the fetcher, so a socket checked under one allow list is never
  * reused under another.
  */
-import http from 'node:http';
+import type http from 'node:http';
+import { nodeHttp } from './node-http.js';
 import https from 'node:https';
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
@@ -61,7 +62,7 @@ function http2Wrapper(): typeof import('http2-wrapper') {
 
 export function createGuardedTransport(guard: SsrfGuard): GuardedTransport {
   const lookup = guard.lookup;
-  const httpAgent = new http.Agent({ keepAlive: true, lookup });
+  const httpAgent = new nodeHttp.Agent({ keepAlive: true, lookup });
   const httpsAgent = new https.Agent({ keepAlive: true, lookup });
   let gotAgents: ReturnType<GuardedTransport['gotAgents']> | undefined;
   let probe: ResolveProtocolFunction | undefined;

@@ -7,7 +7,9 @@
  * got's option merging, hook chain and three stream layers cost ~0.6 ms of main-thread CPU per
  * fetch (benchmarks/crawl-real-site/README.md, sixth pass). HTTP/2 and proxied hops stay on got.
  */
-import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import type http from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { nodeHttp } from './node-http.js';
 import https from 'node:https';
 import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
@@ -138,7 +140,7 @@ export function requestHttp1(request: Http1Request): Promise<Http1Response> {
     ...(request.tls ? { ...request.tls.https, ...request.tls.socket, rejectUnauthorized: request.tls.rejectUnauthorized } : {}),
   };
   return new Promise((resolve, reject) => {
-    const sent = (url.protocol === 'https:' ? https : http).request(options, (response) => {
+    const sent = (url.protocol === 'https:' ? https : nodeHttp).request(options, (response) => {
       resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body: decodedBody(response) });
     });
     // Kept after the first error: a request may emit more than one (an unheard one would crash).

@@ -26,7 +26,8 @@
  * webhook is one POST with a known body, no redirects, no retries of its own, no HTTP/2, no
  * browser headers; its redirect, retry and header-generation machinery would all be switched off.
  */
-import http from 'node:http';
+import type http from 'node:http';
+import { nodeHttp } from './node-http.js';
 import https from 'node:https';
 import tls from 'node:tls';
 import { checkWebhookUrl, QuarryError, TargetError, type Clock, type OutboxEntry, type WebhookOutbox } from '@quarry/core';
@@ -164,7 +165,7 @@ export class WebhookDeliverer {
     });
     const lookup = this.guard.lookup;
     const ca = options.ca === undefined ? {} : { ca: [...tls.rootCertificates, ...[options.ca].flat()] };
-    this.agents = { 'http:': new http.Agent({ keepAlive: true, lookup }), 'https:': new https.Agent({ keepAlive: true, lookup, ...ca }) };
+    this.agents = { 'http:': new nodeHttp.Agent({ keepAlive: true, lookup }), 'https:': new https.Agent({ keepAlive: true, lookup, ...ca }) };
     this.allowHttp = options.allowHttp;
     this.secret = options.secret;
     this.timeoutMs = options.timeoutMs ?? defaults.timeoutMs;
@@ -320,7 +321,7 @@ export class WebhookDeliverer {
   /** One POST; resolves with the response head (the body is drained, not read). */
   private post(url: URL, headers: Record<string, string>, body: string): Promise<{ status: number; statusText: string }> {
     const protocol = url.protocol as 'http:' | 'https:';
-    const client = protocol === 'https:' ? https : http;
+    const client = protocol === 'https:' ? https : nodeHttp;
     return new Promise((resolve, reject) => {
       const request = client.request(url, { method: 'POST', headers, agent: this.agents[protocol] }, (response) => {
         clearTimeout(timer);

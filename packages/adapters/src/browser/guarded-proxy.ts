@@ -16,7 +16,9 @@
  * connection goes on through it: absolute-form requests and CONNECT tunnels are relayed to the
  * upstream with its credentials, so Chromium never learns them and the guard still sees each hop.
  */
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type http from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { nodeHttp } from '../node-http.js';
 import net, { type AddressInfo, type Socket } from 'node:net';
 import { pipeline, type Duplex } from 'node:stream';
 import { TargetError } from '@quarry/core';
@@ -60,8 +62,8 @@ export class GuardedProxy {
     this.upstreamAuth = upstream?.username
       ? `Basic ${Buffer.from(`${decodeURIComponent(upstream.username)}:${decodeURIComponent(upstream.password)}`).toString('base64')}`
       : undefined;
-    this.agent = new http.Agent({ keepAlive: true, maxFreeSockets: 16 });
-    this.server = http.createServer((request, response) => void this.forward(request, response));
+    this.agent = new nodeHttp.Agent({ keepAlive: true, maxFreeSockets: 16 });
+    this.server = nodeHttp.createServer((request, response) => void this.forward(request, response));
     this.server.on('connect', (request: IncomingMessage, socket: Socket, head: Buffer) => void this.tunnel(request, socket, head));
     this.server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => void this.upgrade(request, socket, head));
     this.server.on('connection', (socket: Socket) => this.track(socket));
@@ -143,7 +145,7 @@ export class GuardedProxy {
           headers: { ...headers, ...(this.upstreamAuth ? { 'proxy-authorization': this.upstreamAuth } : {}) },
         }
       : { host: address, port: target.port || 80, path: target.pathname + target.search, headers };
-    const upstream = http.request({ ...via, method: request.method, agent: this.agent }, (answer) => {
+    const upstream = nodeHttp.request({ ...via, method: request.method, agent: this.agent }, (answer) => {
       this.forget(target);
       const answerHeaders: Record<string, string | string[]> = {};
       for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !hopByHop.has(name)) answerHeaders[name] = value;
