@@ -23,6 +23,7 @@ describe('chromeVerdict', () => {
     ['<div id="x" class="theme-doc-toc-desktop"></div>', 'class:doc-toc'],
     ['<nav id="x" class="pagination-nav"></nav>', 'tag:nav'],
     ['<div id="x" class="site-footer"></div>', 'weak:footer'],
+    ['<article><form id="x" class="sc-a1b2"><label>Get the newsletter</label></form></article>', 'tag:form'],
   ])('%s is chrome (%s)', (html, rule) => expect(verdictOf(html)?.rule).toBe(rule));
 
   it.each([
@@ -35,5 +36,9 @@ describe('chromeVerdict', () => {
 
   it('ignores class names in the relaxed pass', () => {
     expect(verdictOf('<div id="x" class="share-buttons"></div>', false)).toBeUndefined();
+  });
+
+  it('judges a form by its tag in the relaxed pass too', () => {
+    expect(verdictOf('<form id="x" class="sc-a1b2"></form>', false)?.rule).toBe('tag:form');
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Removes page chrome by what elements say they are: tags (`nav`, `aside`, site `header` and
- * `footer`), ARIA roles, and class/id names (see boilerplate-patterns.ts). Guards keep one
+ * `footer`, and `form`: where the reader writes, not what the page says), ARIA roles, and class/id
+ * names (see boilerplate-patterns.ts). Guards keep one
  * misleading name from emptying a page:
  * - elements on the path to the content anchors (an article body, `main`) are never removed;
  * - layout names (tags, roles, weak words like `header`, and `sidebar`, `widget`) spare an element
@@ -84,6 +85,9 @@ export function chromeVerdict(element: Element, useClassHints: boolean): ChromeV
   if (chromeTags.has(name) && (name === 'nav' || name === 'menu' || !hasContentAncestor(element))) {
     return { kind: 'layout', rule: `tag:${name}` };
   }
+  // A form is where the reader writes (a comment, a newsletter address, a search, a rating), not
+  // what the page says; judged like a layout name, so a page-wide form holding the text stays.
+  if (name === 'form') return { kind: 'layout-class', rule: 'tag:form' };
   const role = element.attribs.role;
   if (role && chromeRoles.has(role) && !hasContentAncestor(element)) return { kind: 'layout', rule: `role:${role}` };
   if (!useClassHints || headingTags.has(name) || tableHeaderTags.has(name)) return undefined;
@@ -152,7 +156,7 @@ function isSpared(element: Element, verdict: ChromeVerdict, options: ChromeRemov
   const prose = options.prose.get(element) ?? 0;
   if (options.totalProse > 0 && prose / options.totalProse >= mostProseShare) return true;
   const stats = options.stats.get(element);
-  if (verdict.rule.startsWith('class:') || verdict.rule.startsWith('weak:')) {
+  if (verdict.rule.startsWith('class:') || verdict.rule.startsWith('weak:') || verdict.rule === 'tag:form') {
     if (holdsData(element, stats)) return true;
   }
   return (
