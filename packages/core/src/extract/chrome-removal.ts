@@ -1,6 +1,6 @@
 /**
- * Removes page chrome by what elements say they are: tags (`nav`, `aside`, site `header` and
- * `footer`, and `form`: where the reader writes, not what the page says), ARIA roles, and class/id
+ * Removes page chrome by what elements say they are: tags (`nav`, `aside`, site `header`, any
+ * `footer` but a quote's, and `form`: where the reader writes, not what the page says), ARIA roles, and class/id
  * names (see boilerplate-patterns.ts). Guards keep one
  * misleading name from emptying a page:
  * - elements on the path to the content anchors (an article body, `main`) are never removed;
@@ -52,10 +52,20 @@ export interface ChromeVerdict {
   rule: string;
 }
 
-/** Tags under which a `header`/`footer`/`aside` is part of the content, not of the site. */
+/** Tags under which a `header`/`aside` is part of the content, not of the site. */
 const contentContainers: ReadonlySet<string> = new Set(['article', 'blockquote', 'figure', 'main']);
+/**
+ * A `footer` is its section's metadata even inside an article or `main` (tags, a rating prompt, the
+ * author's line, share and print links: HTML's "information about its section"); only a quote's or
+ * a figure's footer, its source, is content.
+ */
+const footerContentContainers: ReadonlySet<string> = new Set(['blockquote', 'figure']);
 
 function hasContentAncestor(element: Element): boolean {
+  if (element.name === 'footer') {
+    for (let node = element.parent; node && isTag(node); node = node.parent) if (footerContentContainers.has(node.name)) return true;
+    return false;
+  }
   for (let node = element.parent; node && isTag(node); node = node.parent) {
     if (contentContainers.has(node.name) || node.attribs.role === 'main') return true;
     if (node.attribs.itemprop?.toLowerCase() === 'articlebody') return true;
