@@ -5,6 +5,7 @@
  *   npx tsx benchmarks/main-content/inspect.ts <id-prefix> --trace   chrome removed, candidates, root
  *   npx tsx benchmarks/main-content/inspect.ts <id-prefix> --readability   the same diff for the peer
  *   npx tsx benchmarks/main-content/inspect.ts --traf-errors         every traf snippet Quarry misses or keeps
+ *   ... --opaque-names                                                 the same with class/id names made meaningless
  *
  * Only pages of the tuning folds (folds.ts) are shown: the held-out folds' pages stay unseen.
  * `--folds 0,1` narrows further; a held-out fold cannot be chosen.
@@ -24,6 +25,7 @@ import { foldOf, parseFolds, tuningFolds } from './folds.js';
 import { loadQuarryMarkdown, quarryExtractor, readabilityExtractor } from './extractors.js';
 import { markdownToText } from './markdown-to-text.js';
 import { collapseWhitespace } from './metrics.js';
+import { withOpaqueNames } from './opaque-names.js';
 
 const args = process.argv.slice(2);
 const foldsIndex = args.indexOf('--folds');
@@ -34,7 +36,11 @@ if (chosenFolds.some((fold) => !tuningFolds.includes(fold))) {
 const inTuning = (page: { url: string }): boolean => chosenFolds.includes(foldOf(page.url));
 const prefix = args.find((arg, index) => !arg.startsWith('--') && args[index - 1] !== '--folds') ?? '';
 const { toMarkdown } = await loadQuarryMarkdown();
-const extract = args.includes('--readability') ? readabilityExtractor : quarryExtractor(toMarkdown);
+const extractPage = args.includes('--readability') ? readabilityExtractor : quarryExtractor(toMarkdown);
+/** `--opaque-names`: class and id names replaced by meaningless ones first (opaque-names.ts). */
+const isOpaque = args.includes('--opaque-names');
+const pageHtml = (html: string): string => (isOpaque ? withOpaqueNames(html) : html);
+const extract = (html: string, url: string) => extractPage(pageHtml(html), url);
 
 function describeElement(element: Element): string {
   const { id, class: className } = element.attribs;
@@ -85,7 +91,7 @@ if (args.includes('--traf-errors')) {
   const result = extract(page.html, page.url);
   const text = markdownToText(result.markdown);
   console.log(`# ${page.url} fallback=${result.isFallback ?? '-'}`);
-  if (args.includes('--trace')) trace(page.html);
+  if (args.includes('--trace')) trace(pageHtml(page.html));
   if (aeb) {
     const truth = collapseWhitespace(aeb.articleBody);
     for (const line of text.split('\n')) {

@@ -67,3 +67,11 @@ describe('traf snippets', () => {
     expect(trafScores([counts]).f1).toBeCloseTo(0.5);
   });
 });
+
+describe('opaque names', () => {
+  it('replaces class tokens and ids by meaningless names, the same token by the same name', async () => {
+    const { withOpaqueNames } = await import('./opaque-names.js');
+    const html = withOpaqueNames('<div id="comments" class="comment-list wrap"><p class="comment wrap">A &amp; B</p></div>');
+    expect(html).toBe('<div id="u3" class="u1 u2"><p class="u4 u2">A &amp; B</p></div>');
+  });
+});

@@ -5,7 +5,8 @@
  *
  * Flags: `--corpus aeb|traf` (default both), `--dump <dir>` writes each page's markdown for both
  * extractors, `--pages` lists per-page scores (worst first) for Quarry, `--folds 0,1,2` runs only the
- * pages of those folds (the tuning folds; see folds.ts).
+ * pages of those folds (the tuning folds; see folds.ts), `--opaque-names` replaces every class and
+ * id name by a meaningless one before both pipelines (opaque-names.ts: a proxy for unseen sites).
  *
  * Folds: pages are split by site (hostname) into five folds; each fold's F1 is printed for both
  * extractors with the mean and spread, so a change can be judged on sites it was not tuned on.
@@ -16,6 +17,7 @@ import { loadAeb, loadTraf } from './corpus.js';
 import { foldCount, foldOf, parseFolds } from './folds.js';
 import { type Extraction, type Extractor, loadQuarryMarkdown, quarryExtractor, readabilityExtractor } from './extractors.js';
 import { markdownToText } from './markdown-to-text.js';
+import { withOpaqueNames } from './opaque-names.js';
 import { aebScores, type Scores, type ShingleCounts, type SnippetCounts, shingleCounts, snippetCounts, trafScores } from './metrics.js';
 
 const args = process.argv.slice(2);
@@ -28,6 +30,9 @@ const dumpDir = flag('--dump');
 const listPages = args.includes('--pages');
 const onlyFolds = parseFolds(flag('--folds'));
 const inFolds = (url: string): boolean => !onlyFolds || onlyFolds.includes(foldOf(url));
+/** Class and id names replaced by meaningless ones before both pipelines (opaque-names.ts). */
+const isOpaque = args.includes('--opaque-names');
+const pageHtml = (html: string): string => (isOpaque ? withOpaqueNames(html) : html);
 
 const { name: converterName, toMarkdown } = await loadQuarryMarkdown();
 const extractors: Record<string, Extractor> = {
@@ -102,7 +107,7 @@ function timingRow(corpus: string, name: string, runs: PageRun[], scores: Scores
 
 if (corpora.includes('aeb')) {
   const pages = loadAeb().filter((page) => inFolds(page.url));
-  const runs = pages.map((page, index) => runPage(page.id, page.url, page.html, index));
+  const runs = pages.map((page, index) => runPage(page.id, page.url, pageHtml(page.html), index));
   for (const name of names) {
     const counts: ShingleCounts[] = runs.map((run, index) => shingleCounts(pages[index]!.articleBody, markdownToText(run.outputs[name]!.markdown)));
     rows.push(timingRow('aeb', name, runs, aebScores(counts)));
@@ -128,7 +133,7 @@ if (corpora.includes('aeb')) {
 
 if (corpora.includes('traf')) {
   const pages = loadTraf().filter((page) => inFolds(page.url));
-  const runs = pages.map((page, index) => runPage(page.id, page.url, page.html, index));
+  const runs = pages.map((page, index) => runPage(page.id, page.url, pageHtml(page.html), index));
   for (const name of names) {
     const counts: SnippetCounts[] = runs.map((run, index) =>
       snippetCounts(markdownToText(run.outputs[name]!.markdown), pages[index]!.with, pages[index]!.without),
@@ -151,6 +156,7 @@ if (corpora.includes('traf')) {
   }
 }
 
+if (isOpaque) console.log('\nclass and id names replaced by meaningless ones (--opaque-names)');
 console.log(`\nQuarry markdown: ${converterName}; peer: @mozilla/readability 0.6 (linkedom) + turndown 7 (GFM)`);
 console.log('ms/page: whole pipeline (parse + extract + markdown), mean and median; extract: the extraction step alone, median\n');
 console.log('corpus  extractor     F1     P      R      ms/page mean / median   extract   fallbacks');

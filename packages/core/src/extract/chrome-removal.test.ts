@@ -23,11 +23,15 @@ describe('chromeVerdict', () => {
     ['<div id="x" class="theme-doc-toc-desktop"></div>', 'class:doc-toc'],
     ['<nav id="x" class="pagination-nav"></nav>', 'tag:nav'],
     ['<div id="x" class="site-footer"></div>', 'weak:footer'],
+    ['<article><p>Text</p><footer id="x">Tags: <a href="/t">x</a></footer></article>', 'tag:footer'],
+    ['<main><footer id="x">Was this page helpful?</footer></main>', 'tag:footer'],
+    ['<article><form id="x" class="sc-a1b2"><label>Get the newsletter</label></form></article>', 'tag:form'],
   ])('%s is chrome (%s)', (html, rule) => expect(verdictOf(html)?.rule).toBe(rule));
 
   it.each([
     '<article><header id="x"><h1>Title</h1></header></article>',
     '<blockquote><p>Quote</p><footer id="x">Author</footer></blockquote>',
+    '<article><blockquote><p>Quote</p><footer id="x">Author</footer></blockquote></article>',
     '<div id="x" class="entry-content share-enabled"></div>',
     '<div id="x" class="article-header"></div>',
     '<main id="x" class="sidebar-layout"></main>',
@@ -35,5 +39,9 @@ describe('chromeVerdict', () => {
 
   it('ignores class names in the relaxed pass', () => {
     expect(verdictOf('<div id="x" class="share-buttons"></div>', false)).toBeUndefined();
+  });
+
+  it('judges a form by its tag in the relaxed pass too', () => {
+    expect(verdictOf('<form id="x" class="sc-a1b2"></form>', false)?.rule).toBe('tag:form');
   });
 });

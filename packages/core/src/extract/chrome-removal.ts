@@ -1,6 +1,7 @@
 /**
- * Removes page chrome by what elements say they are: tags (`nav`, `aside`, site `header` and
- * `footer`), ARIA roles, and class/id names (see boilerplate-patterns.ts). Guards keep one
+ * Removes page chrome by what elements say they are: tags (`nav`, `aside`, site `header`, any
+ * `footer` but a quote's, and `form`: where the reader writes, not what the page says), ARIA roles, and class/id
+ * names (see boilerplate-patterns.ts). Guards keep one
  * misleading name from emptying a page:
  * - elements on the path to the content anchors (an article body, `main`) are never removed;
  * - layout names (tags, roles, weak words like `header`, and `sidebar`, `widget`) spare an element
@@ -51,10 +52,20 @@ export interface ChromeVerdict {
   rule: string;
 }
 
-/** Tags under which a `header`/`footer`/`aside` is part of the content, not of the site. */
+/** Tags under which a `header`/`aside` is part of the content, not of the site. */
 const contentContainers: ReadonlySet<string> = new Set(['article', 'blockquote', 'figure', 'main']);
+/**
+ * A `footer` is its section's metadata even inside an article or `main` (tags, a rating prompt, the
+ * author's line, share and print links: HTML's "information about its section"); only a quote's or
+ * a figure's footer, its source, is content.
+ */
+const footerContentContainers: ReadonlySet<string> = new Set(['blockquote', 'figure']);
 
 function hasContentAncestor(element: Element): boolean {
+  if (element.name === 'footer') {
+    for (let node = element.parent; node && isTag(node); node = node.parent) if (footerContentContainers.has(node.name)) return true;
+    return false;
+  }
   for (let node = element.parent; node && isTag(node); node = node.parent) {
     if (contentContainers.has(node.name) || node.attribs.role === 'main') return true;
     if (node.attribs.itemprop?.toLowerCase() === 'articlebody') return true;
@@ -84,6 +95,9 @@ export function chromeVerdict(element: Element, useClassHints: boolean): ChromeV
   if (chromeTags.has(name) && (name === 'nav' || name === 'menu' || !hasContentAncestor(element))) {
     return { kind: 'layout', rule: `tag:${name}` };
   }
+  // A form is where the reader writes (a comment, a newsletter address, a search, a rating), not
+  // what the page says; judged like a layout name, so a page-wide form holding the text stays.
+  if (name === 'form') return { kind: 'layout-class', rule: 'tag:form' };
   const role = element.attribs.role;
   if (role && chromeRoles.has(role) && !hasContentAncestor(element)) return { kind: 'layout', rule: `role:${role}` };
   if (!useClassHints || headingTags.has(name) || tableHeaderTags.has(name)) return undefined;
@@ -152,7 +166,7 @@ function isSpared(element: Element, verdict: ChromeVerdict, options: ChromeRemov
   const prose = options.prose.get(element) ?? 0;
   if (options.totalProse > 0 && prose / options.totalProse >= mostProseShare) return true;
   const stats = options.stats.get(element);
-  if (verdict.rule.startsWith('class:') || verdict.rule.startsWith('weak:')) {
+  if (verdict.rule.startsWith('class:') || verdict.rule.startsWith('weak:') || verdict.rule === 'tag:form') {
     if (holdsData(element, stats)) return true;
   }
   return (
