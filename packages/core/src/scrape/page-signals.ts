@@ -27,6 +27,12 @@ export interface PageSignals {
 export const textSampleLength = 4_000;
 
 const spaceRuns = /[ \n\t\r\u00a0]+/g;
+/** Whitespace runs of two or more characters; `countText` subtracts all but one of each. */
+const longSpaceRuns = /[ \n\t\r\u00a0]{2,}/g;
+const notSpace = /[^ \n\t\r\u00a0]/;
+const lowSurrogate = /[\udc00-\udfff]/;
+/** The characters counted as whitespace (a run of them is one visible character). */
+const isSpaceCode = (code: number): boolean => code === 32 || code === 10 || code === 9 || code === 13 || code === 0xa0;
 
 const appRootIds = new Set(['root', 'app', '__next', '__nuxt', 'svelte', 'app-root', 'main-app', 'react-root', 'ember-app', 'q-app']);
 const appRootTags = new Set(['app-root']);
@@ -63,7 +69,9 @@ export function pageSignals(html: string): PageSignals {
 export function pageSignalsOf(document: Document): PageSignals {
   const collector = signalCollector();
   const visit = (nodes: ChildNode[]) => {
-    for (const node of nodes) {
+    // An index loop: this walk runs on every page a crawl converts, and `for...of` costs an iterator per element.
+    for (let index = 0; index < nodes.length; index++) {
+      const node = nodes[index]!;
       if (isText(node)) collector.ontext(node.data);
       else if (isTag(node)) {
         collector.onopentag(node.name, node.attribs);
@@ -102,6 +110,38 @@ function signalCollector(): SignalEvents {
   let noscript = '';
   let title = '';
 
+  /**
+   * Adds `text`'s visible characters to `textLength` (a whitespace run counts once, and not at all
+   * right after whitespace; the second half of a surrogate pair not at all) and says whether it has
+   * any but whitespace. Runs of two or more are found by a regular expression, which scans in native
+   * code: a loop over every character took ~3x as long on DocBook pages (6,700 characters each), and
+   * this walk runs on every page a crawl converts. Text holding a low surrogate takes the loop.
+   */
+  const countText = (text: string): boolean => {
+    if (lowSurrogate.test(text)) return countTextByCharacter(text);
+    let count = text.length;
+    longSpaceRuns.lastIndex = 0;
+    for (let run = longSpaceRuns.exec(text); run !== null; run = longSpaceRuns.exec(text)) count -= run[0].length - 1;
+    if (lastWasSpace && isSpaceCode(text.charCodeAt(0))) count--;
+    lastWasSpace = isSpaceCode(text.charCodeAt(text.length - 1));
+    signals.textLength += count;
+    return notSpace.test(text);
+  };
+  /** `countText` one character at a time (counted with charCodeAt: iterating would allocate a string per character). */
+  const countTextByCharacter = (text: string): boolean => {
+    let hasText = false;
+    for (let index = 0; index < text.length; index++) {
+      const code = text.charCodeAt(index);
+      if (code >= 0xdc00 && code <= 0xdfff) continue; // the second half of a pair counts once
+      const isSpace = isSpaceCode(code);
+      if (isSpace && lastWasSpace) continue;
+      if (!isSpace) hasText = true;
+      lastWasSpace = isSpace;
+      signals.textLength++;
+    }
+    return hasText;
+  };
+
   return {
     onopentag(name, attributes) {
       if (rootsWaiting > 0) markRootsFilled();
@@ -122,21 +162,9 @@ function signalCollector(): SignalEvents {
       if (current === 'title' && stack.includes('head')) title += text;
       if (noscriptDepth > 0) noscript += text;
       if (hiddenDepth > 0) return;
-      // Counted with charCodeAt: iterating the string would allocate a string per character.
       const wasSpace = lastWasSpace;
-      let hasText = false;
-      for (let index = 0; index < text.length; index++) {
-        const code = text.charCodeAt(index);
-        if (code >= 0xdc00 && code <= 0xdfff) continue; // the second half of a pair counts once
-        const isSpace = code === 32 || code === 10 || code === 9 || code === 13 || code === 0xa0;
-        if (isSpace && lastWasSpace) continue;
-        if (!isSpace) {
-          hasText = true;
-          if (rootsWaiting > 0) markRootsFilled();
-        }
-        lastWasSpace = isSpace;
-        signals.textLength++;
-      }
+      const hasText = text.length > 0 && countText(text);
+      if (hasText && rootsWaiting > 0) markRootsFilled();
       if (!hasText) {
         if (!wasSpace && text.length > 0 && sample.length < textSampleLength) sample += ' ';
       } else if (sample.length < textSampleLength) {
