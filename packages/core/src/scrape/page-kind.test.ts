@@ -70,6 +70,16 @@ describe('pageSignals', () => {
       emptyAppRoots: ['#root'],
     });
   });
+
+  it('counts a whitespace run once, also across text nodes, and a surrogate pair once', () => {
+    const count = (body: string) => pageSignals(`<html><body>${body}</body></html>`).textLength;
+    expect(count('<p>a  \n\t b</p>')).toBe(3);
+    expect(count('<p>a </p>\n  <p>  b</p>')).toBe(3);
+    expect(count('<p>\u00a0\u00a0a\u00a0</p><p> b </p>')).toBe(4);
+    expect(count('<p>x \ud83d\ude00  y</p>')).toBe(5);
+    expect(count('<p>x \ude00 \ude00 y</p>')).toBe(3);
+    expect(count('<p>   </p><p>\n</p>')).toBe(0);
+  });
 });
 
 describe('pageSignalsOf (from the parsed tree, in the transform)', () => {
