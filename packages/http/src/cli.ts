@@ -123,16 +123,16 @@ function tuneHeapGrowth(): void {
 }
 
 /**
- * A CLI run is short: most of its code is optimized once, a few seconds in, and runs warm for
- * little longer than that. With inlining, each optimizing compile of a cleanup rule or walk takes in
- * every helper it calls, and a rule whose later branches had not run yet when it was compiled is
- * thrown away and compiled again: converting python-tornado-doc's 100 pages once, V8's background
- * threads (its compiler's) took ~1.3 s of CPU beside ~1 s for the transform, ~0.5 s without
- * inlining. Without it 100-page crawls (tornado, flask, sphinx-doc) took 20-27 % less CPU per
- * page and cmake-doc's 1,948 pages moved within the noise (benchmarks/crawl-real-site/README.md,
- * "Issue 14, ninth pass: the cold transform"). `serve` and `worker` run long enough for the inlined
- * code to pay back, so they keep V8's default. Set before any command's work, so the transform
- * workers (same process, same flags) start with it.
+ * A CLI run is short: on a small site the transform code is optimized while the crawl is already
+ * half done. With inlining, each optimizing compile of a cleanup rule or walk takes in every helper
+ * it calls, and a rule whose later branches had not run yet when it was compiled is thrown away and
+ * compiled again: converting python-tornado-doc's 100 pages once, V8's background (compiler)
+ * threads took ~1.3 s of CPU beside ~1 s for the transform, ~0.5 s without inlining. Without it,
+ * 100-page crawls (tornado, flask, sphinx-doc) took 13-26 % less CPU per page and cmake-doc's 1,948
+ * pages 6 % less (benchmarks/crawl-real-site/README.md, "Issue 14, ninth pass: the cold
+ * transform"). `serve` and `worker` run long enough for the inlined code to pay its compiles back,
+ * so they keep V8's default. Set before any command's work, so the transform workers (same
+ * process, same flags) start with it.
  */
 function tuneCompiler(): void {
   setFlagsFromString('--no-turbo-inlining');
