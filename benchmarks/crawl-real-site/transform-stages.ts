@@ -23,6 +23,7 @@ import { extractMetadata } from '../../packages/core/src/html/metadata.js';
 import { pageHrefs } from '../../packages/core/src/html/page-hrefs.js';
 import { parseHtml } from '../../packages/core/src/html/parse-html.js';
 import { htmlToMarkdown } from '../../packages/core/src/markdown/index.js';
+// @ts-expect-error site-pages.mjs is plain JavaScript, shared with the .mjs tools
 import { htmlFiles } from './site-pages.mjs';
 
 const { values } = parseArgs({
@@ -33,7 +34,7 @@ const { values } = parseArgs({
   },
 });
 const dir = values.dir!;
-const pages = htmlFiles(dir)
+const pages = (htmlFiles(dir) as string[])
   .map((path) => ({ url: `http://127.0.0.1/${relative(dir, path)}`, html: readFileSync(path, 'utf8') }))
   .sort((a, b) => b.html.length - a.html.length)
   .slice(0, Number(values.largest));
