@@ -18,7 +18,9 @@ import { privateHostsOverride } from './cli-flags.js';
 export async function main(argv: string[]): Promise<void> {
   const program = new Command().name('quarry').description('Turn web pages into LLM-ready data.').showHelpAfterError().exitOverride();
   program.hook('preAction', (_program, command) => {
-    if (!longRunningCommands.has(command.name())) tuneHeapGrowth();
+    if (longRunningCommands.has(command.name())) return;
+    tuneHeapGrowth();
+    tuneCompiler();
   });
 
   program
@@ -118,4 +120,20 @@ const longRunningCommands = new Set(['serve', 'worker']);
 
 function tuneHeapGrowth(): void {
   setFlagsFromString('--heap-growing-percent=20');
+}
+
+/**
+ * A CLI run is short: on a small site the transform code is optimized while the crawl is already
+ * half done. With inlining, each optimizing compile of a cleanup rule or walk takes in every helper
+ * it calls, and a rule whose later branches had not run yet when it was compiled is thrown away and
+ * compiled again: converting python-tornado-doc's 100 pages once, V8's background (compiler)
+ * threads took ~1.3 s of CPU beside ~1 s for the transform, ~0.5 s without inlining. Without it,
+ * 100-page crawls (tornado, flask, sphinx-doc) took 13-26 % less CPU per page and cmake-doc's 1,948
+ * pages 6 % less (benchmarks/crawl-real-site/README.md, "Issue 14, ninth pass: the cold
+ * transform"). `serve` and `worker` run long enough for the inlined code to pay its compiles back,
+ * so they keep V8's default. Set before any command's work, so the transform workers (same
+ * process, same flags) start with it.
+ */
+function tuneCompiler(): void {
+  setFlagsFromString('--no-turbo-inlining');
 }
