@@ -442,10 +442,17 @@ function isDocumentSectionBlock(element: Element): boolean {
   return parentLevel > 0 && parentLevel < level && isDocumentSectionBlock(parent);
 }
 
+/**
+ * Most wrappers between an announced list and the sentence's level (`blockquote > div > ul` is two).
+ * Both walks below are bounded by it: unbounded, a page of thousands of nested single-child wrappers
+ * walked its whole chain from every element of it (quadratic in the depth).
+ */
+const listWrapperDepth = 4;
+
 /** The list a wrapper holds through a chain of single children with no text of their own (`blockquote > div > ul`). */
 function wrappedList(element: Element): Element | undefined {
   let current = element;
-  while (!hasOwnText(current)) {
+  for (let depth = 0; depth < listWrapperDepth && !hasOwnText(current); depth++) {
     const children = current.children.filter(isTag);
     if (children.length !== 1) return undefined;
     current = children[0]!;
@@ -466,12 +473,15 @@ function isAnnouncedList(element: Element, stats: Map<Element, TextStats>): bool
   if (!listTags.has(element.name) && !wrappedList(element)) return false;
   // Judged where the wrapping ends: the `div` of `blockquote > div > ul` has no sibling of its own.
   let outer = element;
-  while (
+  for (
+    let depth = 0;
+    depth < listWrapperDepth &&
     outer.parent &&
     isTag(outer.parent) &&
     outer.parent.name !== 'section' &&
     !hasOwnText(outer.parent) &&
-    outer.parent.children.filter(isTag).length === 1
+    outer.parent.children.filter(isTag).length === 1;
+    depth++
   )
     outer = outer.parent;
   let previous = outer.prev;
