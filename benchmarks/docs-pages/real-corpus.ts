@@ -14,7 +14,9 @@
  *   beside it; 168 sources of 1,500-60,000 bytes with their `.html`) is **tuning**: its truth needs
  *   a small asciidoc reader (`asciidoc.ts`), which can only be made right by reading its pages.
  * Task 13i read nodejs once (0.922, readability 0.952; README.md) and then moved it to tuning, to
- * look at what it loses (code); no real non-Sphinx site is held out until a new one is found.
+ * look at what it loses (code); no real non-Sphinx site is held out until a new one is found. The
+ * pages read were Node 20.20.2's, which the installed `nodejs` package ships in
+ * `/usr/share/doc/nodejs/api` with their `.md` (the first root in `roots`), not nodejs-doc 18's.
  * Not taken: mkdocs-doc (no markdown sources, see `sphinx-corpus.ts`), ruby3.1-doc (rdoc HTML from
  * C and Ruby comments, no source files beside the pages).
  */
@@ -36,6 +38,8 @@ export interface RealSite {
 export const realSites: readonly RealSite[] = [
   { name: 'git', package: 'git-doc', roots: ['/usr/share/doc/git-doc'], source: 'asciidoc', heldOut: false },
   {
+    // The first root found is read: on this machine the `nodejs` 20.20.2 package's own
+    // `/usr/share/doc/nodejs/api` (the same generator, `.md` beside `.html`), not nodejs-doc 18's.
     name: 'nodejs',
     package: 'nodejs-doc',
     roots: ['/usr/share/doc/nodejs/api', '/tmp/nodejs-doc/root/usr/share/doc/nodejs/api'],
