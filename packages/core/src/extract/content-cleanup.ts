@@ -454,8 +454,10 @@ function isDocumentSectionBlock(element: Element): boolean {
 function sectionBlockLevel(element: Element): number {
   if (element.name === 'section') return sectionHeadingLevel(element);
   if (element.name !== 'div') return 0;
-  const first = element.children.find((child): child is Element => isTag(child) && hasCollapsedText(child));
-  return first ? headingLevel(first) : 0;
+  // The first element past empty anchors (`<a id>`), read without its subtree's text: a deep
+  // chain of wrappers costs nothing here.
+  const first = element.children.find((child): child is Element => isTag(child) && child.children.length > 0);
+  return first && headingTags.has(first.name) && hasCollapsedText(first) ? headingLevel(first) : 0;
 }
 
 /**
@@ -475,6 +477,9 @@ function sectionsHoldParent(parent: Element, level: number): boolean {
   return inSections * 2 >= total;
 }
 
+/** How many wrappers up a section's whole body is looked for. */
+const sectionBodyDepth = 4;
+
 /**
  * True when `element` is, through wrappers with nothing else, the whole body of one of a
  * document's sections: that section's content like any other, even when it is only links (a
@@ -482,7 +487,8 @@ function sectionsHoldParent(parent: Element, level: number): boolean {
  */
 function isWholeSectionBody(element: Element): boolean {
   let current = element;
-  while (current.parent && isTag(current.parent)) {
+  // asciidoc's paragraph sits three wrappers down (`div.sect1 > div.sectionbody > div.paragraph > p`).
+  for (let depth = 0; depth < sectionBodyDepth && current.parent && isTag(current.parent); depth++) {
     const parent: Element = current.parent;
     const withText = parent.children.filter((child) => isTag(child) && hasCollapsedText(child));
     if (sectionBlockLevel(parent) > 0 && isDocumentSectionBlock(parent)) return withText.length === 2 && withText[1] === current;
@@ -633,9 +639,9 @@ function removeLinkRuns(container: Element, stats: Map<Element, TextStats>): voi
     if (!linkRunTags.has(element.name) || !elementStats || elementStats.text === 0) return false;
     // A list (or its wrapper) is judged as a list; a document's section is content; a heading
     // whose only links stay in the page (Sphinx's link back to the contents) is a title.
-    if (isListWrapper(element) || isDocumentSectionBlock(element) || isWholeSectionBody(element)) return false;
+    if (isListWrapper(element) || isDocumentSectionBlock(element)) return false;
     if (headingTags.has(element.name) && linkCount(element) === 0) return false;
-    return elementStats.text <= linkOnlyMaximum && linkDensity(elementStats) >= linkOnlyDensity;
+    return elementStats.text <= linkOnlyMaximum && linkDensity(elementStats) >= linkOnlyDensity && !isWholeSectionBody(element);
   };
   // No copy of each child list, no closure and no run array per parent (it allocated about 6 % of
   // a page's garbage): the children are read by index, which steps back past a removed run.
