@@ -92,9 +92,10 @@ function isNumberedLink(element: Element, parts: GeneratedParts): boolean {
   return number !== undefined && parts.numbered.includes(number);
 }
 
-export function generatedText(html: string, parts: GeneratedParts): string {
+/** `classes`: more generated regions, by class (another generator's, as `real-truth.ts` gives Node's). */
+export function generatedText(html: string, parts: GeneratedParts, classes: readonly RegExp[] = []): string {
   const patterns = [...parts.regions].map((region) => regionClasses[region]).filter((pattern): pattern is RegExp => pattern !== undefined);
-  patterns.push(alwaysGenerated);
+  patterns.push(alwaysGenerated, ...classes);
   // The page's text in order, as runs that are generated or not.
   const runs: { text: string; generated: boolean }[] = [];
   const walk = (node: AnyNode): void => {

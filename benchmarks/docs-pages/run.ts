@@ -9,6 +9,7 @@
  *     [--variants bare,docusaurus]   (only these variants: a quicker look while tuning)
  *     [--tuning-only]   (Sphinx: only the tuning sites, so tuning runs never print a held-out figure)
  *     [--no-excuse]   (Sphinx: score text the build generated as chrome, as before task 13r)
+ *     [--real N]   (real non-Sphinx sites, git and Node: up to N pages each; 0 skips them)
  */
 import { createHash } from 'node:crypto';
 import { aebScores, shingleCounts, type ShingleCounts } from '../main-content/metrics.js';
@@ -16,6 +17,7 @@ import { loadQuarryMarkdown, quarryExtractor, readabilityExtractor, type Extract
 import { loadSourcePages, type SourcePage } from './corpus.js';
 import { dress } from './dress.js';
 import { featureNames, featuresOfHtml, featuresOfMarkdown, multisetRecall, type Counts, type Features, type FeatureName } from './score.js';
+import { runReal } from './run-real.js';
 import { runSphinx } from './run-sphinx.js';
 import { heldOutTemplates, moreTemplates, templatesWithoutCodeLanguage } from './templates-more.js';
 import { templates as firstTemplates } from './templates.js';
@@ -29,6 +31,7 @@ const option = (name: string): string | undefined => {
 };
 const pageLimit = Number(option('--pages') ?? 240);
 const sphinxPerSite = Number(option('--sphinx') ?? 30);
+const realPerSite = Number(option('--real') ?? 30);
 const detail = option('--pages-detail');
 const folds = 5;
 
@@ -151,6 +154,7 @@ async function main(): Promise<void> {
     }
   }
   if (sphinxPerSite > 0) runSphinx(extractors, sphinxPerSite, detail, args.includes('--tuning-only'), !args.includes('--no-excuse'));
+  if (realPerSite > 0) runReal(extractors, realPerSite, detail, args.includes('--tuning-only'));
   if (details.length > 0) console.log(`\npages of ${detail} where Quarry lost structure:\n${details.join('\n')}`);
 }
 

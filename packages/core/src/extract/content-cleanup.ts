@@ -102,7 +102,9 @@ function isDocumentSection(heading: Element, known?: SectionLevels): boolean {
     const blockMatches = block.name === heading.name || topHeadingLevel(block, known.below) === level;
     peers = peerCount(parent, heading.name, block.name, known) + (blockMatches ? 0 : 1);
   } else peers = countPeers(parent, heading.name, block.name, block);
-  return peers >= (block.name === 'section' ? sectionPeersNeeded(parent, level) : documentSectionPeers);
+  if (peers >= (block.name === 'section' ? sectionPeersNeeded(parent, level) : documentSectionPeers)) return true;
+  // A heading that opens one of its document's section `div`s (asciidoc's `div.sect1`).
+  return parent.name === 'div' && sectionBlockLevel(parent) === level && isDocumentSectionBlock(parent);
 }
 
 /**
@@ -349,6 +351,7 @@ const clutterRules: readonly [string, (container: Container) => boolean, 'keep' 
   ['list wrapper', ({ element, density, weight }) => isSectionListWrapper(element) && !(weight < 0 && density > 0.3), 'keep'],
   ['announced list', ({ element, density, weight, allStats }) => !(weight < 0 && density > 0.3) && isAnnouncedList(element, allStats), 'keep'],
   ['document section', ({ element }) => isDocumentSectionBlock(element), 'keep'],
+  ['whole body of a document section', ({ element, density }) => density > 0.4 && isWholeSectionBody(element), 'keep'],
   ['heading wrapper', ({ element }) => isHeadingWrapper(element), 'keep'],
   ['data table', ({ element }) => element.name === 'table' && hasHeaderCells(element), 'keep'],
   ['prose with many commas', ({ stats, density }) => stats.commas >= 10 && density < 0.5, 'keep'],
@@ -430,16 +433,69 @@ function isSectionListWrapper(element: Element): boolean {
  * by CMake 3.25", "Previous CVEs").
  */
 function isDocumentSectionBlock(element: Element): boolean {
-  const level = sectionHeadingLevel(element);
+  const level = sectionBlockLevel(element);
   if (level === 0) return false;
   const parent = element.parent;
   if (!parent || !isTag(parent)) return false;
-  const peers = parent.children.filter((child) => isTag(child) && sectionHeadingLevel(child) === level).length;
-  if (peers >= sectionPeersNeeded(parent, level)) return true;
+  const peers = parent.children.filter((child) => isTag(child) && child.name === element.name && sectionBlockLevel(child) === level).length;
+  if (element.name === 'section' ? peers >= sectionPeersNeeded(parent, level) : peers >= documentSectionPeers && sectionsHoldParent(parent, level)) return true;
   // The one subsection of a document's section (nipype's "Index of Interfaces" under its
   // "Interfaces", as docutils nests them) is a part of that document too.
   const parentLevel = sectionHeadingLevel(parent);
   return parentLevel > 0 && parentLevel < level && isDocumentSectionBlock(parent);
+}
+
+/**
+ * The level of the heading a section block opens: a `section` (docutils' HTML5 writer), or a
+ * `div` whose first element with text is a heading (asciidoc writes each section as
+ * `div.sect1 > h2 + div.sectionbody`); 0 for any other element. A `div` is one of a document's
+ * sections only among enough peers (`isDocumentSectionBlock`).
+ */
+function sectionBlockLevel(element: Element): number {
+  if (element.name === 'section') return sectionHeadingLevel(element);
+  if (element.name !== 'div') return 0;
+  // The first element past empty anchors (`<a id>`), read without its subtree's text: a deep
+  // chain of wrappers costs nothing here.
+  const first = element.children.find((child): child is Element => isTag(child) && child.children.length > 0);
+  return first && headingTags.has(first.name) && hasCollapsedText(first) ? headingLevel(first) : 0;
+}
+
+/**
+ * True when a parent's section `div`s of `level` hold at least half of its text: they are the
+ * document (asciidoc's `#content`), not boxes after an article whose own text stands outside them
+ * (a "Downloads", "Contacts", "More on this topic" row, each opened by its title).
+ */
+function sectionsHoldParent(parent: Element, level: number): boolean {
+  let inSections = 0;
+  let total = 0;
+  for (const child of parent.children) {
+    if (!isTag(child)) continue;
+    const length = collapsedText(child).length;
+    total += length;
+    if (child.name === 'div' && sectionBlockLevel(child) === level) inSections += length;
+  }
+  return inSections * 2 >= total;
+}
+
+/** How many wrappers up a section's whole body is looked for. */
+const sectionBodyDepth = 4;
+
+/**
+ * True when `element` is, through wrappers with nothing else, the whole body of one of a
+ * document's sections: that section's content like any other, even when it is only links (a
+ * manual page's "SEE ALSO" over a paragraph of links to its sibling pages), as a list of links is.
+ */
+function isWholeSectionBody(element: Element): boolean {
+  let current = element;
+  // asciidoc's paragraph sits three wrappers down (`div.sect1 > div.sectionbody > div.paragraph > p`).
+  for (let depth = 0; depth < sectionBodyDepth && current.parent && isTag(current.parent); depth++) {
+    const parent: Element = current.parent;
+    const withText = parent.children.filter((child) => isTag(child) && hasCollapsedText(child));
+    if (sectionBlockLevel(parent) > 0 && isDocumentSectionBlock(parent)) return withText.length === 2 && withText[1] === current;
+    if (withText.length !== 1) return false;
+    current = parent;
+  }
+  return false;
 }
 
 /**
@@ -595,7 +651,7 @@ function removeLinkRuns(container: Element, stats: Map<Element, TextStats>): voi
     // whose only links stay in the page (Sphinx's link back to the contents) is a title.
     if (isListWrapper(element) || isDocumentSectionBlock(element)) return false;
     if (headingTags.has(element.name) && linkCount(element) === 0) return false;
-    return elementStats.text <= linkOnlyMaximum && linkDensity(elementStats) >= linkOnlyDensity;
+    return elementStats.text <= linkOnlyMaximum && linkDensity(elementStats) >= linkOnlyDensity && !isWholeSectionBody(element);
   };
   // No copy of each child list, no closure and no run array per parent (it allocated about 6 % of
   // a page's garbage): the children are read by index, which steps back past a removed run.

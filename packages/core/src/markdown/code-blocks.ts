@@ -23,9 +23,28 @@ interface CodeText {
  * code span; inside a table cell, one code span per line.
  */
 export function renderPreformatted(element: Element, converter: MarkdownConverter): void {
+  const variants = languageVariants(element);
+  if (variants) {
+    for (const variant of variants) {
+      const text = cleanCodeText(collectCodeText(variant).text);
+      if (text !== '') writeCode(text, languageFromClass(variant.attribs.class ?? '', true), converter);
+    }
+    return;
+  }
   const code = cleanCodeText(collectCodeText(element).text);
   if (code === '') return;
   writeCode(code, detectCodeLanguage(element), converter);
+}
+
+/**
+ * Two or more `code` elements in one `pre` that each name their language are one example in
+ * several languages behind a toggle (Node's docs write an ES module example and its CommonJS twin
+ * so): each is its own block. Code elements without a language each (one per line) stay one block.
+ */
+function languageVariants(element: Element): Element[] | undefined {
+  const codes = element.children.filter((child): child is Element => isTag(child) && child.name === 'code');
+  if (codes.length < 2 || !codes.every((code) => languageFromClass(code.attribs.class ?? '', true) !== '')) return undefined;
+  return codes;
 }
 
 /**

@@ -67,3 +67,15 @@ describe('htmlToMarkdown inputs', () => {
     expect(htmlToMarkdown('<constructor>a</constructor> <toString>b</toString>')).toBe('a b');
   });
 });
+
+describe('code in several languages in one pre', () => {
+  it('writes each code that names its language as its own block (Node docs: ES module and CommonJS twins)', () => {
+    const html =
+      '<pre class="with-40-chars"><input class="js-flavor-toggle" type="checkbox"><code class="language-js mjs">import a from \'a\';</code><code class="language-js cjs">const a = require(\'a\');</code><button class="copy-button">copy</button></pre>';
+    expect(htmlToMarkdown(html)).toBe("```js\nimport a from 'a';\n```\n\n```js\nconst a = require('a');\n```");
+  });
+
+  it('keeps code elements without a language each as one block', () => {
+    expect(htmlToMarkdown('<pre><code>one</code>\n<code>two</code></pre>')).toBe('```\none\ntwo\n```');
+  });
+});

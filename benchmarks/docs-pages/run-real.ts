@@ -1,0 +1,115 @@
+/**
+ * The real non-Sphinx part of the docs-pages benchmark: each site's pages (`real-truth.ts`) through
+ * both extractors, scored as the template corpus is (`score.ts`: headings with their level as the
+ * page writes it, list items, table cells, code, links, emphasis as recall; text as the aeb shingle
+ * F1 with generated text excused); code is compared on its text (the pages' language classes are
+ * the generator's, "language-js mjs"). Sites are printed one by one and as the tuning and held-out
+ * parts.
+ */
+import { aebScores, shingleCounts, type ShingleCounts } from '../main-content/metrics.js';
+import type { Extractor } from '../main-content/extractors.js';
+import { realSites } from './real-corpus.js';
+import { loadRealPages } from './real-truth.js';
+import { codeKey } from './rst.js';
+import { type Counts, type FeatureName, type Features, featureNames, featuresOfHtml, featuresOfMarkdown, multisetRecall } from './score.js';
+
+interface Tally {
+  features: Record<FeatureName, Counts>;
+  text: ShingleCounts[];
+}
+
+const emptyTally = (): Tally => ({
+  features: Object.fromEntries(featureNames.map((name) => [name, { expected: 0, found: 0 }])) as Record<FeatureName, Counts>,
+  text: [],
+});
+
+/**
+ * Code on its text alone, spaces folded: the pages' whitespace is the generator's (a copy button's
+ * space, a verse block's indentation that the source writes with tabs).
+ */
+function codeAsText(features: Features): Features {
+  const code = new Map<string, number>();
+  for (const [key, count] of features.code) {
+    const text = codeKey(key.split('\u0000')[1] ?? '');
+    code.set(text, (code.get(text) ?? 0) + count);
+  }
+  return { ...features, code };
+}
+
+function scoresOf(tally: Tally): Record<FeatureName | 'text' | 'overall', number> {
+  const result = {} as Record<FeatureName | 'text' | 'overall', number>;
+  for (const name of featureNames) {
+    const { expected, found } = tally.features[name];
+    result[name] = expected > 0 ? found / expected : 1;
+  }
+  result.text = aebScores(tally.text).f1;
+  const parts = [...featureNames.map((name) => result[name]), result.text];
+  result.overall = parts.reduce((sum, value) => sum + value, 0) / parts.length;
+  return result;
+}
+
+const fixed = (value: number): string => value.toFixed(3);
+const pageUrl = 'https://docs.example.com/guide/page';
+
+/**
+ * `detail`: a tuning site whose pages' losses are listed (missing keys, Quarry only); a held-out
+ * site's are never listed.
+ */
+export function runReal(extractors: [string, Extractor][], perSite: number, detail?: string, tuningOnly = false): void {
+  const sites = realSites.filter((site) => !(tuningOnly && site.heldOut));
+  const pages = loadRealPages(perSite, sites);
+  if (pages.length === 0) {
+    console.log(`\nreal non-Sphinx sites: none found (apt-get install -y ${realSites.map((site) => site.package).join(' ')})`);
+    return;
+  }
+  const tallies = new Map<string, Tally>();
+  const tally = (key: string): Tally => {
+    if (!tallies.has(key)) tallies.set(key, emptyTally());
+    return tallies.get(key)!;
+  };
+  const details: string[] = [];
+  pages.forEach((page, index) => {
+    const truth = codeAsText(featuresOfHtml(page.truthHtml));
+    const order = index % 2 === 0 ? extractors : [...extractors].reverse();
+    for (const [extractorName, extract] of order) {
+      const output = codeAsText(featuresOfMarkdown(extract(page.html, pageUrl).markdown));
+      const keys = [`${extractorName}|${page.site.name}`, `${extractorName}|${page.site.heldOut ? 'heldout' : 'tuning'}`];
+      const text = shingleCounts(truth.text, output.text, page.generated);
+      for (const key of keys) {
+        for (const name of featureNames) {
+          const counts = multisetRecall(truth[name], output[name]);
+          tally(key).features[name].expected += counts.expected;
+          tally(key).features[name].found += counts.found;
+        }
+        if (page.scoresText) tally(key).text.push(text);
+      }
+      if (detail === page.site.name && !page.site.heldOut && extractorName === 'quarry') {
+        const lost = featureNames.flatMap((name) =>
+          [...truth[name]]
+            .filter(([key, count]) => (output[name].get(key) ?? 0) < count)
+            .map(([key]) => `  ${name}: ${key.slice(0, 160).replace(/\n/g, '\\n')}`),
+        );
+        details.push(
+          `${page.path}${page.scoresText ? '' : ' (text not scored)'}: text tp ${text.tp.toFixed(2)} fp ${text.fp.toFixed(2)} fn ${text.fn.toFixed(2)}\n${lost.join('\n')}`,
+        );
+      }
+    }
+  });
+  const shown = sites.filter((site) => pages.some((page) => page.site === site));
+  console.log(`\nreal non-Sphinx sites, ${pages.length} pages, against their sources (markdown, asciidoc):`);
+  console.log('feature recall against the source rendered as the page shows it (code on its text); text = aeb shingle F1; overall = mean of the seven\n');
+  const columns = [...featureNames, 'text', 'overall'] as const;
+  console.log(['site'.padEnd(22), 'extractor'.padEnd(12), ...columns.map((column) => column.padStart(9))].join(''));
+  const rows = [
+    ...shown.map((site) => [site.name, `${site.name} (${site.heldOut ? (site.fresh ? 'fresh' : 'held out') : 'tuning'})`]),
+    ['tuning', 'tuning sites'],
+    ...(shown.some((site) => site.heldOut) ? [['heldout', 'held-out sites']] : []),
+  ];
+  for (const [key, label] of rows) {
+    for (const [extractorName] of extractors) {
+      const scores = scoresOf(tally(`${extractorName}|${key}`));
+      console.log([label!.padEnd(22), extractorName.padEnd(12), ...columns.map((column) => fixed(scores[column]).padStart(9))].join(''));
+    }
+  }
+  if (details.length > 0) console.log(`\npages of ${detail} where Quarry lost structure:\n${details.join('\n')}`);
+}
