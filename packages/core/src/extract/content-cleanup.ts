@@ -362,6 +362,49 @@ const clutterRules: readonly [string, (container: Container) => boolean, 'keep' 
   ['chrome element', ({ element, stats, density }) => chromeElementTags.has(element.name) && (density > 0.3 || stats.text < 100), 'remove'],
 ];
 
+/** Fewest links without text that make a row of icon buttons. */
+const iconLinksNeeded = 3;
+/** Most text beside them: a label ("Share this article", "Was this helpful?"), not a sentence. */
+const iconRowLabelMaximum = 60;
+
+/**
+ * A row of icon buttons under a short label: several links with neither text nor a picture (a
+ * script or a stylesheet draws them: share and rating buttons) and a few words beside them. Read
+ * without its icons the label is all that is left of it, a question or an invitation with no
+ * answer. Judged by shape, not by name: a site's class names are its own words.
+ */
+function isIconLinkRow(element: Element, stats: TextStats): boolean {
+  if (stats.text === 0 || stats.text > iconRowLabelMaximum || stats.images > 0 || stats.linkText > 0) return false;
+  let iconLinks = 0;
+  for (const link of descendantElements(element, (child) => child.name === 'a')) {
+    if (
+      !hasCollapsedText(link) &&
+      firstElement(link, (child) => child.name === 'img' || child.name === 'picture') === undefined &&
+      ++iconLinks >= iconLinksNeeded
+    )
+      return true;
+  }
+  return false;
+}
+
+/**
+ * Removes rows of icon buttons with their label (`isIconLinkRow`), the largest block that is one;
+ * before the clutter rules, which take the icons' empty wrappers first and leave the label alone.
+ */
+function removeIconLinkRows(container: Element, stats: Map<Element, TextStats>): void {
+  const stack = container.children.filter(isTag);
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    const elementStats = stats.get(element);
+    if (conditionalTags.has(element.name) && elementStats && isIconLinkRow(element, elementStats)) {
+      discountStats(element, stats, container);
+      detach(element);
+      continue;
+    }
+    for (const child of element.children) if (isTag(child)) stack.push(child);
+  }
+}
+
 /** Fewest e-mail addresses that make a block a list of contacts. */
 const addressesNeeded = 3;
 
@@ -765,6 +808,7 @@ export function cleanContent(container: Element, options: CleanupOptions): void 
   let stats = options.stats ?? measureText(container);
   if (removeChromeSections(container, stats)) stats = measureText(container);
   removeChromeTexts(container, stats);
+  removeIconLinkRows(container, stats);
   removeClutter(container, options, stats);
   removeLinkRuns(container, stats);
   removeRepeatedCaptions(container, stats);
