@@ -367,39 +367,36 @@ const iconLinksNeeded = 3;
 /** Most text beside them: a label ("Share this article", "Was this helpful?"), not a sentence. */
 const iconRowLabelMaximum = 60;
 
-/**
- * A row of icon buttons under a short label: several links with neither text nor a picture (a
- * script or a stylesheet draws them: share and rating buttons) and a few words beside them. Read
- * without its icons the label is all that is left of it, a question or an invitation with no
- * answer. Judged by shape, not by name: a site's class names are its own words.
- */
-function isIconLinkRow(element: Element, stats: TextStats): boolean {
-  if (stats.text === 0 || stats.text > iconRowLabelMaximum || stats.images > 0 || stats.linkText > 0) return false;
-  let iconLinks = 0;
-  for (const link of descendantElements(element, (child) => child.name === 'a')) {
-    if (
-      !hasCollapsedText(link) &&
-      firstElement(link, (child) => child.name === 'img' || child.name === 'picture') === undefined &&
-      ++iconLinks >= iconLinksNeeded
-    )
-      return true;
-  }
-  return false;
+/** Links with neither text nor a picture under `element` (an icon a stylesheet or a script draws), counted up to `enough`. */
+function countIconLinks(element: Element, enough: number): number {
+  let count = 0;
+  firstElement(element, (child) => child.name === 'a' && !hasCollapsedText(child) && ++count >= enough);
+  return count;
 }
 
 /**
- * Removes rows of icon buttons with their label (`isIconLinkRow`), the largest block that is one;
- * before the clutter rules, which take the icons' empty wrappers first and leave the label alone.
+ * Removes rows of icon buttons under a short label: a block (a conditional container) holding at
+ * least three links with neither text nor a picture (share and rating buttons a script or a
+ * stylesheet draws), no image, no link text and a few words beside them. Read without its icons
+ * the label is all that is left of it, a question or an invitation with no answer. Judged by
+ * shape, not by name: a site's class names are its own words. The largest such block goes; before
+ * the clutter rules, which take the icons' empty wrappers first (children before parents) and
+ * leave the label alone. Linear: below a label-sized block with fewer icon links none can have more.
  */
 function removeIconLinkRows(container: Element, stats: Map<Element, TextStats>): void {
   const stack = container.children.filter(isTag);
   while (stack.length > 0) {
     const element = stack.pop()!;
     const elementStats = stats.get(element);
-    if (conditionalTags.has(element.name) && elementStats && isIconLinkRow(element, elementStats)) {
-      discountStats(element, stats, container);
-      detach(element);
-      continue;
+    if (!elementStats) continue;
+    const isLabelSized = elementStats.text <= iconRowLabelMaximum && elementStats.images === 0 && elementStats.linkText === 0;
+    if (isLabelSized) {
+      if (elementStats.text === 0 || countIconLinks(element, iconLinksNeeded) < iconLinksNeeded) continue;
+      if (conditionalTags.has(element.name)) {
+        discountStats(element, stats, container);
+        detach(element);
+        continue;
+      }
     }
     for (const child of element.children) if (isTag(child)) stack.push(child);
   }
