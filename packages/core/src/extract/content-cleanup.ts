@@ -365,6 +365,46 @@ const clutterRules: readonly [string, (container: Container) => boolean, 'keep' 
   ['chrome element', ({ element, stats, density }) => chromeElementTags.has(element.name) && (density > 0.3 || stats.text < 100), 'remove'],
 ];
 
+/** Fewest links without text that make a row of icon buttons. */
+const iconLinksNeeded = 3;
+/** Most text beside them: a label ("Share this article", "Was this helpful?"), not a sentence. */
+const iconRowLabelMaximum = 60;
+
+/** Links with neither text nor a picture under `element` (an icon a stylesheet or a script draws), counted up to `enough`. */
+function countIconLinks(element: Element, enough: number): number {
+  let count = 0;
+  firstElement(element, (child) => child.name === 'a' && !hasCollapsedText(child) && ++count >= enough);
+  return count;
+}
+
+/**
+ * Removes rows of icon buttons under a short label: a block (a conditional container) holding at
+ * least three links with neither text nor a picture (share and rating buttons a script or a
+ * stylesheet draws), no image, no link text and a few words beside them. Read without its icons
+ * the label is all that is left of it, a question or an invitation with no answer. Judged by
+ * shape, not by name: a site's class names are its own words. The largest such block goes; before
+ * the clutter rules, which take the icons' empty wrappers first (children before parents) and
+ * leave the label alone. Linear: below a label-sized block with fewer icon links none can have more.
+ */
+function removeIconLinkRows(container: Element, stats: Map<Element, TextStats>): void {
+  const stack = container.children.filter(isTag);
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    const elementStats = stats.get(element);
+    if (!elementStats) continue;
+    const isLabelSized = elementStats.text <= iconRowLabelMaximum && elementStats.images === 0 && elementStats.linkText === 0;
+    if (isLabelSized) {
+      if (elementStats.text === 0 || countIconLinks(element, iconLinksNeeded) < iconLinksNeeded) continue;
+      if (conditionalTags.has(element.name)) {
+        discountStats(element, stats, container);
+        detach(element);
+        continue;
+      }
+    }
+    for (const child of element.children) if (isTag(child)) stack.push(child);
+  }
+}
+
 /** Fewest e-mail addresses that make a block a list of contacts. */
 const addressesNeeded = 3;
 
@@ -842,6 +882,7 @@ export function cleanContent(container: Element, options: CleanupOptions): void 
   let stats = options.stats ?? measureText(container);
   if (removeChromeSections(container, stats)) stats = measureText(container);
   removeChromeTexts(container, stats);
+  removeIconLinkRows(container, stats);
   removeClutter(container, options, stats);
   removeLinkRuns(container, stats);
   removeRepeatedCaptions(container, stats);
