@@ -6,22 +6,13 @@
  * the generator's, "language-js mjs"). Sites are printed one by one and as the tuning and held-out
  * parts.
  */
-import { aebScores, shingleCounts, type ShingleCounts } from '../main-content/metrics.js';
+import { aebScores, shingleCounts, } from '../main-content/metrics.js';
 import type { Extractor } from '../main-content/extractors.js';
 import { realSites } from './real-corpus.js';
 import { loadRealPages } from './real-truth.js';
 import { codeKey } from './rst.js';
-import { type Counts, type FeatureName, type Features, featureNames, featuresOfHtml, featuresOfMarkdown, multisetRecall } from './score.js';
-
-interface Tally {
-  features: Record<FeatureName, Counts>;
-  text: ShingleCounts[];
-}
-
-const emptyTally = (): Tally => ({
-  features: Object.fromEntries(featureNames.map((name) => [name, { expected: 0, found: 0 }])) as Record<FeatureName, Counts>,
-  text: [],
-});
+import { type FeatureName, type Features, featureNames, featuresOfHtml, featuresOfMarkdown, multisetRecall } from './score.js';
+import { type Tally, tallyIn } from './tally.js';
 
 /**
  * Code on its text alone, spaces folded: the pages' whitespace is the generator's (a copy button's
@@ -63,10 +54,7 @@ export function runReal(extractors: [string, Extractor][], perSite: number, deta
     return;
   }
   const tallies = new Map<string, Tally>();
-  const tally = (key: string): Tally => {
-    if (!tallies.has(key)) tallies.set(key, emptyTally());
-    return tallies.get(key)!;
-  };
+  const tally = (key: string): Tally => tallyIn(tallies, key);
   const details: string[] = [];
   pages.forEach((page, index) => {
     const truth = codeAsText(featuresOfHtml(page.truthHtml));

@@ -12,11 +12,12 @@
  *     [--real N]   (real non-Sphinx sites, git and Node: up to N pages each; 0 skips them)
  */
 import { createHash } from 'node:crypto';
-import { aebScores, shingleCounts, type ShingleCounts } from '../main-content/metrics.js';
+import { aebScores, shingleCounts, } from '../main-content/metrics.js';
 import { loadQuarryMarkdown, quarryExtractor, readabilityExtractor, type Extractor } from '../main-content/extractors.js';
 import { loadSourcePages, type SourcePage } from './corpus.js';
 import { dress } from './dress.js';
 import { featureNames, featuresOfHtml, featuresOfMarkdown, multisetRecall, type Counts, type Features, type FeatureName } from './score.js';
+import { type Tally, tallyIn } from './tally.js';
 import { runReal } from './run-real.js';
 import { runSphinx } from './run-sphinx.js';
 import { heldOutTemplates, moreTemplates, templatesWithoutCodeLanguage } from './templates-more.js';
@@ -34,16 +35,6 @@ const sphinxPerSite = Number(option('--sphinx') ?? 30);
 const realPerSite = Number(option('--real') ?? 30);
 const detail = option('--pages-detail');
 const folds = 5;
-
-interface Tally {
-  features: Record<FeatureName, Counts>;
-  text: ShingleCounts[];
-}
-
-const emptyTally = (): Tally => ({
-  features: Object.fromEntries(featureNames.map((name) => [name, { expected: 0, found: 0 }])) as Record<FeatureName, Counts>,
-  text: [],
-});
 
 /** The same features with code languages dropped (for a template that does not show them). */
 function withoutLanguages(features: Features): Features {
@@ -93,10 +84,7 @@ async function main(): Promise<void> {
   const only = option('--variants')?.split(',');
   const variants = ['bare', ...templates.map((template) => template.name)].filter((variant) => !only || only.includes(variant));
   const tallies = new Map<string, Tally>();
-  const tally = (key: string): Tally => {
-    if (!tallies.has(key)) tallies.set(key, emptyTally());
-    return tallies.get(key)!;
-  };
+  const tally = (key: string): Tally => tallyIn(tallies, key);
   const siblings = ['introduction', 'installation', 'getting-started', 'configuration', 'api-reference', 'examples', 'faq', 'changelog'];
   const details: string[] = [];
 
