@@ -6,7 +6,7 @@
  * the generator's, "language-js mjs"). Sites are printed one by one and as the tuning and held-out
  * parts.
  */
-import { aebScores, shingleCounts, } from '../main-content/metrics.js';
+import { aebScores, shingleCounts } from '../main-content/metrics.js';
 import type { Extractor } from '../main-content/extractors.js';
 import { realSites } from './real-corpus.js';
 import { loadRealPages } from './real-truth.js';

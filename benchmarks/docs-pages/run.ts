@@ -12,7 +12,7 @@
  *     [--real N]   (real non-Sphinx sites, git and Node: up to N pages each; 0 skips them)
  */
 import { createHash } from 'node:crypto';
-import { aebScores, shingleCounts, } from '../main-content/metrics.js';
+import { aebScores, shingleCounts } from '../main-content/metrics.js';
 import { loadQuarryMarkdown, quarryExtractor, readabilityExtractor, type Extractor } from '../main-content/extractors.js';
 import { loadSourcePages, type SourcePage } from './corpus.js';
 import { dress } from './dress.js';
