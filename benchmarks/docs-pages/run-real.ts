@@ -6,13 +6,13 @@
  * the generator's, "language-js mjs"). Sites are printed one by one and as the tuning and held-out
  * parts.
  */
-import { aebScores, shingleCounts } from '../main-content/metrics.js';
+import { shingleCounts } from '../main-content/metrics.js';
 import type { Extractor } from '../main-content/extractors.js';
 import { realSites } from './real-corpus.js';
 import { loadRealPages } from './real-truth.js';
 import { codeKey } from './rst.js';
-import { type FeatureName, type Features, featureNames, featuresOfHtml, featuresOfMarkdown, multisetRecall } from './score.js';
-import { type Tally, tallyIn } from './tally.js';
+import { type Features, featureNames, featuresOfHtml, featuresOfMarkdown, multisetRecall } from './score.js';
+import { scoresOf, type Tally, tallyIn } from './tally.js';
 
 /**
  * Code on its text alone, spaces folded: the pages' whitespace is the generator's (a copy button's
@@ -25,18 +25,6 @@ function codeAsText(features: Features): Features {
     code.set(text, (code.get(text) ?? 0) + count);
   }
   return { ...features, code };
-}
-
-function scoresOf(tally: Tally): Record<FeatureName | 'text' | 'overall', number> {
-  const result = {} as Record<FeatureName | 'text' | 'overall', number>;
-  for (const name of featureNames) {
-    const { expected, found } = tally.features[name];
-    result[name] = expected > 0 ? found / expected : 1;
-  }
-  result.text = aebScores(tally.text).f1;
-  const parts = [...featureNames.map((name) => result[name]), result.text];
-  result.overall = parts.reduce((sum, value) => sum + value, 0) / parts.length;
-  return result;
 }
 
 const fixed = (value: number): string => value.toFixed(3);

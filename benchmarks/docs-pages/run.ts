@@ -12,12 +12,12 @@
  *     [--real N]   (real non-Sphinx sites, git and Node: up to N pages each; 0 skips them)
  */
 import { createHash } from 'node:crypto';
-import { aebScores, shingleCounts } from '../main-content/metrics.js';
+import { shingleCounts } from '../main-content/metrics.js';
 import { loadQuarryMarkdown, quarryExtractor, readabilityExtractor, type Extractor } from '../main-content/extractors.js';
 import { loadSourcePages, type SourcePage } from './corpus.js';
 import { dress } from './dress.js';
 import { featureNames, featuresOfHtml, featuresOfMarkdown, multisetRecall, type Counts, type Features, type FeatureName } from './score.js';
-import { type Tally, tallyIn } from './tally.js';
+import { scoresOf, type Tally, tallyIn } from './tally.js';
 import { runReal } from './run-real.js';
 import { runSphinx } from './run-sphinx.js';
 import { heldOutTemplates, moreTemplates, templatesWithoutCodeLanguage } from './templates-more.js';
@@ -53,18 +53,6 @@ function addPage(tally: Tally, truth: Features, output: Features): Record<Featur
   }
   tally.text.push(shingleCounts(truth.text, output.text));
   return page;
-}
-
-function scoresOf(tally: Tally): Record<FeatureName | 'text' | 'overall', number> {
-  const result = {} as Record<FeatureName | 'text' | 'overall', number>;
-  for (const name of featureNames) {
-    const { expected, found } = tally.features[name];
-    result[name] = expected > 0 ? found / expected : 1;
-  }
-  result.text = aebScores(tally.text).f1;
-  const parts = [...featureNames.map((name) => result[name]), result.text];
-  result.overall = parts.reduce((sum, value) => sum + value, 0) / parts.length;
-  return result;
 }
 
 function foldOf(project: string): number {
