@@ -1,4 +1,4 @@
-import { Parser } from 'htmlparser2';
+import { DepthBoundParser } from '../html/bounded-parser.js';
 import { TargetError } from '../errors.js';
 
 export interface SitemapEntry {
@@ -83,7 +83,7 @@ function parseXml(text: string): ParsedSitemap {
     if (url !== undefined) collector?.add(url, date && (current.kind === 'feed' ? isoDate(date) : date));
   };
 
-  const parser = new Parser(
+  const parser = new DepthBoundParser(
     {
       onopentag(rawName, attributes) {
         const name = localName(rawName);

@@ -1,10 +1,10 @@
-import { parseDocument } from 'htmlparser2';
 import type { Element, Node } from 'domhandler';
 import { isTag } from 'domhandler';
+import { parseBoundedDocument } from '../html/bounded-parser.js';
 
 /** XML of an office file as a tree (htmlparser2 in XML mode: names keep their prefix, e.g. `a:t`). */
 export function parseXml(xml: string): Element[] {
-  return parseDocument(xml, { xmlMode: true }).children.filter(isTag);
+  return parseBoundedDocument(xml, { xmlMode: true }).children.filter(isTag);
 }
 
 /** Every element named `name` under `nodes`, in document order. */

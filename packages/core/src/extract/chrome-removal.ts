@@ -26,7 +26,7 @@ import {
   layoutChromeHintPattern,
   weakChromeHintPattern,
 } from './boilerplate-patterns.js';
-import { detach, firstElement, hasOwnText, headingTags, hintText, isNoteAside } from './dom-tools.js';
+import { detachAll, firstElement, hasOwnText, headingTags, hintText, isNoteAside } from './dom-tools.js';
 import { type TextStats, discountStats, linkDensity } from './text-stats.js';
 
 export interface ChromeRemovalOptions {
@@ -187,7 +187,6 @@ export function removeChrome(root: ParentNode, options: ChromeRemovalOptions): [
     if (verdict && !isSpared(element, verdict, options)) {
       removed.push([element, verdict]);
       discountStats(element, options.stats, root);
-      detach(element);
       continue;
     }
     // A heading's inline content is the heading: a title that is itself a link back to the
@@ -195,5 +194,9 @@ export function removeChrome(root: ParentNode, options: ChromeRemovalOptions): [
     if (headingTags.has(element.name)) continue;
     for (const child of element.children) if (isTag(child)) stack.push(child);
   }
+  // Detached together: one by one costs a splice of the parent's children each, quadratic when
+  // a parent holds thousands of chrome blocks (32,000 forms took 6 s). Nothing above reads the
+  // tree around a removed element, which is never visited again.
+  detachAll(removed.map(([element]) => element));
   return removed;
 }

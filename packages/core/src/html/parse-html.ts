@@ -1,4 +1,4 @@
-import { parseDocument } from 'htmlparser2';
+import { parseBoundedDocument } from './bounded-parser.js';
 import { hasChildren, type ChildNode, type Document, type ParentNode } from 'domhandler';
 
 /**
@@ -10,7 +10,7 @@ export const maxTreeDepth = 512;
 
 /** Parses HTML once into a domhandler tree; every format of a page is derived from this tree. */
 export function parseHtml(html: string): Document {
-  return limitDepth(parseDocument(html, { decodeEntities: true, lowerCaseAttributeNames: true, lowerCaseTags: true, withStartIndices: true }));
+  return limitDepth(parseBoundedDocument(html, { decodeEntities: true, lowerCaseAttributeNames: true, lowerCaseTags: true, withStartIndices: true }));
 }
 
 /** Flattens every subtree that starts at `maxDepth` (see `flatten`). */

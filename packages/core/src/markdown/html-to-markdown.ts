@@ -1,6 +1,6 @@
 import { isTag, type AnyNode, type Element } from 'domhandler';
-import { parseDocument } from 'htmlparser2';
 import { limitDepth } from '../html/parse-html.js';
+import { parseBoundedDocument } from '../html/bounded-parser.js';
 import { withElementRules, type ElementRuleOverrides } from './element-rules.js';
 import { MarkdownConverter } from './markdown-converter.js';
 import { createUrlResolver, parseBaseUrl } from './url-resolver.js';
@@ -21,7 +21,7 @@ const DEFAULT_REMOVE_BASE64_IMAGES = true;
  * GitHub-flavoured markdown. Pure and synchronous.
  *
  * ```
- * string --parseDocument--> domhandler tree --MarkdownConverter.walkNodes--> rules[tag] | text
+ * string --parseBoundedDocument--> domhandler tree --MarkdownConverter.walkNodes--> rules[tag] | text
  *   --> MarkdownWriter (paragraph buffer -> container-prefixed lines) --> markdown
  * ```
  *
@@ -33,7 +33,7 @@ const DEFAULT_REMOVE_BASE64_IMAGES = true;
  */
 export function htmlToMarkdown(input: string | AnyNode | AnyNode[], options: MarkdownOptions = {}): string {
   const nodes: readonly AnyNode[] =
-    typeof input === 'string' ? [limitDepth(parseDocument(input, { decodeEntities: true }))] : Array.isArray(input) ? input : [input];
+    typeof input === 'string' ? [limitDepth(parseBoundedDocument(input, { decodeEntities: true }))] : Array.isArray(input) ? input : [input];
   const base = parseBaseUrl(options.baseUrl, nodes[0] === undefined ? undefined : findBaseHref(nodes[0]));
   const converter = new MarkdownConverter({
     rules: withElementRules(options.elementRules),

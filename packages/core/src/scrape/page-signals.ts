@@ -1,5 +1,5 @@
 import { isTag, isText, type ChildNode, type Document } from 'domhandler';
-import { Parser } from 'htmlparser2';
+import { DepthBoundParser } from '../html/bounded-parser.js';
 
 /**
  * What a page looks like to a reader, measured in one streaming pass (no tree is built): its
@@ -56,7 +56,7 @@ interface SignalEvents {
 /** Signals of an HTML string, in one streaming pass (no tree is built). */
 export function pageSignals(html: string): PageSignals {
   const collector = signalCollector();
-  const parser = new Parser(collector, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+  const parser = new DepthBoundParser(collector, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
   parser.end(html);
   return collector.finish();
 }

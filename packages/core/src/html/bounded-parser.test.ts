@@ -1,0 +1,68 @@
+import render from 'dom-serializer';
+import { parseDocument } from 'htmlparser2';
+import { describe, expect, it } from 'vitest';
+import { transformHtml } from '../scrape/transform-html.js';
+import { DepthBoundParser, maxOpenElements, parseBoundedDocument } from './bounded-parser.js';
+
+/** The depth of the deepest element under `node`, iteratively. */
+function treeDepth(root: { children?: unknown[] }): number {
+  let deepest = 0;
+  const pending: [{ children?: unknown[] }, number][] = [[root, 0]];
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop()!;
+    deepest = Math.max(deepest, depth);
+    for (const child of node.children ?? []) pending.push([child as { children?: unknown[] }, depth + 1]);
+  }
+  return deepest;
+}
+
+describe('DepthBoundParser', () => {
+  it('builds the same tree as htmlparser2 for a page nested less deeply than the bound', () => {
+    const html =
+      '<html><body><div><p>One <b>two <i>three</i></b><p>four<ul><li>a<li>b</ul><table><tr><td>c<td>d</table>' +
+      '<svg><path d="M0"/><title>t</title></svg><br></br></p></div></body></html>';
+    const options = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
+    expect(render(parseBoundedDocument(html, options))).toBe(render(parseDocument(html, options)));
+  });
+
+  it('parses 200,000 nested elements in linear time: past the bound, the next element is the innermost one’s sibling', () => {
+    // htmlparser2 alone shifts its whole open-element array at every tag: this input took minutes.
+    const depth = 200_000;
+    const html = `<body>${'<div>x'.repeat(depth)}${'</div>'.repeat(depth)}<p>after</p></body>`;
+    const document = parseBoundedDocument(html);
+    expect(treeDepth(document)).toBeLessThanOrEqual(maxOpenElements + 2);
+    const text = render(document).replace(/<[^>]+>/g, '');
+    expect(text).toBe(`${'x'.repeat(depth)}after`);
+  }, 30_000);
+
+  it('closes every element it opens, for streaming handlers too', () => {
+    let open = 0;
+    let deepest = 0;
+    const parser = new DepthBoundParser({
+      onopentag: () => {
+        open++;
+        deepest = Math.max(deepest, open);
+      },
+      onclosetag: () => {
+        open--;
+      },
+    });
+    parser.end('<span>'.repeat(50_000));
+    expect(open).toBe(0);
+    expect(deepest).toBe(maxOpenElements);
+  }, 30_000);
+
+  it('converts a page of 10,000 unclosed nested tables', () => {
+    const html = `<body>${'<table><tr><td>cell '.repeat(10_000)}</body>`;
+    const output = transformHtml({
+      html,
+      url: 'http://127.0.0.1/nested',
+      onlyMainContent: true,
+      includeTags: [],
+      excludeTags: [],
+      removeBase64Images: true,
+      want: { markdown: true, html: false, links: false, images: false },
+    });
+    expect(output.markdown).toContain('cell');
+  }, 30_000);
+});
