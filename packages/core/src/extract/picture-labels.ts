@@ -15,7 +15,7 @@ const repeatedLabelMinimum = 3;
 /** Items a run needs to be a gallery. */
 const galleryItemMinimum = 3;
 /** Most text (weighted characters) of one gallery item: a picture and its short caption. */
-const galleryItemTextMaximum = 150;
+const galleryItemTextMaximum = 400;
 /** Most text of a control line beside a gallery ("1 of 6", "Close"). */
 const galleryControlMaximum = 24;
 
