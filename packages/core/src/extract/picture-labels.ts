@@ -150,8 +150,41 @@ function removeGalleryLabels(container: Element, stats: Map<Element, TextStats>)
   }
 }
 
-/** Removes picture labels found by structure: repeated labels, then gallery captions and controls. */
+/** Least share of a banner figure's text inside its links (a credit may sit outside them). */
+const bannerLinkShare = 0.4;
+
+/**
+ * A banner: a figure whose picture and caption are links to one same page (a subscription offer
+ * under an article). A figure of the article links its picture to the picture, if at all, and
+ * does not make its caption a link to it.
+ */
+/** A link's address without the blanks a template may leave at its end (`...campaign=x%20`). */
+function linkTarget(link: Element): string {
+  return (link.attribs.href ?? '').replace(/(?:\s|%20)+$/i, '').trim();
+}
+
+function isBannerFigure(figure: Element, stats: Map<Element, TextStats>): boolean {
+  const figureStats = stats.get(figure);
+  if (!figureStats || figureStats.images === 0 || figureStats.text === 0) return false;
+  if (figureStats.linkText < bannerLinkShare * figureStats.text) return false;
+  const links = descendantElements(figure, (element) => element.name === 'a');
+  const target = links[0] && linkTarget(links[0]);
+  if (!target || links.some((link) => linkTarget(link) !== target)) return false;
+  const linkStats = links.map((link) => stats.get(link));
+  return linkStats.some((own) => !!own && own.images > 0) && linkStats.some((own) => !!own && own.text > 0 && own.images === 0);
+}
+
+function removeBannerFigures(container: Element, stats: Map<Element, TextStats>): void {
+  for (const figure of descendantElements(container, (element) => element.name === 'figure')) {
+    if (!figure.parent || !isBannerFigure(figure, stats)) continue;
+    discountStats(figure, stats, container);
+    detach(figure);
+  }
+}
+
+/** Removes picture labels found by structure: repeated labels, gallery captions and controls, banners. */
 export function removePictureLabels(container: Element, stats: Map<Element, TextStats>): void {
   removeRepeatedPictureLabels(container, stats);
   removeGalleryLabels(container, stats);
+  removeBannerFigures(container, stats);
 }
