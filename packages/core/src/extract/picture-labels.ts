@@ -158,6 +158,9 @@ const bannerLinkShare = 0.4;
  * under an article). A figure of the article links its picture to the picture, if at all, and
  * does not make its caption a link to it.
  */
+/** A link to a picture file: the figure's zoom, whatever its caption links. */
+const imageFilePattern = /\.(?:jpe?g|png|gif|webp|avif|svg)(?:[?#]|$)/i;
+
 /** A link's address without the blanks a template may leave at its end (`...campaign=x%20`). */
 function linkTarget(link: Element): string {
   return (link.attribs.href ?? '').replace(/(?:\s|%20)+$/i, '').trim();
@@ -169,7 +172,7 @@ function isBannerFigure(figure: Element, stats: Map<Element, TextStats>): boolea
   if (figureStats.linkText < bannerLinkShare * figureStats.text) return false;
   const links = descendantElements(figure, (element) => element.name === 'a');
   const target = links[0] && linkTarget(links[0]);
-  if (!target || links.some((link) => linkTarget(link) !== target)) return false;
+  if (!target || imageFilePattern.test(target) || links.some((link) => linkTarget(link) !== target)) return false;
   const linkStats = links.map((link) => stats.get(link));
   return linkStats.some((own) => !!own && own.images > 0) && linkStats.some((own) => !!own && own.text > 0 && own.images === 0);
 }
