@@ -26,6 +26,7 @@ import {
   sectionHeadingLevel,
   sectionPeersNeeded,
 } from './dom-tools.js';
+import { removePictureLabels } from './picture-labels.js';
 import { type TextStats, discountStats, linkDensity, measureText } from './text-stats.js';
 
 export interface CleanupOptions {
@@ -885,6 +886,7 @@ export function cleanContent(container: Element, options: CleanupOptions): void 
   removeIconLinkRows(container, stats);
   removeClutter(container, options, stats);
   removeLinkRuns(container, stats);
+  removePictureLabels(container, stats);
   removeRepeatedCaptions(container, stats);
   removeCreditTails(container, stats);
   removeOrphanHeadings(container, emptyBefore);

@@ -16,6 +16,7 @@ import type { Document, Element, ParentNode } from 'domhandler';
 import { isTag } from 'domhandler';
 import { append, prependChild } from 'domutils';
 import { trimArticleEdges } from './article-edges.js';
+import { removeAuthorBoxes } from './author-box.js';
 import { articleBodyHintPattern, contentItemprops } from './boilerplate-patterns.js';
 import { removeChrome } from './chrome-removal.js';
 import { cleanContent } from './content-cleanup.js';
@@ -193,6 +194,8 @@ function extractOnce(source: PageSource, titles: string[], summaries: string[], 
   const container = parts.length === 1 ? parts[0]! : elementOf('div', parts);
   // The body's stats are what measuring the container gives when it is one element of the body,
   // not inside a link (text under a link counts as link text), and the trim removed nothing.
+  // Before the edge trim, whose author-box rule takes the name's heading and leaves the bio.
+  removeAuthorBoxes(container, stats);
   const isTrimmed = trimArticleEdges(container, heading, stats);
   const isMeasured = parts.length === 1 && !isTrimmed && !hasLinkAncestor(container);
   cleanContent(container, isMeasured ? { useClassHints, stats } : { useClassHints });
