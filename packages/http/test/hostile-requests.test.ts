@@ -54,6 +54,13 @@ describe('hostile requests', () => {
     expect(answer.body.error).toMatch(/`url` must be at most 8192 characters/);
   });
 
+  it('a body past the 10 MB limit is a 413 that says so, not an internal error', async () => {
+    const answer = await send('POST', '/v1/scrape', JSON.stringify({ url: 'https://example.com', pad: 'a'.repeat(11 * 1024 * 1024) }));
+    expect(answer.status).toBe(413);
+    expect(answer.body).toMatchObject({ success: false, code: 'PAYLOAD_TOO_LARGE', error: expect.stringContaining('10 MB') });
+    expect(answer.body.error).not.toMatch(/unexpected/i);
+  });
+
   it('a headers option with 10,000 entries is a 400 naming headers', async () => {
     const headers = Object.fromEntries(Array.from({ length: 10_000 }, (_, index) => [`x-h${index}`, 'v']));
     const answer = await send('POST', '/v1/scrape', JSON.stringify({ url: 'https://example.com', headers }));

@@ -84,7 +84,7 @@ const meaningOf: Record<ErrorCode, string> = {
   not_found: 'unknown job (or another team’s)',
   timeout: 'timed out',
   rate_limited: 'rate limit exceeded; see Retry-After and X-RateLimit-* headers',
-  too_large: 'the uploaded file is larger than the server accepts',
+  too_large: 'the request body or the uploaded file is larger than the server accepts',
   target_failed: 'the target failed',
   not_configured: 'the feature needs a provider this server has not configured',
   not_available: 'not available on this server',

@@ -1,6 +1,6 @@
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { UnauthorizedError, ValidationError } from '@quarry/core';
+import { PayloadTooLargeError, UnauthorizedError, ValidationError } from '@quarry/core';
 import { logFailure, toHttpError } from '../errors/to-http.js';
 import { crawlRoutes } from '../routes/crawl-routes.js';
 import { dashboardRoutes } from '../dashboard/dashboard-routes.js';
@@ -35,6 +35,9 @@ declare module 'fastify' {
   }
 }
 
+/** Largest JSON request body the API reads (file uploads to /v2/parse have their own limit). */
+const requestBodyLimitBytes = 10 * 1024 * 1024;
+
 /**
  * The Fastify app: auth and rate limits as hooks, every route under /v1 and /v2, errors mapped to
  * HTTP in one place (errors/to-http.ts).
@@ -42,7 +45,7 @@ declare module 'fastify' {
 export function buildServer(services: Services, options: { logger?: boolean | object } = {}): FastifyInstance {
   const app = Fastify({
     logger: options.logger ?? false,
-    bodyLimit: 10 * 1024 * 1024,
+    bodyLimit: requestBodyLimitBytes,
     trustProxy: false,
     routerOptions: { ignoreDuplicateSlashes: true, maxParamLength },
     // The router's own refusals (an over-long id, a malformed URL) in the API's error body.
@@ -91,14 +94,16 @@ export function buildServer(services: Services, options: { logger?: boolean | ob
 
   app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown }, request: FastifyRequest, reply: FastifyReply) => {
     // Fastify's own body parsing errors (bad JSON, wrong content type) are bad input too.
-    const normalized = error.statusCode === 400 || error.statusCode === 415 ? new ValidationError(`Invalid request body: ${error.message}`, 'body') : error;
+    const normalized =
+      error.statusCode === 400 || error.statusCode === 415
+        ? new ValidationError(`Invalid request body: ${error.message}`, 'body')
+        : error.statusCode === 413
+          ? new PayloadTooLargeError(`The request body is larger than the server accepts (${requestBodyLimitBytes / 1024 / 1024} MB)`)
+          : error;
     const http = toHttpError(normalized);
     // Routes log at warn (status polling would flood info): the request's outcome goes to the app's log.
-    if (error.statusCode !== 413) logFailure(app.log.child({ reqId: request.id }), normalized, `${request.method} ${request.routeOptions.url ?? request.url}`);
-    void reply
-      .status(error.statusCode === 413 ? 413 : http.status)
-      .headers(http.headers)
-      .send(http.body);
+    logFailure(app.log.child({ reqId: request.id }), normalized, `${request.method} ${request.routeOptions.url ?? request.url}`);
+    void reply.status(http.status).headers(http.headers).send(http.body);
   });
 
   app.setNotFoundHandler((request, reply) => {
