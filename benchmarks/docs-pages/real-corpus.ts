@@ -19,6 +19,14 @@
  * `/usr/share/doc/nodejs/api` with their `.md` (the first root in `roots`), not nodejs-doc 18's.
  * Not taken: mkdocs-doc (no markdown sources, see `sphinx-corpus.ts`), ruby3.1-doc (rdoc HTML from
  * C and Ruby comments, no source files beside the pages).
+ *
+ * Task 13n, decided from `dpkg -c` of the .deb files alone, before any page or score was read:
+ * - **docutils** (`docutils-doc` 0.19: docutils' own front end, `tools/buildhtml.py`, writes each
+ *   `<page>.html` from the `<page>.txt` reStructuredText beside it, with no Sphinx; 63 sources, in
+ *   `docs/{api,dev,howto,peps,ref,user}/`) is **held out, fresh**: its truth is the existing
+ *   reStructuredText reader of the Sphinx part (`rst.ts`), scored on the same four features.
+ * - Not taken: python-markdown-doc and mkdocs-literate-nav-doc (MkDocs, no `.md` beside the pages),
+ *   cargo-doc and asciidoctor-doc (rustdoc and YARD/rdoc API pages from code comments).
  */
 import { existsSync } from 'node:fs';
 
@@ -29,7 +37,7 @@ export interface RealSite {
   /** Folders where the pages may be, first found wins (installed, or an extracted .deb). */
   roots: readonly string[];
   /** How its sources are written: the truth reader to use. */
-  source: 'markdown' | 'asciidoc';
+  source: 'markdown' | 'asciidoc' | 'rst';
   heldOut: boolean;
   /** Held out and never read by any session before its figure was printed. */
   fresh?: boolean;
@@ -46,6 +54,15 @@ export const realSites: readonly RealSite[] = [
     source: 'markdown',
     // Fresh held-out in task 13i; read there (0.922), tuned on from then.
     heldOut: false,
+  },
+  {
+    // Fresh held-out (task 13n): read once, before any of its pages was looked at.
+    name: 'docutils',
+    package: 'docutils-doc',
+    roots: ['/usr/share/doc/docutils-doc', '/tmp/docutils-doc/root/usr/share/doc/docutils-doc'],
+    source: 'rst',
+    heldOut: true,
+    fresh: true,
   },
 ];
 
