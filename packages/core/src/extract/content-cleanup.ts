@@ -490,12 +490,25 @@ function wrappedListWeight(wrapper: Element): number {
   return list ? hintWeight(list) : 0;
 }
 
+/**
+ * Section blocks already judged by `isSectionBody` in this cleanup: a section body holds many list
+ * wrappers, and each asked again read the text of all its peers (quadratic on a page of thousands
+ * of lists). Judged once, on the tree before the clutter went; emptied by `cleanContent`.
+ */
+let documentSectionBlocks = new WeakMap<Element, boolean>();
+
 /** The body of one of a document's sections: with its heading, the only block with text of a section block. */
 function isSectionBody(element: Element): boolean {
   const block = element.parent;
   if (!block || !isTag(block) || element.name !== 'div' || sectionBlockLevel(block) === 0) return false;
   const withText = block.children.filter((child) => isTag(child) && hasCollapsedText(child));
-  return withText.length === 2 && withText[1] === element && isDocumentSectionBlock(block);
+  if (withText.length !== 2 || withText[1] !== element) return false;
+  let isSection = documentSectionBlocks.get(block);
+  if (isSection === undefined) {
+    isSection = isDocumentSectionBlock(block);
+    documentSectionBlocks.set(block, isSection);
+  }
+  return isSection;
 }
 
 /**
@@ -877,6 +890,7 @@ function removeOrphanHeadings(container: Element, emptyBefore: Set<Element>): vo
  * from before its removals, and few pages have one).
  */
 export function cleanContent(container: Element, options: CleanupOptions): void {
+  documentSectionBlocks = new WeakMap();
   const emptyBefore = emptySectionHeadings(container);
   let stats = options.stats ?? measureText(container);
   if (removeChromeSections(container, stats)) stats = measureText(container);
