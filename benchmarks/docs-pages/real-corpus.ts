@@ -19,6 +19,15 @@
  * `/usr/share/doc/nodejs/api` with their `.md` (the first root in `roots`), not nodejs-doc 18's.
  * Not taken: mkdocs-doc (no markdown sources, see `sphinx-corpus.ts`), ruby3.1-doc (rdoc HTML from
  * C and Ruby comments, no source files beside the pages).
+ *
+ * Task 13n, decided from `dpkg -c` of the .deb files alone, before any page or score was read:
+ * - **docutils** (`docutils-doc` 0.19: docutils' own front end, `tools/buildhtml.py`, writes each
+ *   `<page>.html` from the `<page>.txt` reStructuredText beside it, with no Sphinx; 63 sources, in
+ *   `docs/{api,dev,howto,peps,ref,user}/`) is **held out, fresh**: its truth is the existing
+ *   reStructuredText reader of the Sphinx part (`rst.ts`), scored on the same four features.
+ *   Read once (0.877, readability 0.575; README.md), then moved to tuning.
+ * - Not taken: python-markdown-doc and mkdocs-literate-nav-doc (MkDocs, no `.md` beside the pages),
+ *   cargo-doc and asciidoctor-doc (rustdoc and YARD/rdoc API pages from code comments).
  */
 import { existsSync } from 'node:fs';
 
@@ -29,7 +38,7 @@ export interface RealSite {
   /** Folders where the pages may be, first found wins (installed, or an extracted .deb). */
   roots: readonly string[];
   /** How its sources are written: the truth reader to use. */
-  source: 'markdown' | 'asciidoc';
+  source: 'markdown' | 'asciidoc' | 'rst';
   heldOut: boolean;
   /** Held out and never read by any session before its figure was printed. */
   fresh?: boolean;
@@ -45,6 +54,15 @@ export const realSites: readonly RealSite[] = [
     roots: ['/usr/share/doc/nodejs/api', '/tmp/nodejs-doc/root/usr/share/doc/nodejs/api'],
     source: 'markdown',
     // Fresh held-out in task 13i; read there (0.922), tuned on from then.
+    heldOut: false,
+  },
+  {
+    // Fresh held-out in task 13n: read once there (0.877, readability 0.575, at 35890aa), before any
+    // of its pages was looked at; tuned on from then.
+    name: 'docutils',
+    package: 'docutils-doc',
+    roots: ['/usr/share/doc/docutils-doc', '/tmp/docutils-doc/root/usr/share/doc/docutils-doc'],
+    source: 'rst',
     heldOut: false,
   },
 ];

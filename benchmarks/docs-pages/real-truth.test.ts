@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { shingleBreak } from '../main-content/metrics.js';
 import { asciidocTruthHtml } from './asciidoc.js';
 import { nodeTruthHtml } from './real-truth.js';
+import { rstTruth, sectionTitle } from './rst.js';
 import { featuresOfHtml } from './score.js';
 
 // The shape of git's Documentation/git-mv.txt and its included option lists.
@@ -91,5 +92,38 @@ added: v0.11.15
     expect(features.links.get('Buffer -> https://docs.example.com/guide/buffer.html#class-buffer')).toBe(1);
     expect(features.text).toContain('Source Code: lib/fs.js');
     expect(features.text).toContain(shingleBreak);
+  });
+});
+
+describe("docutils' own documents (reStructuredText read by rst.ts)", () => {
+  // The shape of docutils' docs/ref/rst/roles.txt: an inset title between an overline and an
+  // underline, a header include, docinfo fields, and section titles that are inline literals.
+  const source = `.. include:: ../../header2.txt
+
+=========================================
+ reStructuredText Interpreted Text Roles
+=========================================
+
+:Author: David Goodger
+
+.. contents::
+
+----------------
+ Standard Roles
+----------------
+
+\`\`:emphasis:\`\`
+==============
+
+Implements emphasis.
+`;
+
+  it('reads inset titles between an overline and an underline, and literals in titles as written', () => {
+    expect([...rstTruth(source).headings.keys()]).toEqual(['reStructuredText Interpreted Text Roles', 'Standard Roles', ':emphasis:']);
+  });
+
+  it("drops the number docutils' sectnum writes, on both sides alike", () => {
+    expect(sectionTitle('1.2\u00a0\u00a0\u00a0Section Title')).toBe('Section Title');
+    expect(sectionTitle('16.1. Numbered by a toctree')).toBe('Numbered by a toctree');
   });
 });

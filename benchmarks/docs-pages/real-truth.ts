@@ -8,10 +8,12 @@
  * level down (`#` is `h2`); `<!-- YAML -->` blocks become "Added in" lines and History tables
  * (`.api_metadata`, generated); `<!-- source_link=lib/x.js -->` becomes "**Source Code:** lib/x.js";
  * `{string|Buffer}` outside code becomes `<string> | <Buffer>`; links to `x.md` point at `x.html`.
- * git's asciidoc: see `asciidoc.ts`.
+ * git's asciidoc: see `asciidoc.ts`. docutils' reStructuredText: read by the Sphinx part's reader
+ * (`rst.ts`, `rstTruth`) into the four features it states (heading text, code text, external
+ * links, prose), with the build's generated regions excused as for Sphinx (`generated.ts`).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
@@ -19,6 +21,7 @@ import { shingleBreak } from '../main-content/metrics.js';
 import { asciidocTruthHtml } from './asciidoc.js';
 import { generatedText } from './generated.js';
 import { type RealSite, realSites, rootOf } from './real-corpus.js';
+import { type RstTruth, rstTruth } from './rst.js';
 
 export interface RealPage {
   site: RealSite;
@@ -33,6 +36,8 @@ export interface RealPage {
    * (git's `config/*.txt`): the page shows text the truth cannot state, and where it ends is unknown.
    */
   scoresText: boolean;
+  /** A reStructuredText site's truth, in the Sphinx part's four features (`truthHtml` is then empty). */
+  rst?: RstTruth;
 }
 
 /** `{string|Buffer}` as Node's type linker writes it: `<string> | <Buffer>` (outside code spans). */
@@ -85,12 +90,23 @@ interface Source {
   file: string;
 }
 
+/** The files of a folder, sorted, and of its subfolders when `deep`. */
+function filesIn(folder: string, deep: boolean): string[] {
+  return readdirSync(folder)
+    .sort()
+    .flatMap((entry) => {
+      const file = join(folder, entry);
+      if (statSync(file).isDirectory()) return deep ? filesIn(file, deep) : [];
+      return [file];
+    });
+}
+
 /** A site's sources that have their page beside them, sorted, with the size range of the other corpora. */
 function sources(site: RealSite, root: string): Source[] {
   const found: Source[] = [];
-  for (const entry of readdirSync(root).sort()) {
-    const file = join(root, entry);
-    if (!statSync(file).isFile()) continue;
+  // docutils' pages sit in subfolders (`docs/ref/`), git's and Node's in one folder.
+  for (const file of filesIn(root, site.source === 'rst')) {
+    const entry = relative(root, file);
     const match = site.source === 'markdown' ? /^(.+)\.md(?:\.gz)?$/.exec(entry) : /^(.+)\.txt$/.exec(entry);
     if (!match || match[1] === 'all' || match[1] === 'index') continue;
     const path = `${match[1]}.html`;
@@ -114,6 +130,16 @@ export function loadRealPages(perSite = 30, sites: readonly RealSite[] = realSit
       const { path, file } = candidates[Math.floor(position)]!;
       const html = readFileSync(join(root, path), 'utf8');
       const source = gunzipped(file);
+      if (site.source === 'rst') {
+        // A `literalinclude`d file is read beside the source, as docutils' build reads it.
+        const rst = rstTruth(source, (included) => {
+          const target = join(dirname(file), included);
+          return existsSync(target) ? readFileSync(target, 'utf8') : undefined;
+        });
+        if (rst.headings.size === 0) continue;
+        pages.push({ site, path, html, truthHtml: '', generated: generatedText(html, rst.generated), scoresText: true, rst });
+        continue;
+      }
       let missing = 0;
       const truthHtml =
         site.source === 'markdown'

@@ -208,10 +208,12 @@ export function canonical(text: string): string {
 /**
  * A section title as both sides are compared: canonical text without a leading section number
  * ("16.1. "), which Sphinx writes into the heading of a numbered toctree's pages and no source has.
- * Applied to the source's titles and to each extractor's headings alike.
+ * Applied to the source's titles and to each extractor's headings alike. docutils' `sectnum`
+ * ("1.2   Title") is such a number too.
  */
 export function sectionTitle(text: string): string {
-  return canonical(text).replace(/^(?:\d+\.)+ /, '');
+  // docutils' `sectnum` writes "1.2" and three no-break spaces (no dot).
+  return canonical(text).replace(/^\d+(?:\.\d+)*\.? /, '');
 }
 
 /** Roles of Sphinx and docutils that show a number as written (`:pep:` shows "PEP 8", as the truth does not state either). */
@@ -220,6 +222,14 @@ const numberedRole =
 
 /** Inline markup to the text a reader sees. */
 export function inlineText(text: string): string {
+  // An inline literal shows what it holds as written: no role or reference inside it is read
+  // (a title ``:emphasis:``); each is set aside and put back last.
+  const literals: string[] = [];
+  const shown = text.replace(/``([^`]+)``/g, (_whole, literal: string) => `\u0001${literals.push(literal) - 1}\u0001`);
+  return readInline(shown).replace(/\u0001(\d+)\u0001/g, (_whole, at: string) => literals[Number(at)]!);
+}
+
+function readInline(text: string): string {
   return (
     text
       // A substitution that is also a link (`|name|_`) shows the substitution's text.
@@ -330,6 +340,16 @@ export function rstTruth(source: string, included?: (path: string) => string | u
       add(truth.headings, title);
       textParts.push(title);
       index += 2;
+      continue;
+    }
+    // Section title with an overline: the title may be inset ("====\n Title\n====", as docutils'
+    // own documents write theirs).
+    const after = lines[index + 2] ?? '';
+    if (adornment.test(line) && next.trim() !== '' && !adornment.test(next) && after.trim() === line.trim() && next.trim().length <= line.trim().length) {
+      const title = sectionTitle(inlineText(next.trim()));
+      add(truth.headings, title);
+      textParts.push(title);
+      index += 3;
       continue;
     }
     if (adornment.test(line)) {

@@ -9,8 +9,9 @@
 import { shingleCounts } from '../main-content/metrics.js';
 import type { Extractor } from '../main-content/extractors.js';
 import { realSites } from './real-corpus.js';
-import { loadRealPages } from './real-truth.js';
+import { loadRealPages, type RealPage } from './real-truth.js';
 import { codeKey } from './rst.js';
+import { emptySphinxTally, hasOwnText, type SphinxTally, sphinxFeatures, sphinxOutputFeatures, sphinxScoresOf } from './run-sphinx.js';
 import { type Features, featureNames, featuresOfHtml, featuresOfMarkdown, multisetRecall } from './score.js';
 import { scoresOf, type Tally, tallyIn } from './tally.js';
 
@@ -36,11 +37,15 @@ const pageUrl = 'https://docs.example.com/guide/page';
  */
 export function runReal(extractors: [string, Extractor][], perSite: number, detail?: string, tuningOnly = false): void {
   const sites = realSites.filter((site) => !(tuningOnly && site.heldOut));
-  const pages = loadRealPages(perSite, sites);
-  if (pages.length === 0) {
+  const loaded = loadRealPages(perSite, sites);
+  if (loaded.length === 0) {
     console.log(`\nreal non-Sphinx sites: none found (apt-get install -y ${realSites.map((site) => site.package).join(' ')})`);
     return;
   }
+  const pages = loaded.filter((page) => !page.rst);
+  const rstPages = loaded.filter((page) => page.rst);
+  if (rstPages.length > 0) runRealRst(extractors, rstPages, detail);
+  if (pages.length === 0) return;
   const tallies = new Map<string, Tally>();
   const tally = (key: string): Tally => tallyIn(tallies, key);
   const details: string[] = [];
@@ -85,6 +90,53 @@ export function runReal(extractors: [string, Extractor][], perSite: number, deta
     for (const [extractorName] of extractors) {
       const scores = scoresOf(tally(`${extractorName}|${key}`));
       console.log([label!.padEnd(22), extractorName.padEnd(12), ...columns.map((column) => fixed(scores[column]).padStart(9))].join(''));
+    }
+  }
+  if (details.length > 0) console.log(`\npages of ${detail} where Quarry lost structure:\n${details.join('\n')}`);
+}
+
+/**
+ * The sites whose sources are reStructuredText (docutils): scored as the Sphinx part scores its
+ * pages (`run-sphinx.ts`: heading text, code text, external links, text F1; the source states no
+ * list, table or emphasis that the reader takes), so printed apart with the Sphinx part's columns.
+ */
+function runRealRst(extractors: [string, Extractor][], pages: RealPage[], detail?: string): void {
+  const tallies = new Map<string, SphinxTally>();
+  const tally = (key: string): SphinxTally => {
+    if (!tallies.has(key)) tallies.set(key, emptySphinxTally());
+    return tallies.get(key)!;
+  };
+  const details: string[] = [];
+  pages.forEach((page, index) => {
+    const truth = page.rst!;
+    const order = index % 2 === 0 ? extractors : [...extractors].reverse();
+    for (const [extractorName, extract] of order) {
+      const output = sphinxOutputFeatures(extract(page.html, `https://docs.example.com/${page.site.name}/${page.path}`).markdown);
+      const key = `${extractorName}|${page.site.name}`;
+      const lost: string[] = [];
+      for (const name of sphinxFeatures) {
+        const counts = multisetRecall(truth[name], output[name]);
+        tally(key).features[name].expected += counts.expected;
+        tally(key).features[name].found += counts.found;
+        if (counts.found < counts.expected) lost.push(`${name} ${counts.found}/${counts.expected}`);
+      }
+      const text = shingleCounts(truth.text, output.text, page.generated);
+      if (hasOwnText(truth.text)) tally(key).text.push(text);
+      if (detail === page.site.name && !page.site.heldOut && extractorName === 'quarry') {
+        details.push(`${page.path}: ${lost.join(', ')} text tp ${text.tp.toFixed(2)} fp ${text.fp.toFixed(2)} fn ${text.fn.toFixed(2)}`);
+      }
+    }
+  });
+  const shown = realSites.filter((site) => pages.some((page) => page.site === site));
+  console.log(`\nreal non-Sphinx sites from reStructuredText, ${pages.length} pages, against their sources:`);
+  console.log('headings (text), code (text), links (external, text + URL) = recall; text = aeb shingle F1; overall = mean of the four (as the Sphinx part)\n');
+  const columns = [...sphinxFeatures, 'text', 'overall'] as const;
+  console.log(['site'.padEnd(22), 'extractor'.padEnd(12), ...columns.map((column) => column.padStart(9))].join(''));
+  for (const site of shown) {
+    for (const [extractorName] of extractors) {
+      const scores = sphinxScoresOf(tally(`${extractorName}|${site.name}`));
+      const label = `${site.name} (${site.heldOut ? (site.fresh ? 'fresh' : 'held out') : 'tuning'})`;
+      console.log([label.padEnd(22), extractorName.padEnd(12), ...columns.map((column) => fixed(scores[column]).padStart(9))].join(''));
     }
   }
   if (details.length > 0) console.log(`\npages of ${detail} where Quarry lost structure:\n${details.join('\n')}`);

@@ -10,15 +10,15 @@ import { canonical, codeKey, sectionTitle } from './rst.js';
 import { featuresOfMarkdown, multisetRecall, type Counts } from './score.js';
 import { loadSphinxPages, sphinxSites } from './sphinx-corpus.js';
 
-const sphinxFeatures = ['headings', 'code', 'links'] as const;
+export const sphinxFeatures = ['headings', 'code', 'links'] as const;
 type SphinxFeature = (typeof sphinxFeatures)[number];
 
-interface Tally {
+export interface SphinxTally {
   features: Record<SphinxFeature, Counts>;
   text: ShingleCounts[];
 }
 
-const emptyTally = (): Tally => ({
+export const emptySphinxTally = (): SphinxTally => ({
   features: { headings: { expected: 0, found: 0 }, code: { expected: 0, found: 0 }, links: { expected: 0, found: 0 } },
   text: [],
 });
@@ -32,7 +32,7 @@ function rekey(map: Map<string, number>, key: (old: string) => string): Map<stri
   return result;
 }
 
-function outputFeatures(markdown: string) {
+export function sphinxOutputFeatures(markdown: string) {
   // Both extractors alike: formulas are images whose alt is the LaTeX the source states.
   const features = featuresOfMarkdown(markdown, { readsImageAlt: true });
   return {
@@ -46,7 +46,7 @@ function outputFeatures(markdown: string) {
   };
 }
 
-function scoresOf(tally: Tally): Record<SphinxFeature | 'text' | 'overall', number> {
+export function sphinxScoresOf(tally: SphinxTally): Record<SphinxFeature | 'text' | 'overall', number> {
   const result = {} as Record<SphinxFeature | 'text' | 'overall', number>;
   for (const name of sphinxFeatures) {
     const { expected, found } = tally.features[name];
@@ -67,7 +67,7 @@ const fixed = (value: number): string => value.toFixed(3);
  * counted between the gaps generated regions leave (`shingleBreak`): titles over automodule and
  * toctree output state none.
  */
-const hasOwnText = (text: string): boolean => text.split(shingleBreak).some((part) => (part.match(/[\p{L}\p{N}_]+/gu) ?? []).length >= 4);
+export const hasOwnText = (text: string): boolean => text.split(shingleBreak).some((part) => (part.match(/[\p{L}\p{N}_]+/gu) ?? []).length >= 4);
 
 export function runSphinx(extractors: [string, Extractor][], perSite: number, detail?: string, tuningOnly = false, excuseGenerated = true): void {
   const pages = loadSphinxPages(perSite, excuseGenerated).filter((page) => !(tuningOnly && page.site.heldOut));
@@ -77,9 +77,9 @@ export function runSphinx(extractors: [string, Extractor][], perSite: number, de
     );
     return;
   }
-  const tallies = new Map<string, Tally>();
-  const tally = (key: string): Tally => {
-    if (!tallies.has(key)) tallies.set(key, emptyTally());
+  const tallies = new Map<string, SphinxTally>();
+  const tally = (key: string): SphinxTally => {
+    if (!tallies.has(key)) tallies.set(key, emptySphinxTally());
     return tallies.get(key)!;
   };
   const details: string[] = [];
@@ -87,7 +87,7 @@ export function runSphinx(extractors: [string, Extractor][], perSite: number, de
     const order = index % 2 === 0 ? extractors : [...extractors].reverse();
     const url = `https://docs.example.com/${page.site.name}/${page.path}`;
     for (const [extractorName, extract] of order) {
-      const output = outputFeatures(extract(page.html, url).markdown);
+      const output = sphinxOutputFeatures(extract(page.html, url).markdown);
       const keys = [`${extractorName}|${page.site.name}`, `${extractorName}|${page.site.heldOut ? 'heldout' : 'tuning'}`];
       if (page.site.heldOut) keys.push(`${extractorName}|${page.site.fresh ? 'fresh' : 'earlier'}`);
       const lost: string[] = [];
@@ -124,7 +124,7 @@ export function runSphinx(extractors: [string, Extractor][], perSite: number, de
   ];
   for (const [key, label] of rows) {
     for (const [extractorName] of extractors) {
-      const scores = scoresOf(tally(`${extractorName}|${key}`));
+      const scores = sphinxScoresOf(tally(`${extractorName}|${key}`));
       console.log([label!.padEnd(22), extractorName.padEnd(12), ...columns.map((column) => fixed(scores[column]).padStart(9))].join(''));
     }
   }

@@ -9,7 +9,7 @@
  *     [--variants bare,docusaurus]   (only these variants: a quicker look while tuning)
  *     [--tuning-only]   (Sphinx: only the tuning sites, so tuning runs never print a held-out figure)
  *     [--no-excuse]   (Sphinx: score text the build generated as chrome, as before task 13r)
- *     [--real N]   (real non-Sphinx sites, git and Node: up to N pages each; 0 skips them)
+ *     [--real N]   (real non-Sphinx sites, git, Node and docutils: up to N pages each; 0 skips them)
  */
 import { createHash } from 'node:crypto';
 import { shingleCounts } from '../main-content/metrics.js';

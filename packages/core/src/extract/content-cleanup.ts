@@ -27,6 +27,7 @@ import {
   sectionPeersNeeded,
 } from './dom-tools.js';
 import { removePictureLabels } from './picture-labels.js';
+import { sectionBlockLevel, sectionsHoldParent } from './section-blocks.js';
 import { type TextStats, discountStats, linkDensity, measureText } from './text-stats.js';
 
 export interface CleanupOptions {
@@ -350,6 +351,11 @@ const clutterRules: readonly [string, (container: Container) => boolean, 'keep' 
   ['link list', ({ element, density, weight }) => listTags.has(element.name) && weight < 0 && density > 0.3, 'remove'],
   ['list', ({ element }) => listTags.has(element.name), 'keep'],
   ['list wrapper', ({ element, density, weight }) => isSectionListWrapper(element) && !(weight < 0 && density > 0.3), 'keep'],
+  [
+    'list wrapper in a section body',
+    ({ element, density, weight }) => isListWrapperInSectionBody(element) && !(weight < 0 && wrappedListWeight(element) < 0 && density > 0.3),
+    'keep',
+  ],
   ['announced list', ({ element, density, weight, allStats }) => !(weight < 0 && density > 0.3) && isAnnouncedList(element, allStats), 'keep'],
   ['document section', ({ element }) => isDocumentSectionBlock(element), 'keep'],
   ['whole body of a document section', ({ element, density }) => density > 0.4 && isWholeSectionBody(element), 'keep'],
@@ -469,6 +475,44 @@ function isSectionListWrapper(element: Element): boolean {
 }
 
 /**
+ * A list wrapper standing in a document section's body, beside the section's other blocks
+ * (asciidoc's `div.ulist` in `div.sect1 > h2 + div.sectionbody`: the commands giteveryday lists,
+ * each a link and what it is for). It is judged as its list is, by the list's name: the wrapper's
+ * ("ulist") names what it holds.
+ */
+function isListWrapperInSectionBody(element: Element): boolean {
+  const parent = element.parent;
+  return isListWrapper(element) && !!parent && isTag(parent) && isSectionBody(parent);
+}
+
+/** The class/id weight of the list a list wrapper holds. */
+function wrappedListWeight(wrapper: Element): number {
+  const list = wrapper.children.find(isTag);
+  return list ? hintWeight(list) : 0;
+}
+
+/**
+ * Section blocks already judged by `isSectionBody` in this cleanup: a section body holds many list
+ * wrappers, and each asked again read the text of all its peers (quadratic on a page of thousands
+ * of lists). Judged once, on the tree before the clutter went; emptied by `cleanContent`.
+ */
+let documentSectionBlocks = new WeakMap<Element, boolean>();
+
+/** The body of one of a document's sections: with its heading, the only block with text of a section block. */
+function isSectionBody(element: Element): boolean {
+  const block = element.parent;
+  if (!block || !isTag(block) || element.name !== 'div' || sectionBlockLevel(block) === 0) return false;
+  const withText = block.children.filter((child) => isTag(child) && hasCollapsedText(child));
+  if (withText.length !== 2 || withText[1] !== element) return false;
+  let isSection = documentSectionBlocks.get(block);
+  if (isSection === undefined) {
+    isSection = isDocumentSectionBlock(block);
+    documentSectionBlocks.set(block, isSection);
+  }
+  return isSection;
+}
+
+/**
  * A `section` opened by a heading that is one section of a flat, sectioned document: a part of
  * the document like any other, even when its whole body is a list of links ("Policies Introduced
  * by CMake 3.25", "Previous CVEs").
@@ -484,38 +528,6 @@ function isDocumentSectionBlock(element: Element): boolean {
   // "Interfaces", as docutils nests them) is a part of that document too.
   const parentLevel = sectionHeadingLevel(parent);
   return parentLevel > 0 && parentLevel < level && isDocumentSectionBlock(parent);
-}
-
-/**
- * The level of the heading a section block opens: a `section` (docutils' HTML5 writer), or a
- * `div` whose first element with text is a heading (asciidoc writes each section as
- * `div.sect1 > h2 + div.sectionbody`); 0 for any other element. A `div` is one of a document's
- * sections only among enough peers (`isDocumentSectionBlock`).
- */
-function sectionBlockLevel(element: Element): number {
-  if (element.name === 'section') return sectionHeadingLevel(element);
-  if (element.name !== 'div') return 0;
-  // The first element past empty anchors (`<a id>`), read without its subtree's text: a deep
-  // chain of wrappers costs nothing here.
-  const first = element.children.find((child): child is Element => isTag(child) && child.children.length > 0);
-  return first && headingTags.has(first.name) && hasCollapsedText(first) ? headingLevel(first) : 0;
-}
-
-/**
- * True when a parent's section `div`s of `level` hold at least half of its text: they are the
- * document (asciidoc's `#content`), not boxes after an article whose own text stands outside them
- * (a "Downloads", "Contacts", "More on this topic" row, each opened by its title).
- */
-function sectionsHoldParent(parent: Element, level: number): boolean {
-  let inSections = 0;
-  let total = 0;
-  for (const child of parent.children) {
-    if (!isTag(child)) continue;
-    const length = collapsedText(child).length;
-    total += length;
-    if (child.name === 'div' && sectionBlockLevel(child) === level) inSections += length;
-  }
-  return inSections * 2 >= total;
 }
 
 /** How many wrappers up a section's whole body is looked for. */
@@ -879,6 +891,7 @@ function removeOrphanHeadings(container: Element, emptyBefore: Set<Element>): vo
  * from before its removals, and few pages have one).
  */
 export function cleanContent(container: Element, options: CleanupOptions): void {
+  documentSectionBlocks = new WeakMap();
   const emptyBefore = emptySectionHeadings(container);
   let stats = options.stats ?? measureText(container);
   if (removeChromeSections(container, stats)) stats = measureText(container);

@@ -15,8 +15,9 @@ import {
   positiveScoreHintPattern,
   tagBaseScores,
 } from './boilerplate-patterns.js';
-import { descendantElements, hasHeaderCells, hintText, sectionHeadingLevel, sectionPeersNeeded } from './dom-tools.js';
+import { descendantElements, documentSectionPeers, hasHeaderCells, hintText, sectionHeadingLevel, sectionPeersNeeded } from './dom-tools.js';
 import { expandRoot } from './root-expansion.js';
+import { sectionBlockLevel, sectionsHoldParent } from './section-blocks.js';
 import { type OwnText, type TextStats, linkDensity, measureProse } from './text-stats.js';
 
 /** A block scores only with at least this much text of its own (weighted characters). */
@@ -92,17 +93,36 @@ export function scoreContent(body: ParentNode, stats: Map<Element, TextStats>, e
  * A root inside one of a document's sections (`section`s opened by a heading of one level, enough
  * of them in one parent) is lifted to the parent that holds them all: a release-notes page whose
  * longest section's list outscores the rest ("4.3.0 RC1" of a changelog) is the whole changelog.
+ * Section `div`s count as well, when enough of them hold most of their parent (`isSectionDivOfDocument`).
  */
 function documentOfSections(root: Element): Element {
   let lifted = root;
   for (let node = root.parent; node && isTag(node) && node.name !== 'body'; node = node.parent) {
-    const level = sectionHeadingLevel(node);
     const parent = node.parent;
-    if (level === 0 || !parent || !isTag(parent) || parent.name === 'body') continue;
+    if (!parent || !isTag(parent) || parent.name === 'body') continue;
+    if (isSectionDivOfDocument(node, parent)) {
+      lifted = parent;
+      continue;
+    }
+    const level = sectionHeadingLevel(node);
+    if (level === 0) continue;
     const peers = parent.children.filter((child) => isTag(child) && sectionHeadingLevel(child) === level).length;
     if (peers >= sectionPeersNeeded(parent, level)) lifted = parent;
   }
   return lifted;
+}
+
+/**
+ * A `div` opened by a heading among at least three such peers that hold at least half of their
+ * parent's text: one section of the document the parent is (asciidoc's `div.sect1` in `#content`:
+ * git(1)'s ENVIRONMENT VARIABLES, githooks' HOOKS outscore the rest of their manual page).
+ */
+function isSectionDivOfDocument(node: Element, parent: Element): boolean {
+  if (node.name !== 'div') return false;
+  const level = sectionBlockLevel(node);
+  if (level === 0) return false;
+  const peers = parent.children.filter((child) => isTag(child) && child.name === 'div' && sectionBlockLevel(child) === level).length;
+  return peers >= documentSectionPeers && sectionsHoldParent(parent, level);
 }
 
 function ancestorsOf(element: Element): Element[] {

@@ -333,16 +333,25 @@ export function firstElement(parent: ParentNode, test: (element: Element) => boo
 const letters = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
 /**
+ * A section number a generator writes before a heading's title and leaves out of its id (docutils'
+ * `sectnum`: "1.4\u00a0\u00a0\u00a0Output Structure and Navigation" in `<div id="output-structure-and-navigation">`).
+ */
+const sectionNumberPattern = /^\s*\d+(?:\.\d+)*\.?\s+/;
+
+/**
  * True when the id was made from the element's own leading heading (`<section id="comments-proposals">`
  * around "Comments & Proposals", or `<section id="table-of-contents">` around Sphinx's "Table of
- * contents"): such an id names the section's subject, not its role.
+ * contents"), with or without the heading's section number: such an id names the section's
+ * subject, not its role.
  */
 function isTitleSlug(element: Element, id: string): boolean {
   // Past empty link targets (Sphinx writes `<span id="toctree-directive"></span>` before the title).
   const first = element.children.find((child): child is Element => isTag(child) && hasCollapsedText(child));
   if (!first || !headingTags.has(first.name)) return false;
   const slug = letters(id);
-  return slug.length >= 3 && letters(collapsedText(first)).startsWith(slug);
+  if (slug.length < 3) return false;
+  const title = collapsedText(first);
+  return letters(title).startsWith(slug) || letters(title.replace(sectionNumberPattern, '')).startsWith(slug);
 }
 
 /**

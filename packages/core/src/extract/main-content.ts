@@ -38,6 +38,7 @@ import { isNonContent } from './page-preparation.js';
 import { declaredSummaries, findSummaryBlock } from './page-summary.js';
 import { declaredTitles, findTitleHeading } from './page-title.js';
 import { includeSiblings } from './sibling-inclusion.js';
+import { titleSection } from './title-section.js';
 import { type TextStats, measureProse, measureText, measureTotalText } from './text-stats.js';
 
 export interface MainContentResult {
@@ -146,7 +147,8 @@ function cleanedBody(source: PageSource, useClassHints: boolean, title?: (body: 
 }
 
 /**
- * Puts (a copy of) the title heading on top when it came before the content and is not in it.
+ * Puts (a copy of) the title heading on top when it came before the content and is not in it,
+ * with the section it opens in its own container (a manual page's NAME: `title-section.ts`).
  * `order`: the body's elements in document order before any removal (two `indexOf`s here cost
  * less than a map of every element's position built on every pass).
  */
@@ -155,7 +157,9 @@ function attachTitle(container: Element, firstPart: Element, title: Element | un
   if (firstElement(container, (element) => element.name === 'h1')) return;
   const titleIndex = order.indexOf(title);
   const firstPartIndex = order.indexOf(firstPart);
-  if ((titleIndex < 0 ? Infinity : titleIndex) < (firstPartIndex < 0 ? -1 : firstPartIndex)) prependChild(container, cloneTree(title));
+  if ((titleIndex < 0 ? Infinity : titleIndex) >= (firstPartIndex < 0 ? -1 : firstPartIndex)) return;
+  for (const part of [...titleSection(title)].reverse()) if (!isWithin(part, container)) prependChild(container, cloneTree(part));
+  prependChild(container, cloneTree(title));
 }
 
 /**

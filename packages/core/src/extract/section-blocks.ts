@@ -1,0 +1,41 @@
+/**
+ * Section blocks: the elements a document's sections are written as, a `section` opened by a
+ * heading or a `div` whose first element is one (asciidoc's `div.sect1`, docutils' html4css1
+ * `div.section`). Read by the scoring (a root inside one section is lifted to the document) and
+ * by the cleanup (a section of a document is kept, whatever share of it is links).
+ */
+import { type Element, isTag } from 'domhandler';
+import { collapsedText, hasCollapsedText, headingLevel, headingTags, sectionHeadingLevel } from './dom-tools.js';
+
+/**
+ * The level of the heading a section block opens: a `section` (docutils' HTML5 writer), or a
+ * `div` whose first element with text is a heading (asciidoc writes each section as
+ * `div.sect1 > h2 + div.sectionbody`); 0 for any other element. A `div` is one of a document's
+ * sections only among enough peers (`isDocumentSectionBlock` in `content-cleanup.ts`,
+ * `documentOfSections` in `content-scoring.ts`).
+ */
+export function sectionBlockLevel(element: Element): number {
+  if (element.name === 'section') return sectionHeadingLevel(element);
+  if (element.name !== 'div') return 0;
+  // The first element past empty anchors (`<a id>`), read without its subtree's text: a deep
+  // chain of wrappers costs nothing here.
+  const first = element.children.find((child): child is Element => isTag(child) && child.children.length > 0);
+  return first && headingTags.has(first.name) && hasCollapsedText(first) ? headingLevel(first) : 0;
+}
+
+/**
+ * True when a parent's section `div`s of `level` hold at least half of its text: they are the
+ * document (asciidoc's `#content`), not boxes after an article whose own text stands outside them
+ * (a "Downloads", "Contacts", "More on this topic" row, each opened by its title).
+ */
+export function sectionsHoldParent(parent: Element, level: number): boolean {
+  let inSections = 0;
+  let total = 0;
+  for (const child of parent.children) {
+    if (!isTag(child)) continue;
+    const length = collapsedText(child).length;
+    total += length;
+    if (child.name === 'div' && sectionBlockLevel(child) === level) inSections += length;
+  }
+  return inSections * 2 >= total;
+}
