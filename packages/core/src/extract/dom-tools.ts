@@ -64,7 +64,7 @@ export const documentSectionPeers = 3;
 /** The level of the heading that opens a `section` (its first element with text); 0 if none. */
 export function sectionHeadingLevel(element: Element): number {
   if (element.name !== 'section') return 0;
-  const first = element.children.find((child): child is Element => isTag(child) && hasCollapsedText(child));
+  const first = element.children.find(isElementWithText);
   return first ? headingLevel(first) : 0;
 }
 
@@ -330,6 +330,9 @@ export function firstElement(parent: ParentNode, test: (element: Element) => boo
   return undefined;
 }
 
+/** A child element with text (a module function, not an arrow made per call, which V8 compiled again on later pages). */
+const isElementWithText = (child: AnyNode): child is Element => isTag(child) && hasCollapsedText(child);
+
 const letters = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
 /**
@@ -339,7 +342,7 @@ const letters = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{
  */
 function isTitleSlug(element: Element, id: string): boolean {
   // Past empty link targets (Sphinx writes `<span id="toctree-directive"></span>` before the title).
-  const first = element.children.find((child): child is Element => isTag(child) && hasCollapsedText(child));
+  const first = element.children.find(isElementWithText);
   if (!first || !headingTags.has(first.name)) return false;
   const slug = letters(id);
   return slug.length >= 3 && letters(collapsedText(first)).startsWith(slug);
