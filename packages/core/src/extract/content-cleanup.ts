@@ -9,6 +9,7 @@ import { chromeSectionHeadingPattern } from './boilerplate-patterns.js';
 import { isChromeText } from './chrome-text.js';
 import { hintWeight } from './content-scoring.js';
 import {
+  collapsedLength,
   collapsedText,
   descendantElements,
   detach,
@@ -523,7 +524,7 @@ function sectionsHoldParent(parent: Element, level: number): boolean {
   let total = 0;
   for (const child of parent.children) {
     if (!isTag(child)) continue;
-    const length = collapsedText(child).length;
+    const length = collapsedLength(child);
     total += length;
     if (child.name === 'div' && sectionBlockLevel(child) === level) inSections += length;
   }
