@@ -520,6 +520,8 @@ function sectionBlockLevel(element: Element): number {
  * (a "Downloads", "Contacts", "More on this topic" row, each opened by its title).
  */
 function sectionsHoldParent(parent: Element, level: number): boolean {
+  const known = sectionsHoldMemo?.get(parent)?.get(level);
+  if (known !== undefined) return known;
   let inSections = 0;
   let total = 0;
   for (const child of parent.children) {
@@ -528,8 +530,22 @@ function sectionsHoldParent(parent: Element, level: number): boolean {
     total += length;
     if (child.name === 'div' && sectionBlockLevel(child) === level) inSections += length;
   }
-  return inSections * 2 >= total;
+  const holds = inSections * 2 >= total;
+  if (sectionsHoldMemo) {
+    let byLevel = sectionsHoldMemo.get(parent);
+    if (!byLevel) sectionsHoldMemo.set(parent, (byLevel = new Map()));
+    byLevel.set(level, holds);
+  }
+  return holds;
 }
+
+/**
+ * `sectionsHoldParent`'s answers while a rule walks a tree it does not change between two removals
+ * (`removeClutter`, `removeLinkRuns`; emptied at each removal): every element under a document's
+ * sections asks it of the same parent (through `isWholeSectionBody`'s walk up), and each answer
+ * reads the text of all the sections (postgresql-doc-15, issue 14, tenth pass). Undefined: no memo.
+ */
+let sectionsHoldMemo: Map<Element, Map<number, boolean>> | undefined;
 
 /** How many wrappers up a section's whole body is looked for. */
 const sectionBodyDepth = 4;
@@ -673,14 +689,17 @@ function isClutter(element: Element, stats: TextStats, options: CleanupOptions, 
 function removeClutter(container: Element, options: CleanupOptions, stats: Map<Element, TextStats>): void {
   const elements = descendantElements(container).reverse(); // children before parents
   const tables = new Map<Element, TableText>();
+  sectionsHoldMemo = new Map();
   for (const element of elements) {
     if (!conditionalTags.has(element.name) || !element.parent) continue;
     const elementStats = stats.get(element);
     if (elementStats && isClutter(element, elementStats, options, stats, tables)) {
       discountStats(element, stats, container);
       detach(element);
+      sectionsHoldMemo.clear();
     }
   }
+  sectionsHoldMemo = undefined;
 }
 
 /** Blocks that can form a run of stand-alone links ("Read next" lists written as paragraphs). */
@@ -721,6 +740,7 @@ function flushLinkRun(run: Element[], stats: Map<Element, TextStats>, container:
       discountStats(element, stats, container);
       detach(element);
     }
+    sectionsHoldMemo?.clear();
   }
   run.length = 0;
   return removed;
@@ -733,6 +753,7 @@ function removeLinkRuns(container: Element, stats: Map<Element, TextStats>): voi
   // a page's garbage): the children are read by index, which steps back past a removed run.
   const run: Element[] = [];
   const elements = descendantElements(container);
+  sectionsHoldMemo = new Map();
   for (let parentIndex = -1; parentIndex < elements.length; parentIndex++) {
     const parent = parentIndex < 0 ? container : elements[parentIndex]!;
     const children = parent.children;
@@ -744,6 +765,7 @@ function removeLinkRuns(container: Element, stats: Map<Element, TextStats>): voi
     }
     if (run.length > 0) flushLinkRun(run, stats, container);
   }
+  sectionsHoldMemo = undefined;
 }
 
 /** Class/id names of caption blocks. */
