@@ -181,6 +181,7 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
   // Each heading compares its level with every sibling section's (its whole subtree): remember
   // them, and forget an ancestor's at each removal (the only change to the tree here).
   const known = newSectionLevels();
+  sectionsHoldMemo = new Map();
   while (stack.length > 0) {
     const element = stack.pop()!;
     if (dataTags.has(element.name)) continue; // a table cell or code that reads "10000" or a date is data
@@ -203,11 +204,13 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
         discountStats(element, stats, container);
         forgetAncestors(element, known);
         detach(element);
+        sectionsHoldMemo.clear();
         continue;
       }
     }
     for (const child of element.children) if (isTag(child)) stack.push(child);
   }
+  sectionsHoldMemo = undefined;
 }
 
 /**
@@ -541,7 +544,7 @@ function sectionsHoldParent(parent: Element, level: number): boolean {
 
 /**
  * `sectionsHoldParent`'s answers while a rule walks a tree it does not change between two removals
- * (`removeClutter`, `removeLinkRuns`; emptied at each removal): every element under a document's
+ * (`removeChromeTexts`, `removeClutter`, `removeLinkRuns`; emptied at each removal): every element under a document's
  * sections asks it of the same parent (through `isWholeSectionBody`'s walk up), and each answer
  * reads the text of all the sections (postgresql-doc-15, issue 14, tenth pass). Undefined: no memo.
  */
