@@ -31,6 +31,26 @@ const finish = startMeasuring('crawlee', outFile);
 const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
 turndown.use(gfm);
 turndown.remove(['script', 'style', 'noscript', 'template']);
+// turndown-plugin-gfm throws on some tables (a cell outside a row, `Cannot read properties of null`); a
+// user's handler catches that and converts the page again without the plugin, so the page counts as
+// crawled with plain-turndown markdown instead of failing the request (and its links).
+const plainTurndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+plainTurndown.remove(['script', 'style', 'noscript', 'template']);
+let gfmFallbacks = 0;
+/** @param {string} html */
+const toMarkdown = (html) => {
+  try {
+    return turndown.turndown(html);
+  } catch (error) {
+    gfmFallbacks++;
+    if (gfmFallbacks <= 3) console.error(`crawlee: turndown-plugin-gfm threw (${error.message}); plain turndown`);
+    try {
+      return plainTurndown.turndown(html);
+    } catch {
+      return '';
+    }
+  }
+};
 
 const exclude = (process.env.CRAWL_EXCLUDE ?? '')
   .split(',')
@@ -55,7 +75,7 @@ const crawler = new CheerioCrawler(
     maxRequestsPerCrawl: 100_000,
     maxRequestRetries: 0,
     async requestHandler({ request, body, enqueueLinks }) {
-      markdownChars += turndown.turndown(body.toString()).length;
+      markdownChars += toMarkdown(body.toString()).length;
       pages++;
       urls.push(request.loadedUrl ?? request.url);
       await enqueueLinks({ ...(exclude.length ? { exclude } : {}), transformRequestFunction: refuseSectionAnchors });
@@ -68,5 +88,6 @@ const crawler = new CheerioCrawler(
   new Configuration({ persistStorage: false, purgeOnStart: true }),
 );
 await crawler.run([siteUrl]);
+if (gfmFallbacks > 0) console.error(`crawlee: ${gfmFallbacks} pages converted without turndown-plugin-gfm`);
 finish({ pages, errors, markdownChars, urls });
 await crawler.teardown();

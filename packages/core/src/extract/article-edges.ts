@@ -225,9 +225,18 @@ function isTeaserItem(element: Element, stats: Map<Element, TextStats>, isLong =
   if (!itemStats || itemStats.linkText === 0) return false;
   if (itemStats.text > (isLong ? longTeaserMaximumText : teaserMaximumText)) return false;
   const inner = descendantElements(element);
-  const hasHeading = inner.some((child) => headingTags.has(child.name) && !isSectionTitle(child));
-  const hasThumbnail = inner.some((child) => child.name === 'a' && (stats.get(child)?.images ?? 0) > 0);
-  if (itemStats.text > teaserMaximumText) return hasThumbnail && inner.some((child) => headingTags.has(child.name) && isLinkedHeadline(child, stats));
+  // Loops, not `some` with an arrow made per call, which V8 compiled again on later pages (issue 14, tenth pass).
+  let hasHeading = false;
+  let hasThumbnail = false;
+  for (const child of inner) {
+    if (!hasHeading && headingTags.has(child.name) && !isSectionTitle(child)) hasHeading = true;
+    if (!hasThumbnail && child.name === 'a' && (stats.get(child)?.images ?? 0) > 0) hasThumbnail = true;
+  }
+  if (itemStats.text > teaserMaximumText) {
+    if (!hasThumbnail) return false;
+    for (const child of inner) if (headingTags.has(child.name) && isLinkedHeadline(child, stats)) return true;
+    return false;
+  }
   // A plain list item holding a link and a few words is a list of links (content), not a teaser.
   return hasHeading || hasThumbnail;
 }
@@ -249,17 +258,24 @@ function isTeaserGroup(element: Element, stats: Map<Element, TextStats>): boolea
 /** Lines of a block: text between `br`s and child blocks. */
 function linesOf(element: Element): string[] {
   const lines: string[] = [''];
-  const walk = (node: AnyNode): void => {
-    if (isText(node)) lines[lines.length - 1] += node.data;
-    else if (isTag(node)) {
-      const breaks = node.name === 'br' || !isInline(node);
-      if (breaks) lines.push('');
-      for (const child of node.children) walk(child);
-      if (breaks) lines.push('');
-    }
-  };
-  for (const child of element.children) walk(child);
-  return lines.map((line) => line.replace(/\s+/g, ' ').trim()).filter((line) => line !== '');
+  for (const child of element.children) addLines(child, lines);
+  const result: string[] = [];
+  for (const line of lines) {
+    const collapsed = line.replace(/\s+/g, ' ').trim();
+    if (collapsed !== '') result.push(collapsed);
+  }
+  return result;
+}
+
+/** `linesOf`'s walk: a module function, not a closure made per call (V8 compiled those again on later pages). */
+function addLines(node: AnyNode, lines: string[]): void {
+  if (isText(node)) lines[lines.length - 1] += node.data;
+  else if (isTag(node)) {
+    const breaks = node.name === 'br' || !isInline(node);
+    if (breaks) lines.push('');
+    for (const child of node.children) addLines(child, lines);
+    if (breaks) lines.push('');
+  }
 }
 
 /** An address block: `address`, or short lines with a postcode line and a phone line, no sentence. */
@@ -330,8 +346,11 @@ function trimTitleLabels(flow: Element, title: Element, stats: Map<Element, Text
  * Removes author boxes: around each `rel="author"` link, the largest block that is still short and
  * holds no prose paragraph (name, photo, position, "follow" buttons).
  */
+const authorRelPattern = /(?:^|\s)author(?:\s|$)/i;
+const isAuthorLink = (element: Element): boolean => element.name === 'a' && authorRelPattern.test(element.attribs.rel ?? '');
+
 function trimAuthorBoxes(flow: Element, stats: Map<Element, TextStats>, holders: Set<Element>, elements: FlowElements): void {
-  const authorLinks = elements().filter((element) => element.name === 'a' && /(?:^|\s)author(?:\s|$)/i.test(element.attribs.rel ?? ''));
+  const authorLinks = elements().filter(isAuthorLink);
   const boxes = new Set<Element>();
   for (const link of authorLinks) {
     let box: Element | undefined;
@@ -349,9 +368,10 @@ function trimAfterProse(flow: Element, stats: Map<Element, TextStats>, holders: 
   const blocks = flow.children.filter(isTag);
   let lastProse = -1;
   // A group of teasers whose blurbs are sentences ("next story" boxes) does not continue the text.
-  blocks.forEach((block, index) => {
+  for (let index = 0; index < blocks.length; index++) {
+    const block = blocks[index]!;
     if (holders.has(block) && !(lastProse >= 0 && isTeaserGroup(block, stats))) lastProse = index;
-  });
+  }
   if (lastProse < 0) return;
   // The text may end inside a wrapper: its own tail is trimmed too, level by level.
   const last = blocks[lastProse]!;
@@ -418,7 +438,8 @@ function isPromoLine(element: Element, stats: TextStats | undefined): boolean {
  * not prose and stays.
  */
 function trimPromoLines(stats: Map<Element, TextStats>, elements: FlowElements): void {
-  const lines = elements().filter((element) => isPromoLine(element, stats.get(element)));
+  const lines: Element[] = [];
+  for (const element of elements()) if (isPromoLine(element, stats.get(element))) lines.push(element);
   for (const line of lines) {
     const previous = neighbourOf(line, 'prev', stats);
     const next = neighbourOf(line, 'next', stats);
@@ -459,7 +480,12 @@ function endsFlow(element: Element, flow: Element, stats: Map<Element, TextStats
  */
 function trimClosingNote(flow: Element, stats: Map<Element, TextStats>, elements: FlowElements): void {
   // The last prose paragraph, looked for from the end.
-  const last = elements().findLast((element) => isProseParagraph(element, stats.get(element)));
+  const flowElements = elements();
+  let last: Element | undefined;
+  for (let index = flowElements.length - 1; index >= 0 && !last; index--) {
+    const element = flowElements[index]!;
+    if (isProseParagraph(element, stats.get(element))) last = element;
+  }
   if (!last) return;
   const note = neighbourOf(last, 'next', stats);
   if (!note || !endsFlow(note, flow, stats)) return;
@@ -489,11 +515,14 @@ function isCentredNote(element: Element, stats: TextStats | undefined): boolean 
  * centred; an emphasised line inside the text is not at an end.
  */
 function trimCentredNotes(stats: Map<Element, TextStats>, elements: FlowElements): void {
-  const blocks = elements().filter((element) => {
+  const blocks: Element[] = [];
+  let first: Element | undefined;
+  for (const element of elements()) {
     const elementStats = stats.get(element);
-    return elementStats?.blocks === 1 && (elementStats.text > 0 || elementStats.media > 0) && !isInline(element);
-  });
-  const first = blocks.find((element) => isProseParagraph(element, stats.get(element)));
+    if (elementStats?.blocks !== 1 || (elementStats.text === 0 && elementStats.media === 0) || isInline(element)) continue;
+    blocks.push(element);
+    if (!first && isProseParagraph(element, elementStats)) first = element;
+  }
   if (!first) return;
   const notes: Element[] = [];
   for (const block of blocks) {

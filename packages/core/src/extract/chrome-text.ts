@@ -13,11 +13,17 @@ export function isDateLine(text: string): boolean {
   const words = text
     .toLowerCase()
     .split(/[\s,.:/|()\-–—]+/)
-    .filter((word) => word !== '');
-  return words.length > 0 && words.every((word) => /^\d+(?:st|nd|rd|th|h)?$/.test(word) || dateLineWords.has(word));
+    .filter(isWord);
+  return words.length > 0 && words.every(isDateWord);
 }
+
+// Module functions, not arrows made per call (see `holdsCode` in content-cleanup.ts).
+const isWord = (word: string): boolean => word !== '';
+const dayNumberPattern = /^\d+(?:st|nd|rd|th|h)?$/;
+const isDateWord = (word: string): boolean => dayNumberPattern.test(word) || dateLineWords.has(word);
 
 /** True for the whole text of a block that is chrome: a chrome phrase, a section label, a bare date. */
 export function isChromeText(text: string): boolean {
-  return chromeTextPatterns.some((pattern) => pattern.test(text)) || chromeSectionHeadingPattern.test(text) || isDateLine(text);
+  for (const pattern of chromeTextPatterns) if (pattern.test(text)) return true;
+  return chromeSectionHeadingPattern.test(text) || isDateLine(text);
 }

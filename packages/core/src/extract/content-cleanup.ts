@@ -27,7 +27,7 @@ import {
   sectionPeersNeeded,
 } from './dom-tools.js';
 import { removePictureLabels } from './picture-labels.js';
-import { sectionBlockLevel, sectionsHoldParent } from './section-blocks.js';
+import { clearSectionsHoldMemo, sectionBlockLevel, sectionsHoldParent, startSectionsHoldMemo, stopSectionsHoldMemo } from './section-blocks.js';
 import { type TextStats, discountStats, linkDensity, measureText } from './text-stats.js';
 
 export interface CleanupOptions {
@@ -182,6 +182,7 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
   // Each heading compares its level with every sibling section's (its whole subtree): remember
   // them, and forget an ancestor's at each removal (the only change to the tree here).
   const known = newSectionLevels();
+  startSectionsHoldMemo();
   while (stack.length > 0) {
     const element = stack.pop()!;
     if (dataTags.has(element.name)) continue; // a table cell or code that reads "10000" or a date is data
@@ -204,11 +205,13 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
         discountStats(element, stats, container);
         forgetAncestors(element, known);
         detach(element);
+        clearSectionsHoldMemo();
         continue;
       }
     }
     for (const child of element.children) if (isTag(child)) stack.push(child);
   }
+  stopSectionsHoldMemo();
 }
 
 /**
@@ -223,8 +226,15 @@ function isNoteLabel(element: Element, text: string): boolean {
 
 /** True when a `pre` is inside `element` (Sphinx and Pygments wrap each code block in two `div`s). */
 function holdsCode(element: Element): boolean {
-  return firstElement(element, (child) => child.name === 'pre') !== undefined;
+  return firstElement(element, isPre) !== undefined;
 }
+
+// Predicates passed to the tree walks are module functions: an arrow written inside a function is a
+// new function on every call, and V8 dropped its optimized code with it and compiled the next page's
+// again (issue 14, tenth pass).
+const isPre = (element: Element): boolean => element.name === 'pre';
+const isSectionHeading = (element: Element): boolean => headingLevel(element) >= 2;
+const isNotTable = (element: Element): boolean => element.name !== 'table';
 
 /** True when at least two child elements are blocks with text (list items, paragraphs, rows). */
 function hasSeveralBlocks(element: Element): boolean {
@@ -247,7 +257,7 @@ function hasVisibleContent(element: Element, stats: Map<Element, TextStats>): bo
  */
 function removeChromeSections(container: Element, stats: Map<Element, TextStats>): boolean {
   let removed = false;
-  const headings = descendantElements(container, (element) => headingLevel(element) >= 2);
+  const headings = descendantElements(container, isSectionHeading);
   for (const heading of headings) {
     if (!heading.parent || !chromeSectionHeadingPattern.test(collapsedText(heading))) continue;
     if (isDocumentSection(heading)) continue;
@@ -379,10 +389,16 @@ const iconRowLabelMaximum = 60;
 
 /** Links with neither text nor a picture under `element` (an icon a stylesheet or a script draws), counted up to `enough`. */
 function countIconLinks(element: Element, enough: number): number {
-  let count = 0;
-  firstElement(element, (child) => child.name === 'a' && !hasCollapsedText(child) && ++count >= enough);
-  return count;
+  iconLinksCounted = 0;
+  iconLinksEnough = enough;
+  firstElement(element, countsIconLink);
+  return iconLinksCounted;
 }
+
+// The count lives in the module, not in a closure made per call (see `removeLinkRuns`).
+let iconLinksCounted = 0;
+let iconLinksEnough = 0;
+const countsIconLink = (child: Element): boolean => child.name === 'a' && !hasCollapsedText(child) && ++iconLinksCounted >= iconLinksEnough;
 
 /**
  * Removes rows of icon buttons under a short label: a block (a conditional container) holding at
@@ -461,7 +477,7 @@ function isListWrapper(element: Element): boolean {
   if (hasOwnText(element)) return false;
   const children = element.children.filter(isTag);
   if (children.length !== 1 || !listTags.has(children[0]!.name)) return false;
-  return firstElement(children[0]!, (child) => child.name === 'a' && !isInPageLink(child)) !== undefined;
+  return firstElement(children[0]!, isOutboundLink) !== undefined;
 }
 
 /**
@@ -641,7 +657,7 @@ function dataTableText(element: Element, allStats: Map<Element, TextStats>, know
   const cached = known.get(element);
   if (cached !== undefined) return cached;
   // A table is read from `allStats`, not walked.
-  for (const current of childrenFirst(element, known, (child) => child.name !== 'table')) {
+  for (const current of childrenFirst(element, known, isNotTable)) {
     let sum = noTableText;
     for (const child of current.children) {
       if (!isTag(child)) continue;
@@ -665,20 +681,24 @@ function isClutter(element: Element, stats: TextStats, options: CleanupOptions, 
     weight: options.useClassHints ? hintWeight(element) : 0,
     allStats,
   };
-  return clutterRules.find(([, applies]) => applies(container))?.[2] === 'remove';
+  for (const [, applies, verdict] of clutterRules) if (applies(container)) return verdict === 'remove';
+  return false;
 }
 
 function removeClutter(container: Element, options: CleanupOptions, stats: Map<Element, TextStats>): void {
   const elements = descendantElements(container).reverse(); // children before parents
   const tables = new Map<Element, TableText>();
+  startSectionsHoldMemo();
   for (const element of elements) {
     if (!conditionalTags.has(element.name) || !element.parent) continue;
     const elementStats = stats.get(element);
     if (elementStats && isClutter(element, elementStats, options, stats, tables)) {
       discountStats(element, stats, container);
       detach(element);
+      clearSectionsHoldMemo();
     }
   }
+  stopSectionsHoldMemo();
 }
 
 /** Blocks that can form a run of stand-alone links ("Read next" lists written as paragraphs). */
@@ -694,44 +714,57 @@ const linkOnlyMaximum = 600;
  * just a link, or one block holding several links and nothing else ("Read next" lists written as
  * paragraphs).
  */
+/** A link that leaves the page: in-page links (a heading's permalink `#id` widget) do not make a heading a list of links. */
+const isOutboundLink = (child: Element): boolean => child.name === 'a' && !isInPageLink(child);
+
+function outboundLinkCount(element: Element): number {
+  return descendantElements(element, isOutboundLink).length;
+}
+
+function isLinkOnly(element: Element, stats: Map<Element, TextStats>): boolean {
+  const elementStats = stats.get(element);
+  if (!linkRunTags.has(element.name) || !elementStats || elementStats.text === 0) return false;
+  // A list (or its wrapper) is judged as a list; a document's section is content; a heading
+  // whose only links stay in the page (Sphinx's link back to the contents) is a title.
+  if (isListWrapper(element) || isDocumentSectionBlock(element)) return false;
+  if (headingTags.has(element.name) && outboundLinkCount(element) === 0) return false;
+  return elementStats.text <= linkOnlyMaximum && linkDensity(elementStats) >= linkOnlyDensity && !isWholeSectionBody(element);
+}
+
+/** Removes `run` when it is a run of links (two or more, or one holding two links); empties it; the count removed. */
+function flushLinkRun(run: Element[], stats: Map<Element, TextStats>, container: Element): number {
+  const removed = run.length >= 2 || (run.length === 1 && outboundLinkCount(run[0]!) >= 2) ? run.length : 0;
+  if (removed > 0) {
+    for (const element of run) {
+      discountStats(element, stats, container);
+      detach(element);
+    }
+    clearSectionsHoldMemo();
+  }
+  run.length = 0;
+  return removed;
+}
+
 function removeLinkRuns(container: Element, stats: Map<Element, TextStats>): void {
-  // In-page links (a heading's permalink `#id` widget) do not make a heading a list of links.
-  const linkCount = (element: Element): number => descendantElements(element, (child) => child.name === 'a' && !isInPageLink(child)).length;
-  const isLinkOnly = (element: Element): boolean => {
-    const elementStats = stats.get(element);
-    if (!linkRunTags.has(element.name) || !elementStats || elementStats.text === 0) return false;
-    // A list (or its wrapper) is judged as a list; a document's section is content; a heading
-    // whose only links stay in the page (Sphinx's link back to the contents) is a title.
-    if (isListWrapper(element) || isDocumentSectionBlock(element)) return false;
-    if (headingTags.has(element.name) && linkCount(element) === 0) return false;
-    return elementStats.text <= linkOnlyMaximum && linkDensity(elementStats) >= linkOnlyDensity && !isWholeSectionBody(element);
-  };
+  // Module functions, not closures made per call: a closure made per page is a new function to V8,
+  // whose optimized code goes with it, so a crawl compiled these again and again (issue 14, tenth pass).
   // No copy of each child list, no closure and no run array per parent (it allocated about 6 % of
   // a page's garbage): the children are read by index, which steps back past a removed run.
   const run: Element[] = [];
-  const flush = (): number => {
-    const removed = run.length >= 2 || (run.length === 1 && linkCount(run[0]!) >= 2) ? run.length : 0;
-    if (removed > 0) {
-      for (const element of run) {
-        discountStats(element, stats, container);
-        detach(element);
-      }
-    }
-    run.length = 0;
-    return removed;
-  };
   const elements = descendantElements(container);
+  startSectionsHoldMemo();
   for (let parentIndex = -1; parentIndex < elements.length; parentIndex++) {
     const parent = parentIndex < 0 ? container : elements[parentIndex]!;
     const children = parent.children;
     for (let index = 0; index < children.length; index++) {
       const child = children[index]!;
       if (isText(child) && child.data.trim() === '') continue;
-      if (isTag(child) && isLinkOnly(child)) run.push(child);
-      else if (run.length > 0) index -= flush(); // the run's elements stood before this child
+      if (isTag(child) && isLinkOnly(child, stats)) run.push(child);
+      else if (run.length > 0) index -= flushLinkRun(run, stats, container); // the run's elements stood before this child
     }
-    if (run.length > 0) flush();
+    if (run.length > 0) flushLinkRun(run, stats, container);
   }
+  stopSectionsHoldMemo();
 }
 
 /** Class/id names of caption blocks. */

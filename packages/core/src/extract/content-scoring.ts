@@ -59,30 +59,29 @@ function paragraphScore(own: OwnText): number {
   return (1 + own.commas + Math.min(3, Math.floor(own.length / 100))) * (1 - density);
 }
 
+/** Adds a paragraph's score to its ancestors' in `raw` (each first given its tag's and hints' prior). */
+function scoreParagraph(element: Element, own: OwnText, raw: Map<Element, number>): void {
+  if (unscoredTags.has(element.name)) return;
+  if (own.length < minimumParagraphLength) return;
+  const score = paragraphScore(own);
+  let ancestor = element.parent;
+  for (let level = 0; level < ancestorLevels && ancestor && isTag(ancestor); level++) {
+    if (ancestor.name === 'body' || ancestor.name === 'html') break;
+    const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
+    const before = raw.get(ancestor) ?? (tagBaseScores[ancestor.name] ?? 0) + hintWeight(ancestor);
+    raw.set(ancestor, before + score / divider);
+    ancestor = ancestor.parent;
+  }
+}
+
 /**
  * Scores every candidate under `body` and picks the content root. `elements`: the caller's
  * `descendantElements(body)`, when it has them already.
  */
 export function scoreContent(body: ParentNode, stats: Map<Element, TextStats>, elements: Element[] = descendantElements(body)): ContentScores {
   const raw = new Map<Element, number>();
-  const initialise = (element: Element): void => {
-    if (!raw.has(element)) raw.set(element, (tagBaseScores[element.name] ?? 0) + hintWeight(element));
-  };
-  const scoreParagraph = (element: Element, own: OwnText): void => {
-    if (unscoredTags.has(element.name)) return;
-    if (own.length < minimumParagraphLength) return;
-    const score = paragraphScore(own);
-    let ancestor = element.parent;
-    for (let level = 0; level < ancestorLevels && ancestor && isTag(ancestor); level++) {
-      if (ancestor.name === 'body' || ancestor.name === 'html') break;
-      initialise(ancestor);
-      const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
-      raw.set(ancestor, raw.get(ancestor)! + score / divider);
-      ancestor = ancestor.parent;
-    }
-  };
   // The prose measure hands over each block's own text, in document order: scored from it, not measured again.
-  const prose = measureProse(body, stats, elements, scoreParagraph);
+  const prose = measureProse(body, stats, elements, scoreParagraph, raw);
   const scores = new Map<Element, number>();
   for (const [element, score] of raw) scores.set(element, score * (1 - linkDensity(stats.get(element))));
   const chosen = chooseRoot(scores);
@@ -148,8 +147,10 @@ function tableOf(element: Element): Element | undefined {
   return hasHeaderCells(table) ? table : undefined;
 }
 
+const byScoreDescending = (a: [Element, number], b: [Element, number]): number => b[1] - a[1];
+
 function chooseRoot(scores: Map<Element, number>): Element | undefined {
-  const ranked = [...scores].sort((a, b) => b[1] - a[1]).slice(0, topCandidateCount);
+  const ranked = [...scores].sort(byScoreDescending).slice(0, topCandidateCount);
   const first = ranked[0];
   if (!first) return undefined;
   let [root, rootScore] = first;

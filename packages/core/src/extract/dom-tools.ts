@@ -64,7 +64,7 @@ export const documentSectionPeers = 3;
 /** The level of the heading that opens a `section` (its first element with text); 0 if none. */
 export function sectionHeadingLevel(element: Element): number {
   if (element.name !== 'section') return 0;
-  const first = element.children.find((child): child is Element => isTag(child) && hasCollapsedText(child));
+  const first = element.children.find(isElementWithText);
   return first ? headingLevel(first) : 0;
 }
 
@@ -330,6 +330,9 @@ export function firstElement(parent: ParentNode, test: (element: Element) => boo
   return undefined;
 }
 
+/** A child element with text (a module function, not an arrow made per call, which V8 compiled again on later pages). */
+const isElementWithText = (child: AnyNode): child is Element => isTag(child) && hasCollapsedText(child);
+
 const letters = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
 /**
@@ -346,7 +349,7 @@ const sectionNumberPattern = /^\s*\d+(?:\.\d+)*\.?\s+/;
  */
 function isTitleSlug(element: Element, id: string): boolean {
   // Past empty link targets (Sphinx writes `<span id="toctree-directive"></span>` before the title).
-  const first = element.children.find((child): child is Element => isTag(child) && hasCollapsedText(child));
+  const first = element.children.find(isElementWithText);
   if (!first || !headingTags.has(first.name)) return false;
   const slug = letters(id);
   if (slug.length < 3) return false;
@@ -518,6 +521,60 @@ export function joinedText(node: AnyNode): string {
     }
   }
   return parts.join('');
+}
+
+/**
+ * `collapsedText(node).length` without building the text: the characters that are not whitespace
+ * (`\s`, which is also what `trim` removes), plus one for each whitespace run between two of them.
+ * For a rule that only compares lengths of large subtrees (`sectionsHoldParent` read every section
+ * of a page again for each of its sections: a fifth of postgresql-doc-15's transform, issue 14,
+ * tenth pass).
+ */
+export function collapsedLength(node: AnyNode): number {
+  let length = 0;
+  let started = false;
+  let pendingSpace = false;
+  const stack: AnyNode[] = [node];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    if (isText(current)) {
+      const data = current.data;
+      for (let index = 0; index < data.length; index++) {
+        if (isWhitespaceCode(data.charCodeAt(index))) {
+          pendingSpace = started;
+          continue;
+        }
+        if (pendingSpace) length++;
+        pendingSpace = false;
+        started = true;
+        length++;
+      }
+    } else if (isTag(current)) {
+      if (current.name === 'br') pendingSpace = started;
+      for (let index = current.children.length - 1; index >= 0; index--) stack.push(current.children[index]!);
+    } else if ('children' in current) {
+      const children = (current as ParentNode).children;
+      for (let index = children.length - 1; index >= 0; index--) stack.push(children[index]!);
+    }
+  }
+  return length;
+}
+
+/** True for the characters `\s` matches (and `trim` removes). */
+function isWhitespaceCode(code: number): boolean {
+  if (code === 32 || (code >= 9 && code <= 13)) return true;
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
 /** `collapsedText(node) !== ''` without building the text: true at the first text node with a non-space. */

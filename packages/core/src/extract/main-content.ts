@@ -80,8 +80,13 @@ interface Extraction {
   pageProse: number;
 }
 
+// Predicates as module functions, not arrows made per call (see `holdsCode` in content-cleanup.ts).
+const isBody = (element: Element): boolean => element.name === 'body';
+const isArticle = (element: Element): boolean => element.name === 'article';
+const isH1 = (element: Element): boolean => element.name === 'h1';
+
 function bodyOf(document: ParentNode): ParentNode {
-  return firstElement(document, (element) => element.name === 'body') ?? document;
+  return firstElement(document, isBody) ?? document;
 }
 
 /**
@@ -89,19 +94,23 @@ function bodyOf(document: ParentNode): ParentNode {
  * the page's only `article`. They and their ancestors survive chrome removal.
  */
 function contentAnchors(elements: Element[], stats: Map<Element, TextStats>): Element[] {
-  const articles = elements.filter((element) => element.name === 'article');
-  return elements.filter((element) => {
-    // Most elements carry nothing that could make them an anchor: no text lookup for them.
-    const { attribs } = element;
-    if (element.name !== 'main' && element.name !== 'article' && !attribs.role && !attribs.itemprop && !attribs.class && !attribs.id) return false;
-    if ((stats.get(element)?.text ?? 0) < anchorMinimumText) return false;
-    if (element.name === 'main' || element.attribs.role === 'main') return true;
-    if (element.name === 'article' && articles.length === 1) return true;
-    const itemprop = element.attribs.itemprop?.toLowerCase();
-    if (itemprop && contentItemprops.has(itemprop)) return true;
-    const hints = hintText(element);
-    return hints !== '' && articleBodyHintPattern.test(hints);
-  });
+  const articleCount = elements.filter(isArticle).length;
+  const anchors: Element[] = [];
+  for (const element of elements) if (isContentAnchor(element, stats, articleCount)) anchors.push(element);
+  return anchors;
+}
+
+function isContentAnchor(element: Element, stats: Map<Element, TextStats>, articleCount: number): boolean {
+  // Most elements carry nothing that could make them an anchor: no text lookup for them.
+  const { attribs } = element;
+  if (element.name !== 'main' && element.name !== 'article' && !attribs.role && !attribs.itemprop && !attribs.class && !attribs.id) return false;
+  if ((stats.get(element)?.text ?? 0) < anchorMinimumText) return false;
+  if (element.name === 'main' || element.attribs.role === 'main') return true;
+  if (element.name === 'article' && articleCount === 1) return true;
+  const itemprop = element.attribs.itemprop?.toLowerCase();
+  if (itemprop && contentItemprops.has(itemprop)) return true;
+  const hints = hintText(element);
+  return hints !== '' && articleBodyHintPattern.test(hints);
 }
 
 /** The anchors and all their ancestors. */
@@ -115,7 +124,9 @@ function withAncestors(anchors: Element[]): Set<Element> {
 
 /** Sum of a per-element measure over the root's child elements. */
 function totalOf(root: ParentNode, measure: Map<Element, number>): number {
-  return root.children.reduce((sum, child) => sum + (isTag(child) ? (measure.get(child) ?? 0) : 0), 0);
+  let sum = 0;
+  for (const child of root.children) sum += isTag(child) ? (measure.get(child) ?? 0) : 0;
+  return sum;
 }
 
 /**
@@ -154,7 +165,7 @@ function cleanedBody(source: PageSource, useClassHints: boolean, title?: (body: 
  */
 function attachTitle(container: Element, firstPart: Element, title: Element | undefined, order: Element[]) {
   if (!title || isWithin(title, container)) return;
-  if (firstElement(container, (element) => element.name === 'h1')) return;
+  if (firstElement(container, isH1)) return;
   const titleIndex = order.indexOf(title);
   const firstPartIndex = order.indexOf(firstPart);
   if ((titleIndex < 0 ? Infinity : titleIndex) >= (firstPartIndex < 0 ? -1 : firstPartIndex)) return;

@@ -21,6 +21,10 @@ const excludedAncestors: ReadonlySet<string> = new Set(['a', 'figure', 'figcapti
 /** Class/id names of caption blocks (a photo's caption may repeat the summary). */
 const captionHintPattern = /caption|legend|credit/i;
 
+// Predicates as module functions, not arrows made per call (see `holdsCode` in content-cleanup.ts).
+const isHeadOrBody = (element: Element): boolean => element.name === 'head' || element.name === 'body';
+const isMeta = (element: Element): boolean => element.name === 'meta';
+
 /** The code of the first character of `text` that is not whitespace, or -1 (no match object per text node). */
 function firstVisibleCode(text: string): number {
   for (let index = 0; index < text.length; index++) {
@@ -68,9 +72,9 @@ function normalized(text: string): string {
 export function declaredSummaries(document: Document): string[] {
   const summaries = new Set<string>();
   // The head when there is one: the body's elements are many more, and its metas are microdata.
-  const head = firstElement(document, (element) => element.name === 'head' || element.name === 'body');
+  const head = firstElement(document, isHeadOrBody);
   const scope = head?.name === 'head' ? head : document;
-  for (const meta of descendantElements(scope, (element) => element.name === 'meta')) {
+  for (const meta of descendantElements(scope, isMeta)) {
     const key = (getAttributeValue(meta, 'property') ?? getAttributeValue(meta, 'name') ?? '').toLowerCase();
     const content = getAttributeValue(meta, 'content');
     if (!summaryMetaNames.has(key) || !content) continue;

@@ -12,10 +12,14 @@ const tokenPattern = /[\p{L}\p{N}]+/gu;
 const minimumOverlap = 0.6;
 const titleMetaNames: ReadonlySet<string> = new Set(['og:title', 'twitter:title', 'title', 'dc.title']);
 
+// Predicates as module functions, not arrows made per call (see `holdsCode` in content-cleanup.ts).
+const isMeta = (element: Element): boolean => element.name === 'meta';
+const isTitledH1 = (element: Element): boolean => element.name === 'h1' && collapsedText(element) !== '';
+
 /** The title strings a page declares in its head, most specific first. */
 export function declaredTitles(document: Document): string[] {
   const titles: string[] = [];
-  for (const meta of descendantElements(document, (element) => element.name === 'meta')) {
+  for (const meta of descendantElements(document, isMeta)) {
     const key = (getAttributeValue(meta, 'property') ?? getAttributeValue(meta, 'name') ?? '').toLowerCase();
     const content = getAttributeValue(meta, 'content');
     if (titleMetaNames.has(key) && content) titles.push(content);
@@ -42,7 +46,7 @@ function matchedWords(heading: string[], title: Set<string>): number {
  * caller has the list already.
  */
 export function findTitleHeading(root: ParentNode, titles: string[], elements = descendantElements(root)): Element | undefined {
-  const headings = elements.filter((element) => element.name === 'h1').filter((heading) => collapsedText(heading) !== '');
+  const headings = elements.filter(isTitledH1);
   const titleTokens = new Set(titles.flatMap(tokens));
   let best: Element | undefined;
   let bestMatched = 0;

@@ -48,9 +48,12 @@ function opensWithLink(node: Element): boolean {
   return false;
 }
 
+// A module function, not an arrow made per call (see `holdsCode` in content-cleanup.ts).
+const isListItemOrArticle = (element: Element): boolean => element.name === 'li' || element.name === 'article';
+
 /** A list of teasers (each item a linked headline with a summary): related stories, tickers. */
 export function isTeaserList(element: Element): boolean {
-  const items = descendantElements(element, (child) => child.name === 'li' || child.name === 'article');
+  const items = descendantElements(element, isListItemOrArticle);
   if (items.length < teaserListMinimumItems) return false;
   return items.filter(opensWithLink).length >= teaserItemShare * items.length;
 }

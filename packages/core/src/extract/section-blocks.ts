@@ -5,7 +5,7 @@
  * by the cleanup (a section of a document is kept, whatever share of it is links).
  */
 import { type Element, isTag } from 'domhandler';
-import { collapsedText, hasCollapsedText, headingLevel, headingTags, sectionHeadingLevel } from './dom-tools.js';
+import { collapsedLength, hasCollapsedText, headingLevel, headingTags, sectionHeadingLevel } from './dom-tools.js';
 
 /**
  * The level of the heading a section block opens: a `section` (docutils' HTML5 writer), or a
@@ -29,13 +29,43 @@ export function sectionBlockLevel(element: Element): number {
  * (a "Downloads", "Contacts", "More on this topic" row, each opened by its title).
  */
 export function sectionsHoldParent(parent: Element, level: number): boolean {
+  const known = sectionsHoldMemo?.get(parent)?.get(level);
+  if (known !== undefined) return known;
   let inSections = 0;
   let total = 0;
   for (const child of parent.children) {
     if (!isTag(child)) continue;
-    const length = collapsedText(child).length;
+    const length = collapsedLength(child);
     total += length;
     if (child.name === 'div' && sectionBlockLevel(child) === level) inSections += length;
   }
-  return inSections * 2 >= total;
+  const holds = inSections * 2 >= total;
+  if (sectionsHoldMemo) {
+    let byLevel = sectionsHoldMemo.get(parent);
+    if (!byLevel) sectionsHoldMemo.set(parent, (byLevel = new Map()));
+    byLevel.set(level, holds);
+  }
+  return holds;
+}
+
+/**
+ * `sectionsHoldParent`'s answers while a rule walks a tree it does not change between two removals
+ * (`removeChromeTexts`, `removeClutter`, `removeLinkRuns` in content-cleanup.ts: started before the
+ * walk, cleared at each removal, stopped after): every element under a document's sections asks it
+ * of the same parent (through `isWholeSectionBody`'s walk up), and each answer reads the text of
+ * all the sections (postgresql-doc-15, issue 14, tenth pass). Undefined: no memo.
+ */
+let sectionsHoldMemo: Map<Element, Map<number, boolean>> | undefined;
+
+export function startSectionsHoldMemo(): void {
+  sectionsHoldMemo = new Map();
+}
+
+/** The tree changed: every remembered answer may be wrong now. */
+export function clearSectionsHoldMemo(): void {
+  sectionsHoldMemo?.clear();
+}
+
+export function stopSectionsHoldMemo(): void {
+  sectionsHoldMemo = undefined;
 }

@@ -156,13 +156,8 @@ export function measureText(root: ParentNode): Map<Element, TextStats> {
   const inLinks: boolean[] = [];
   let depth = 0;
   const top = emptyStats();
-  const open = (element: Element, inLink: boolean): void => {
-    elements[depth] = element;
-    statsOf[depth] = emptyStats();
-    nextChild[depth] = 0;
-    inLinks[depth] = inLink || element.name === 'a';
-    depth++;
-  };
+  // Opening an element is written out at its two places, not a closure made per call, which V8
+  // compiled again on later pages (issue 14, tenth pass).
   const roots: readonly AnyNode[] = isTag(root) ? [root] : root.children;
   for (const node of roots) {
     if (isText(node)) {
@@ -170,7 +165,11 @@ export function measureText(root: ParentNode): Map<Element, TextStats> {
       continue;
     }
     if (!isTag(node)) continue;
-    open(node, false);
+    elements[0] = node;
+    statsOf[0] = emptyStats();
+    nextChild[0] = 0;
+    inLinks[0] = node.name === 'a';
+    depth = 1;
     while (depth > 0) {
       const level = depth - 1;
       const element = elements[level]!;
@@ -179,7 +178,13 @@ export function measureText(root: ParentNode): Map<Element, TextStats> {
         nextChild[level] = index + 1;
         const child = element.children[index]!;
         if (isText(child)) addText(child, statsOf[level]!, inLinks[level]!);
-        else if (isTag(child)) open(child, inLinks[level]!);
+        else if (isTag(child)) {
+          elements[depth] = child;
+          statsOf[depth] = emptyStats();
+          nextChild[depth] = 0;
+          inLinks[depth] = inLinks[level]! || child.name === 'a';
+          depth++;
+        }
         continue;
       }
       const stats = statsOf[level]!;
@@ -285,19 +290,22 @@ const shortProseTags: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5
  * Weighted characters of prose under each element: the own text of blocks that is mostly not
  * links and long enough to be a sentence (or sits in a heading, cell, item or code block).
  * `elements`: the caller's `descendantElements(root)`, when it has them already. `visit` is called
- * with every block and its own text, in document order, for a caller that needs the own text too.
+ * with every block, its own text and `context`, in document order, for a caller that needs the own
+ * text too (a module function and its state as `context`, not a closure made per page, which V8
+ * would compile again on later pages).
  */
-export function measureProse(
+export function measureProse<Context>(
   root: ParentNode,
   stats: Map<Element, TextStats>,
   elements = descendantElements(root),
-  visit?: (element: Element, own: OwnText) => void,
+  visit?: (element: Element, own: OwnText, context: Context) => void,
+  context?: Context,
 ): Map<Element, number> {
   const prose = new Map<Element, number>();
   for (const element of elements) {
     if (inlineTags.has(element.name)) continue;
     const own = ownText(element, stats);
-    visit?.(element, own);
+    visit?.(element, own, context as Context);
     if (own.length === 0 || own.linkLength >= own.length * 0.5) continue;
     if (own.length < minimumProseLength && !shortProseTags.has(element.name)) continue;
     prose.set(element, own.length);

@@ -46,19 +46,24 @@ export function removeMatching(root: ParentNode, selectors: string[]): void {
 /** Removes scripts, styles, head and other non-content elements, and comments, in place. */
 export function removeNonContent(root: ParentNode): void {
   const doomed: AnyNode[] = [];
-  const visit = (nodes: AnyNode[]) => {
-    for (const node of nodes) {
-      if (node.type === 'comment' || node.type === 'directive') doomed.push(node);
-      else if (node.type === 'tag' || node.type === 'script' || node.type === 'style') {
-        const element = node as Element;
-        if (nonContentTags.has(element.name)) doomed.push(element);
-        else visit(element.children);
-      }
-    }
-  };
-  visit(root.children);
+  collectNonContent(root.children, doomed);
   detachAll(doomed);
 }
+
+// The walks below are module functions with their state as arguments, not closures made per page:
+// V8 compiled each page's closure again once it ran hot (issue 14, tenth pass).
+function collectNonContent(nodes: AnyNode[], doomed: AnyNode[]): void {
+  for (const node of nodes) {
+    if (node.type === 'comment' || node.type === 'directive') doomed.push(node);
+    else if (node.type === 'tag' || node.type === 'script' || node.type === 'style') {
+      const element = node as Element;
+      if (nonContentTags.has(element.name)) doomed.push(element);
+      else collectNonContent(element.children, doomed);
+    }
+  }
+}
+
+const isBaseWithHref = (element: Element): boolean => element.name === 'base' && element.attribs.href !== undefined;
 
 /**
  * The base URL links resolve against: `<base href>` when present, else the page URL. `hrefs`: the
@@ -66,7 +71,7 @@ export function removeNonContent(root: ParentNode): void {
  */
 export function baseUrlOf(document: Document, pageUrl: string, hrefs?: PageHrefs): string {
   // A plain walk: compiling and matching a CSS selector over every element cost more than the rest.
-  const href = hrefs ? hrefs.baseHref : firstElement(document, (element) => element.name === 'base' && element.attribs.href !== undefined)?.attribs.href;
+  const href = hrefs ? hrefs.baseHref : firstElement(document, isBaseWithHref)?.attribs.href;
   if (!href) return pageUrl;
   try {
     return new URL(href, pageUrl).href;
@@ -87,27 +92,28 @@ function setAttribute(element: Element, name: string, value: string): void {
 export function resolveUrls(root: ParentNode, baseUrl: string): void {
   // The base parsed once, not again for every URL; and each distinct value resolved once.
   const base = parseUrl(baseUrl);
-  const resolved = new Map<string, string>();
-  const resolve = (href: string): string => {
-    let url = resolved.get(href);
-    if (url === undefined) resolved.set(href, (url = resolveAgainst(href, base)));
-    return url;
-  };
-  const visit = (nodes: AnyNode[]) => {
-    for (const node of nodes) {
-      if (node.type !== 'tag') continue;
-      const element = node as Element;
-      if (element.name === 'a' && element.attribs.href !== undefined) {
-        setAttribute(element, 'href', resolve(element.attribs.href));
-      } else if (element.name === 'img' || element.name === 'source') {
-        const largest = element.attribs.srcset ? largestCandidate(element.attribs.srcset) : undefined;
-        if (largest && element.name === 'img') setAttribute(element, 'src', largest);
-        if (element.attribs.src !== undefined) setAttribute(element, 'src', resolve(element.attribs.src));
-      }
-      visit(element.children);
+  resolveUrlsUnder(root.children, base, new Map<string, string>());
+}
+
+function resolveUrlsUnder(nodes: AnyNode[], base: URL | undefined, resolved: Map<string, string>): void {
+  for (const node of nodes) {
+    if (node.type !== 'tag') continue;
+    const element = node as Element;
+    if (element.name === 'a' && element.attribs.href !== undefined) {
+      setAttribute(element, 'href', resolveOnce(element.attribs.href, base, resolved));
+    } else if (element.name === 'img' || element.name === 'source') {
+      const largest = element.attribs.srcset ? largestCandidate(element.attribs.srcset) : undefined;
+      if (largest && element.name === 'img') setAttribute(element, 'src', largest);
+      if (element.attribs.src !== undefined) setAttribute(element, 'src', resolveOnce(element.attribs.src, base, resolved));
     }
-  };
-  visit(root.children);
+    resolveUrlsUnder(element.children, base, resolved);
+  }
+}
+
+function resolveOnce(href: string, base: URL | undefined, resolved: Map<string, string>): string {
+  let url = resolved.get(href);
+  if (url === undefined) resolved.set(href, (url = resolveAgainst(href, base)));
+  return url;
 }
 
 function parseUrl(url: string): URL | undefined {

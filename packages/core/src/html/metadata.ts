@@ -46,33 +46,9 @@ export interface PageMetadata {
 
 export function extractMetadata(document: Document, pageUrl: string): PageMetadata {
   const metadata: PageMetadata = {};
-  let title: string | undefined;
-  let htmlLang: string | undefined;
-  const icons: Array<{ rel: string; href: string }> = [];
-  const metas: Array<[string, string]> = [];
-
-  walk(document.children, (element) => {
-    switch (element.name) {
-      case 'html':
-        htmlLang ??= getAttributeValue(element, 'lang')?.trim() || undefined;
-        break;
-      case 'title':
-        if (title === undefined && !insideSvg(element)) title = textContent(element).replace(/\s+/g, ' ').trim();
-        break;
-      case 'link': {
-        const rel = getAttributeValue(element, 'rel')?.toLowerCase() ?? '';
-        const href = getAttributeValue(element, 'href');
-        if (href && /(^|\s)(shortcut\s+)?icon(\s|$)|apple-touch-icon/.test(rel)) icons.push({ rel, href });
-        break;
-      }
-      case 'meta': {
-        const name = getAttributeValue(element, 'name') ?? getAttributeValue(element, 'property') ?? getAttributeValue(element, 'itemprop');
-        const content = getAttributeValue(element, 'content');
-        if (name && content !== undefined) metas.push([name, content]);
-        break;
-      }
-    }
-  });
+  const found: HeadFound = { title: undefined, htmlLang: undefined, icons: [], metas: [] };
+  walk(document.children, found);
+  const { title, htmlLang, icons, metas } = found;
 
   if (title) metadata.title = title;
   if (htmlLang) metadata.language = htmlLang;
@@ -103,13 +79,44 @@ function addValue(metadata: PageMetadata, key: string, value: string, joinDuplic
   else metadata[key] = [existing, value];
 }
 
-function walk(nodes: AnyNode[], visit: (element: Element) => void) {
+/** What the walk collects; passed along, not closed over (a closure made per page, V8 compiled it again on later pages). */
+interface HeadFound {
+  title: string | undefined;
+  htmlLang: string | undefined;
+  icons: Array<{ rel: string; href: string }>;
+  metas: Array<[string, string]>;
+}
+
+function walk(nodes: AnyNode[], found: HeadFound) {
   for (const node of nodes) {
     if (node.type === 'tag' || node.type === 'script' || node.type === 'style') {
       const element = node as Element;
-      visit(element);
+      collect(element, found);
       // Metadata never lives inside the body's content blocks below these, but favicons and metas may sit anywhere.
-      if (element.name !== 'script' && element.name !== 'style' && element.name !== 'svg') walk(element.children, visit);
+      if (element.name !== 'script' && element.name !== 'style' && element.name !== 'svg') walk(element.children, found);
+    }
+  }
+}
+
+function collect(element: Element, found: HeadFound): void {
+  switch (element.name) {
+    case 'html':
+      found.htmlLang ??= getAttributeValue(element, 'lang')?.trim() || undefined;
+      break;
+    case 'title':
+      if (found.title === undefined && !insideSvg(element)) found.title = textContent(element).replace(/\s+/g, ' ').trim();
+      break;
+    case 'link': {
+      const rel = getAttributeValue(element, 'rel')?.toLowerCase() ?? '';
+      const href = getAttributeValue(element, 'href');
+      if (href && /(^|\s)(shortcut\s+)?icon(\s|$)|apple-touch-icon/.test(rel)) found.icons.push({ rel, href });
+      break;
+    }
+    case 'meta': {
+      const name = getAttributeValue(element, 'name') ?? getAttributeValue(element, 'property') ?? getAttributeValue(element, 'itemprop');
+      const content = getAttributeValue(element, 'content');
+      if (name && content !== undefined) found.metas.push([name, content]);
+      break;
     }
   }
 }

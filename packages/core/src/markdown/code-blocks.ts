@@ -1,4 +1,4 @@
-import { isTag, isText, type Element, type ParentNode } from 'domhandler';
+import { isTag, isText, type AnyNode, type Element, type ParentNode } from 'domhandler';
 import { detectCodeLanguage, languageFromClass } from './code-language.js';
 import { backtickFence, codeSpan } from './escape.js';
 import type { MarkdownConverter } from './markdown-converter.js';
@@ -42,10 +42,14 @@ export function renderPreformatted(element: Element, converter: MarkdownConverte
  * so): each is its own block. Code elements without a language each (one per line) stay one block.
  */
 function languageVariants(element: Element): Element[] | undefined {
-  const codes = element.children.filter((child): child is Element => isTag(child) && child.name === 'code');
-  if (codes.length < 2 || !codes.every((code) => languageFromClass(code.attribs.class ?? '', true) !== '')) return undefined;
+  const codes = element.children.filter(isCodeElement);
+  if (codes.length < 2 || !codes.every(namesLanguage)) return undefined;
   return codes;
 }
+
+// Module functions, not arrows made per call, which V8 compiled again on later pages (issue 14, tenth pass).
+const isCodeElement = (child: AnyNode): child is Element => isTag(child) && child.name === 'code';
+const namesLanguage = (code: Element): boolean => languageFromClass(code.attribs.class ?? '', true) !== '';
 
 /**
  * `<code>`, `<kbd>`, `<samp>`, `<tt>` outside `<pre>`: an inline code span (whitespace collapsed,

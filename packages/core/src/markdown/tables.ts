@@ -58,14 +58,8 @@ function buildGrid(rows: readonly Element[][], converter: MarkdownConverter): st
   for (const [rowIndex, row] of rows.entries()) {
     const cells: string[] = [];
     let isRowEmpty = true;
-    const fillCarried = () => {
-      while ((carried[cells.length] ?? 0) > 0) {
-        carried[cells.length]!--;
-        cells.push('');
-      }
-    };
     for (const cell of row) {
-      fillCarried();
+      fillCarried(cells, carried);
       const text = converter.renderCell(cell);
       if (text !== '') isRowEmpty = false;
       const columnSpan = clamp(cell.attribs.colspan, MAX_COLSPAN);
@@ -75,12 +69,20 @@ function buildGrid(rows: readonly Element[][], converter: MarkdownConverter): st
         cells.push(span === 0 ? text : '');
       }
     }
-    fillCarried();
+    fillCarried(cells, carried);
     if (isRowEmpty && rowIndex > 0) continue;
     hasContent ||= !isRowEmpty;
     grid.push(cells);
   }
   return hasContent ? grid : [];
+}
+
+/** Empty cells where a cell of a row above still spans (a module function, not a closure made per row, which V8 compiled again on later pages). */
+function fillCarried(cells: string[], carried: number[]): void {
+  while ((carried[cells.length] ?? 0) > 0) {
+    carried[cells.length]!--;
+    cells.push('');
+  }
 }
 
 function formatRow(cells: readonly string[], width: number): string {
@@ -145,26 +147,32 @@ function isLayoutTable(table: Element, collected: CollectedTable): boolean {
  * more text than a data cell holds.
  */
 function hasLayoutContent(cell: Element, hasHeader: boolean): boolean {
-  let blocks = 0;
-  let textLength = 0;
-  const visit = (element: Element): boolean => {
-    for (const child of element.children) {
-      if (isText(child)) {
-        textLength += child.data.length;
-        continue;
-      }
-      if (!isTag(child)) continue;
-      const name = child.name;
-      if (name === 'table') return true;
-      if (!hasHeader) {
-        if (HEADING_TAGS.has(name)) return true;
-        if (LAYOUT_BLOCK_TAGS.has(name) && ++blocks >= 3) return true;
-      }
-      if (visit(child)) return true;
+  const tally: LayoutTally = { blocks: 0, textLength: 0 };
+  return holdsLayout(cell, hasHeader, tally) || (tally.blocks >= 2 && tally.textLength > LAYOUT_CELL_TEXT);
+}
+
+interface LayoutTally {
+  blocks: number;
+  textLength: number;
+}
+
+/** `hasLayoutContent`'s walk: a module function with its tally as an argument, not a closure made per cell that V8 compiled again on later pages. */
+function holdsLayout(element: Element, hasHeader: boolean, tally: LayoutTally): boolean {
+  for (const child of element.children) {
+    if (isText(child)) {
+      tally.textLength += child.data.length;
+      continue;
     }
-    return false;
-  };
-  return visit(cell) || (blocks >= 2 && textLength > LAYOUT_CELL_TEXT);
+    if (!isTag(child)) continue;
+    const name = child.name;
+    if (name === 'table') return true;
+    if (!hasHeader) {
+      if (HEADING_TAGS.has(name)) return true;
+      if (LAYOUT_BLOCK_TAGS.has(name) && ++tally.blocks >= 3) return true;
+    }
+    if (holdsLayout(child, hasHeader, tally)) return true;
+  }
+  return false;
 }
 
 function clamp(value: string | undefined, maximum: number): number {
