@@ -22,6 +22,7 @@
  * paragraph are never touched.
  */
 import { type AnyNode, type Element, type ParentNode, isTag, isText } from 'domhandler';
+import { trimTitledDiscussion } from './article-tail.js';
 import { collapsedText, descendantElements, detach as detachNode, firstElement, headingTags, isInline, isWithin } from './dom-tools.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
@@ -519,6 +520,8 @@ export function trimArticleEdges(container: Element, title: Element | undefined,
   if (title && title !== flow && isWithin(title, flow)) {
     trimBeforeTitle(flow, title, stats, holders);
     trimTitleLabels(flow, title, stats, holders);
+    const discussion = trimTitledDiscussion(flow, title, stats, holders, elements(), (element) => isProseParagraph(element, stats.get(element)));
+    for (const node of discussion) detach(node);
   }
   trimAuthorBoxes(flow, stats, holders, elements);
   trimAfterProse(flow, stats, holders);

@@ -37,6 +37,7 @@ import { isNonContent } from './page-preparation.js';
 import { declaredSummaries, findSummaryBlock } from './page-summary.js';
 import { declaredTitles, findTitleHeading } from './page-title.js';
 import { includeSiblings } from './sibling-inclusion.js';
+import { preferSoleArticle } from './sole-article.js';
 import { type TextStats, measureProse, measureText, measureTotalText } from './text-stats.js';
 
 export interface MainContentResult {
@@ -184,8 +185,9 @@ function extractOnce(source: PageSource, titles: string[], summaries: string[], 
     for (let node = summary?.parent; node && isTag(node); node = node.parent) summaryAncestors.push(node);
     return findTitleHeading(root, titles, elements);
   });
-  const { scores, prose, root } = scoreContent(body, stats, remaining);
+  const { scores, prose, root: scoredRoot } = scoreContent(body, stats, remaining);
   const pageProse = totalOf(body, prose);
+  const root = scoredRoot && preferSoleArticle(scoredRoot, remaining, stats, prose);
   if (!root) return { content: undefined, text: 0, foundText: 0, contentProse: 0, pageProse };
   const parts = includeSiblings(root, scores, stats, collapsedText);
   const contentProse = parts.reduce((sum, part) => sum + (prose.get(part) ?? 0), 0);

@@ -1,0 +1,44 @@
+import { textContent } from 'domutils';
+import { parseDocument } from 'htmlparser2';
+import { describe, expect, it } from 'vitest';
+import { extractMainContent } from './main-content.js';
+
+const paragraph = (topic: string): string =>
+  `<p>The ${topic} paragraph explains, in a full sentence, what the council decided, why it chose to, and what residents should expect over the coming months.</p>`;
+const comment = (name: string): string =>
+  `<div class="x"><span>${name}</span><p>${name} wrote that the ferry, in her view, was worth every cent, and that the council should have rebuilt it ten years ago instead of waiting.</p></div>`;
+
+/** A flat page with opaque class names: the title, the text, then `after` in the same wrapper. */
+const page = (title: string, after: string): string => `<!doctype html>
+<html><head><title>${title}</title></head>
+<body><div class="a"><h1>${title}</h1>${paragraph('first')}${paragraph('second')}${paragraph('third')}${after}</div></body></html>`;
+
+const textOf = (html: string): string => textContent(extractMainContent(parseDocument(html)).document.children).replace(/\s+/g, ' ');
+
+describe('a discussion titled with the article title', () => {
+  it('drops a thread whose heading quotes the title, comments and all', () => {
+    const text = textOf(
+      page('Why the river town rebuilt its ferry', `<h3>2 thoughts on “Why the river town rebuilt its ferry”</h3>${comment('Ann')}${comment('Bea')}`),
+    );
+    expect(text).toContain('third paragraph');
+    expect(text).not.toContain('thoughts on');
+    expect(text).not.toContain('worth every cent');
+  });
+
+  it('drops an empty discussion after the text, whose heading repeats the title unquoted', () => {
+    const text = textOf(
+      page(
+        'Why the river town rebuilt its ferry',
+        '<div class="b"><h3>No comments yet on Why the river town rebuilt its ferry</h3><a href="#form">Add a comment</a></div>',
+      ),
+    );
+    expect(text).toContain('third paragraph');
+    expect(text).not.toContain('No comments');
+  });
+
+  it('keeps a section whose heading extends the title, with its text', () => {
+    const text = textOf(page('Why the river town rebuilt its ferry', `<h2>Why the river town rebuilt its ferry: the costs</h2>${paragraph('costs')}`));
+    expect(text).toContain('the costs');
+    expect(text).toContain('costs paragraph');
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * The discussion under an article, found by structure rather than by class names (which an unseen
+ * site does not share): a CMS titles its comment section with the article's own title ("3 comments
+ * on “Title”", "Noch keine Kommentare zu Title", "Keine Kommentare for “Title”"). The article's
+ * sections do not repeat its whole title in a heading, so a later heading that quotes the title
+ * with more words around it opens the discussion, in any language:
+ *
+ * - after the last prose paragraph, the largest block around such a heading that holds no prose
+ *   and little text besides the heading (an empty discussion: "no comments yet", "add a comment");
+ * - anywhere after the title, a heading that quotes the title between quote marks, with what
+ *   follows it at its level (the thread: comments are prose too, so it may come before the last
+ *   prose paragraph).
+ */
+import type { Element } from 'domhandler';
+import { isTag } from 'domhandler';
+import { collapsedText, headingLevel, isWithin } from './dom-tools.js';
+import type { TextStats } from './text-stats.js';
+
+/** A title shorter than this (weighted characters) is too common to be recognised when repeated. */
+const titleMinimumText = 15;
+/** The heading says more than the title: at least this many characters more. */
+const echoMinimumExtra = 4;
+/** An empty discussion holds at most this many characters besides its heading. */
+const emptyDiscussionMaximumText = 200;
+
+const openingQuotes = '"\'“”„‚«»‘’「『';
+const closingQuotes = '"\'“”«»‘’」』';
+
+/** True when `text` holds the title between quote marks. */
+function quotesTitle(text: string, title: string): boolean {
+  for (let index = text.indexOf(title); index >= 0; index = text.indexOf(title, index + 1)) {
+    const before = text[index - 1];
+    const after = text[index + title.length];
+    if (before !== undefined && after !== undefined && openingQuotes.includes(before) && closingQuotes.includes(after)) return true;
+  }
+  return false;
+}
+
+/**
+ * Removes a discussion titled with the article's title (see the module comment). `order`: the
+ * flow's elements in document order; `isProse`: a prose paragraph; `holders`: the prose
+ * paragraphs and every element holding one. Returns the nodes it detached.
+ */
+export function trimTitledDiscussion(
+  flow: Element,
+  title: Element,
+  stats: Map<Element, TextStats>,
+  holders: Set<Element>,
+  order: Element[],
+  isProse: (element: Element) => boolean,
+): Element[] {
+  const titleText = collapsedText(title);
+  if (titleText.length < titleMinimumText) return [];
+  const titleIndex = order.indexOf(title);
+  const lastProse = order.findLastIndex(isProse);
+  const removed: Element[] = [];
+  for (let index = Math.max(titleIndex, 0) + 1; index < order.length; index++) {
+    const heading = order[index]!;
+    if (headingLevel(heading) < 2 || isWithin(heading, title) || removed.some((box) => isWithin(heading, box))) continue;
+    const text = collapsedText(heading);
+    if (text.length < titleText.length + echoMinimumExtra || !text.includes(titleText)) continue;
+    if (index > lastProse) {
+      let box = heading;
+      while (box.parent && isTag(box.parent) && box.parent !== flow && !holders.has(box.parent) && !isWithin(title, box.parent)) box = box.parent;
+      if ((stats.get(box)?.text ?? Infinity) <= (stats.get(heading)?.text ?? 0) + emptyDiscussionMaximumText) removed.push(box);
+    } else if (quotesTitle(text, titleText)) {
+      // The thread: the heading's block and what follows it at the heading's level.
+      const parent = heading.parent;
+      if (!parent || !isTag(parent)) continue;
+      const siblings = parent.children.filter(isTag);
+      const tail = siblings.slice(siblings.indexOf(heading));
+      if (tail.some((sibling) => isWithin(title, sibling))) continue;
+      removed.push(...tail);
+    }
+  }
+  return removed;
+}
