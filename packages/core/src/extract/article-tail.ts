@@ -11,10 +11,10 @@
  *   follows it at its level (the thread: comments are prose too, so it may come before the last
  *   prose paragraph).
  */
-import type { Element } from 'domhandler';
-import { isTag } from 'domhandler';
+import type { AnyNode, Element } from 'domhandler';
+import { isTag, isText } from 'domhandler';
 import { collapsedText, headingLevel, isWithin } from './dom-tools.js';
-import type { TextStats } from './text-stats.js';
+import { type TextStats, linkDensity } from './text-stats.js';
 
 /** A title shorter than this (weighted characters) is too common to be recognised when repeated. */
 const titleMinimumText = 15;
@@ -74,4 +74,57 @@ export function trimTitledDiscussion(
     }
   }
   return removed;
+}
+
+/** A closing box holds at most this many weighted characters... */
+const closingBoxMaximumText = 600;
+/** ...and comes after at least this many prose paragraphs of the text. */
+const closingBoxMinimumProse = 3;
+/** Blocks after the box with at least this share of their text in links do not end the text. */
+const trailingLinkDensity = 0.5;
+const boxTags: ReadonlySet<string> = new Set(['div', 'section', 'aside']);
+
+/** The first element under `element` that holds text of its own, with the element itself. */
+function firstTextHolder(element: Element): Element | undefined {
+  const stack: AnyNode[] = [element];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (isText(node)) {
+      if (node.data.trim() !== '') return node.parent && isTag(node.parent) ? node.parent : undefined;
+    } else if (isTag(node)) {
+      for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index]!);
+    }
+  }
+  return undefined;
+}
+
+/** The heading `element`'s text opens with, if it opens with one. */
+function openingHeading(element: Element): Element | undefined {
+  for (let node = firstTextHolder(element); node && node !== element; node = node.parent && isTag(node.parent) ? node.parent : undefined) {
+    if (headingLevel(node) >= 2) return node;
+  }
+  return undefined;
+}
+
+/**
+ * Removes a closing box: the flow's last block with text, when it is a wrapper of its own that
+ * opens with a heading and holds a few lines ("Subscribe to our newsletter!", "Support our
+ * journalism") after the text's paragraphs. A text whose sections are wrappers opening with a
+ * heading (`section > h2`) ends with such a section: a box is shaped unlike the blocks before it.
+ */
+export function trimClosingBox(flow: Element, stats: Map<Element, TextStats>, isProse: (element: Element) => boolean, order: Element[]): Element[] {
+  const blocks = flow.children.filter(isTag);
+  // Blocks of links after the box (a tag list, share buttons) are left to the link-list rules.
+  const withText = blocks.filter((block) => (stats.get(block)?.text ?? 0) > 0);
+  while (withText.length > 0 && linkDensity(stats.get(withText.at(-1)!)) >= trailingLinkDensity) withText.pop();
+  const box = withText.at(-1);
+  if (!box || !boxTags.has(box.name) || withText.length < 2) return [];
+  const boxStats = stats.get(box);
+  if (!boxStats || boxStats.text > closingBoxMaximumText) return [];
+  const heading = openingHeading(box);
+  if (!heading) return [];
+  // Sections of the text shaped like the box: the box is the last of them.
+  if (withText.slice(0, -1).some((block) => block.name === box.name && openingHeading(block) !== undefined)) return [];
+  const proseBefore = order.filter((element) => isProse(element) && !isWithin(element, box)).length;
+  return proseBefore >= closingBoxMinimumProse ? [box] : [];
 }
