@@ -41,4 +41,13 @@ describe('a discussion titled with the article title', () => {
     expect(text).toContain('the costs');
     expect(text).toContain('costs paragraph');
   });
+
+  it('drops a closing card with a square portrait, and keeps a closing photo with its caption', () => {
+    const long = `${paragraph('fourth')}${paragraph('fifth')}${paragraph('sixth')}`;
+    const card = (width: number) =>
+      `<div class="c"><div class="d"><img src="/p.jpg" width="${width}" height="80"></div><div class="e"><p>Dana Whitfield covers the valley towns and their ferries, councils and harbours.</p></div></div>`;
+    const html = (width: number) => page('Why the river town rebuilt its ferry', `</div><div class="f">${long}</div><div class="g">${card(width)}`);
+    expect(textOf(html(80))).not.toContain('covers the valley');
+    expect(textOf(html(160))).toContain('covers the valley');
+  });
 });

@@ -13,7 +13,7 @@
  */
 import type { AnyNode, Element } from 'domhandler';
 import { isTag, isText } from 'domhandler';
-import { collapsedText, headingLevel, isWithin } from './dom-tools.js';
+import { collapsedText, descendantElements, headingLevel, isWithin } from './dom-tools.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
 /** A title shorter than this (weighted characters) is too common to be recognised when repeated. */
@@ -78,10 +78,14 @@ export function trimTitledDiscussion(
 
 /** A closing box holds at most this many weighted characters... */
 const closingBoxMaximumText = 600;
-/** ...and comes after at least this many prose paragraphs of the text. */
-const closingBoxMinimumProse = 3;
+/** ...and comes after at least this many prose paragraphs of the text... */
+const closingBoxMinimumProse = 2;
+/** ...and at least this many times its own text in the flow's blocks before it. */
+const closingBoxTextShare = 4;
 /** Blocks after the box with at least this share of their text in links do not end the text. */
 const trailingLinkDensity = 0.5;
+/** ...and so do blocks shorter than this (weighted characters). */
+const trailingScrapText = 25;
 const boxTags: ReadonlySet<string> = new Set(['div', 'section', 'aside']);
 
 /** The first element under `element` that holds text of its own, with the element itself. */
@@ -108,23 +112,43 @@ function openingHeading(element: Element): Element | undefined {
 
 /**
  * Removes a closing box: the flow's last block with text, when it is a wrapper of its own that
- * opens with a heading and holds a few lines ("Subscribe to our newsletter!", "Support our
- * journalism") after the text's paragraphs. A text whose sections are wrappers opening with a
- * heading (`section > h2`) ends with such a section: a box is shaped unlike the blocks before it.
+ * holds a few lines after the text's paragraphs and either
+ *
+ * - opens with a heading ("Subscribe to our newsletter!", "Support our journalism"); a text whose
+ *   sections are wrappers opening with a heading (`section > h2`) ends with such a section, so a
+ *   box is shaped unlike the blocks before it; or
+ * - is a card: a square picture (a portrait: declared width and height within a fifth of each
+ *   other) beside the lines, with no other picture (the author's photo and bio). A photo with its
+ *   caption is wider than high.
  */
 export function trimClosingBox(flow: Element, stats: Map<Element, TextStats>, isProse: (element: Element) => boolean, order: Element[]): Element[] {
   const blocks = flow.children.filter(isTag);
-  // Blocks of links after the box (a tag list, share buttons) are left to the link-list rules.
+  // Blocks of links (a tag list, share buttons) and scraps (a "Reply" label) after the box are
+  // left to the other rules.
   const withText = blocks.filter((block) => (stats.get(block)?.text ?? 0) > 0);
-  while (withText.length > 0 && linkDensity(stats.get(withText.at(-1)!)) >= trailingLinkDensity) withText.pop();
+  const isTrailing = (block: Element): boolean => linkDensity(stats.get(block)) >= trailingLinkDensity || (stats.get(block)?.text ?? 0) < trailingScrapText;
+  while (withText.length > 0 && isTrailing(withText.at(-1)!)) withText.pop();
   const box = withText.at(-1);
   if (!box || !boxTags.has(box.name) || withText.length < 2) return [];
   const boxStats = stats.get(box);
   if (!boxStats || boxStats.text > closingBoxMaximumText) return [];
-  const heading = openingHeading(box);
-  if (!heading) return [];
-  // Sections of the text shaped like the box: the box is the last of them.
-  if (withText.slice(0, -1).some((block) => block.name === box.name && openingHeading(block) !== undefined)) return [];
+  const isHeadedBox =
+    openingHeading(box) !== undefined && !withText.slice(0, -1).some((block) => block.name === box.name && openingHeading(block) !== undefined);
+  if (!isHeadedBox && !isPortraitCard(box)) return [];
   const proseBefore = order.filter((element) => isProse(element) && !isWithin(element, box)).length;
-  return proseBefore >= closingBoxMinimumProse ? [box] : [];
+  const otherText = withText.slice(0, -1).reduce((sum, block) => sum + (stats.get(block)?.text ?? 0), 0);
+  return proseBefore >= closingBoxMinimumProse && otherText >= closingBoxTextShare * boxStats.text ? [box] : [];
+}
+
+/** A portrait's declared width and height are within this ratio of each other. */
+const portraitMaximumRatio = 1.25;
+
+/** True when `box` holds one picture, square by its declared size, outside a `figure`. */
+function isPortraitCard(box: Element): boolean {
+  const images = descendantElements(box, (element) => element.name === 'img' || element.name === 'figure' || element.name === 'picture');
+  if (images.length !== 1 || images[0]!.name !== 'img') return false;
+  const width = Number.parseFloat(images[0]!.attribs.width ?? '');
+  const height = Number.parseFloat(images[0]!.attribs.height ?? '');
+  if (!(width > 0 && height > 0)) return false;
+  return Math.max(width, height) / Math.min(width, height) <= portraitMaximumRatio;
 }
