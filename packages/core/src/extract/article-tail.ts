@@ -18,6 +18,8 @@ import { type TextStats, linkDensity } from './text-stats.js';
 
 /** A title shorter than this (weighted characters) is too common to be recognised when repeated. */
 const titleMinimumText = 15;
+/** ...or of fewer words than this (a project's name: "Projects using bundle-require"). */
+const titleMinimumWords = 3;
 /** The heading says more than the title: at least this many characters more. */
 const echoMinimumExtra = 4;
 /** An empty discussion holds at most this many characters besides its heading. */
@@ -50,7 +52,7 @@ export function trimTitledDiscussion(
   isProse: (element: Element) => boolean,
 ): Element[] {
   const titleText = collapsedText(title);
-  if (titleText.length < titleMinimumText) return [];
+  if (titleText.length < titleMinimumText || titleText.split(' ').length < titleMinimumWords) return [];
   const titleIndex = order.indexOf(title);
   const lastProse = order.findLastIndex(isProse);
   const removed: Element[] = [];
