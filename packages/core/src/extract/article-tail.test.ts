@@ -50,4 +50,11 @@ describe('a discussion titled with the article title', () => {
     expect(textOf(html(80))).not.toContain('covers the valley');
     expect(textOf(html(160))).toContain('covers the valley');
   });
+
+  it('keeps a short last section when a section of links of the same shape follows it (a Sphinx index page)', () => {
+    const links = ['Fernet', 'X.509', 'Hazmat', 'Exceptions', 'Random'].map((name) => `<li><a href="/${name}.html">${name} reference</a></li>`).join('');
+    const sections = `<section><h2>Installation</h2><p>You can install it with pip:</p><pre>$ pip install ferry</pre></section><section><h2>Layout</h2><ul>${links}</ul></section>`;
+    const text = textOf(page('Why the river town rebuilt its ferry', sections));
+    expect(text).toContain('pip install ferry');
+  });
 });

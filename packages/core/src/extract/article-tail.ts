@@ -118,7 +118,7 @@ function openingHeading(element: Element): Element | undefined {
  *
  * - opens with a heading ("Subscribe to our newsletter!", "Support our journalism"); a text whose
  *   sections are wrappers opening with a heading (`section > h2`) ends with such a section, so a
- *   box is shaped unlike the blocks before it; or
+ *   box is shaped unlike the blocks beside it (before it, or the link-only ones after it); or
  * - is a card: a square picture (a portrait: declared width and height within a fifth of each
  *   other) beside the lines, with no other picture (the author's photo and bio). A photo with its
  *   caption is wider than high.
@@ -135,7 +135,7 @@ export function trimClosingBox(flow: Element, stats: Map<Element, TextStats>, is
   const boxStats = stats.get(box);
   if (!boxStats || boxStats.text > closingBoxMaximumText) return [];
   const isHeadedBox =
-    openingHeading(box) !== undefined && !withText.slice(0, -1).some((block) => block.name === box.name && openingHeading(block) !== undefined);
+    openingHeading(box) !== undefined && !blocks.some((block) => block !== box && block.name === box.name && openingHeading(block) !== undefined);
   if (!isHeadedBox && !isPortraitCard(box)) return [];
   const proseBefore = order.filter((element) => isProse(element) && !isWithin(element, box)).length;
   const otherText = withText.slice(0, -1).reduce((sum, block) => sum + (stats.get(block)?.text ?? 0), 0);
