@@ -58,3 +58,13 @@ describe('a discussion titled with the article title', () => {
     expect(text).toContain('pip install ferry');
   });
 });
+
+describe('a dateline under the title', () => {
+  const dated = (line: string): string =>
+    `<!doctype html><html><head><title>Why the river town rebuilt its ferry</title></head><body><div class="a"><h1>Why the river town rebuilt its ferry</h1><div class="b">${line}</div>${paragraph('first')}${paragraph('second')}${paragraph('third')}</div></body></html>`;
+
+  it('drops a short line with a date that is not a sentence, and keeps a dated sentence', () => {
+    expect(textOf(dated('By Dana Whitfield, 3 March 2025, 15:40'))).not.toContain('Dana Whitfield');
+    expect(textOf(dated('The council voted on 3 March 2025.'))).toContain('The council voted');
+  });
+});

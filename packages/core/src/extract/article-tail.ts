@@ -13,7 +13,7 @@
  */
 import type { AnyNode, Element } from 'domhandler';
 import { isTag, isText } from 'domhandler';
-import { collapsedText, descendantElements, headingLevel, isWithin } from './dom-tools.js';
+import { collapsedText, descendantElements, headingLevel, isInline, isWithin } from './dom-tools.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
 /** A title shorter than this (weighted characters) is too common to be recognised when repeated. */
@@ -153,4 +153,33 @@ function isPortraitCard(box: Element): boolean {
   const height = Number.parseFloat(images[0]!.attribs.height ?? '');
   if (!(width > 0 && height > 0)) return false;
   return Math.max(width, height) / Math.min(width, height) <= portraitMaximumRatio;
+}
+
+/** A dateline is at most this long (weighted characters)... */
+const datelineMaximumText = 120;
+/** ...and is among this many blocks of text after the title. */
+const datelineWindow = 3;
+/** A year, a numeric date or a time of day. */
+const datePattern = /(?:^|\D)(?:1[89]|20)\d\d(?:\D|$)|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|(?:^|\D)\d{1,2}:\d\d(?:\D|$)/;
+
+/**
+ * Removes a dateline under the title: among the first few blocks of text after it, a short line
+ * that holds a date (a year, a numeric date, a time of day) and does not end as a sentence ends
+ * ("von Anja Muster am 14. Mai 2014, 15:40 Uhr", "opublikowano: 7 kwietnia 2021"). The byline a
+ * CMS prints beside the title: class names mark it on known sites, its place and shape on others.
+ */
+export function trimTitleDateline(title: Element, stats: Map<Element, TextStats>, order: Element[]): Element[] {
+  const start = order.indexOf(title);
+  if (start < 0) return [];
+  let seen = 0;
+  for (let index = start + 1; index < order.length && seen < datelineWindow; index++) {
+    const element = order[index]!;
+    const elementStats = stats.get(element);
+    if (isWithin(element, title) || !elementStats || elementStats.text === 0 || elementStats.blocks !== 1 || isInline(element)) continue;
+    seen++;
+    if (elementStats.text > datelineMaximumText || headingLevel(element) > 0 || elementStats.media > 0) continue;
+    const text = collapsedText(element);
+    if (datePattern.test(text) && !/[.!?。！？]["'”’)]?$/.test(text)) return [element];
+  }
+  return [];
 }
