@@ -68,3 +68,12 @@ describe('a dateline under the title', () => {
     expect(textOf(dated('The council voted on 3 March 2025.'))).toContain('The council voted');
   });
 });
+
+describe('a row printed above and below the text', () => {
+  const row = '<div class="r"><div>Kopieren</div><div>Mail</div><div>Ablegen im Ordner</div></div>';
+  it('drops both copies when prose lies between them, and keeps the row when it is printed once', () => {
+    const framed = `<!doctype html><html><head><title>Why the river town rebuilt its ferry</title></head><body><div class="a"><h1>Why the river town rebuilt its ferry</h1>${paragraph('first')}${row}${paragraph('second')}${paragraph('third')}${row}</div></body></html>`;
+    expect(textOf(framed)).not.toContain('Ablegen im Ordner');
+    expect(textOf(framed.replace(`${paragraph('third')}${row}`, paragraph('third')))).toContain('Ablegen im Ordner');
+  });
+});

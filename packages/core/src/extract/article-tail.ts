@@ -13,7 +13,7 @@
  */
 import type { AnyNode, Element } from 'domhandler';
 import { isTag, isText } from 'domhandler';
-import { collapsedText, descendantElements, headingLevel, isInline, isWithin } from './dom-tools.js';
+import { collapsedText, descendantElements, firstElement, headingLevel, isInline, isWithin } from './dom-tools.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
 /** A title shorter than this (weighted characters) is too common to be recognised when repeated. */
@@ -182,4 +182,64 @@ export function trimTitleDateline(title: Element, stats: Map<Element, TextStats>
     if (datePattern.test(text) && !/[.!?。！？]["'”’)]?$/.test(text)) return [element];
   }
   return [];
+}
+
+/** A repeated row holds at least this many weighted characters (not a lone icon label)... */
+const repeatedRowMinimumText = 10;
+/** ...and at most this many (a row of buttons, not a sentence). */
+const repeatedRowMaximumText = 80;
+/** A row holds at least this many elements with text of their own. */
+const repeatedRowMinimumItems = 3;
+const rowTags: ReadonlySet<string> = new Set(['div']);
+/** What a row of buttons does not hold: code, a table, a list, a form field, a picture caption. */
+const rowExcludedTags: ReadonlySet<string> = new Set([
+  'pre',
+  'code',
+  'kbd',
+  'samp',
+  'table',
+  'ul',
+  'ol',
+  'dl',
+  'li',
+  'figcaption',
+  'input',
+  'select',
+  'textarea',
+]);
+
+function hasOwnText(element: Element): boolean {
+  return element.children.some((child) => isText(child) && child.data.trim() !== '');
+}
+const sentenceEnd = /[.!?。！？]["'”’)]?(?:\s|$)/;
+
+/**
+ * Removes a row the template prints twice around the text: a short wrapper of a few items (three
+ * or more elements with text), with no sentence and no heading ("Link Mail Whatsapp Beitrag teilen"), found again word for word
+ * further down with prose between the copies. The article does not repeat its own lines.
+ */
+export function trimRepeatedRows(stats: Map<Element, TextStats>, order: Element[], isProse: (element: Element) => boolean): Element[] {
+  const copies = new Map<string, Element[]>();
+  for (const element of order) {
+    if (!rowTags.has(element.name)) continue;
+    const elementStats = stats.get(element);
+    if (!elementStats || elementStats.text < repeatedRowMinimumText || elementStats.text > repeatedRowMaximumText) continue;
+    const text = collapsedText(element);
+    const found = copies.get(text);
+    if (found?.some((copy) => isWithin(element, copy))) continue;
+    if (sentenceEnd.test(text) || descendantElements(element, (child) => headingLevel(child) > 0).length > 0) continue;
+    // A row of several items (buttons), not one label repeated per entry ("Added in: v14.2.0").
+    if (descendantElements(element, hasOwnText).length < repeatedRowMinimumItems) continue;
+    if (firstElement(element, (child) => rowExcludedTags.has(child.name)) !== undefined) continue;
+    if (found) found.push(element);
+    else copies.set(text, [element]);
+  }
+  const removed: Element[] = [];
+  for (const group of copies.values()) {
+    if (group.length < 2) continue;
+    const first = order.indexOf(group[0]!);
+    const last = order.indexOf(group.at(-1)!);
+    if (order.slice(first + 1, last).some((element) => isProse(element) && !isWithin(element, group[0]!))) removed.push(...group);
+  }
+  return removed;
 }
