@@ -22,6 +22,7 @@
  * paragraph are never touched.
  */
 import { type AnyNode, type Element, type ParentNode, isTag, isText } from 'domhandler';
+import { trimClosingBox, trimRepeatedRows, trimTitleDateline, trimTitledDiscussion } from './article-tail.js';
 import { collapsedText, descendantElements, detach as detachNode, firstElement, headingTags, isInline, isWithin } from './dom-tools.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
@@ -548,8 +549,13 @@ export function trimArticleEdges(container: Element, title: Element | undefined,
   if (title && title !== flow && isWithin(title, flow)) {
     trimBeforeTitle(flow, title, stats, holders);
     trimTitleLabels(flow, title, stats, holders);
+    const discussion = trimTitledDiscussion(flow, title, stats, holders, elements(), (element) => isProseParagraph(element, stats.get(element)));
+    for (const node of discussion) detach(node);
+    for (const node of trimTitleDateline(title, stats, elements())) detach(node);
   }
   trimAuthorBoxes(flow, stats, holders, elements);
+  for (const node of trimRepeatedRows(stats, elements(), (element) => isProseParagraph(element, stats.get(element)))) detach(node);
+  for (const node of trimClosingBox(flow, stats, (element) => isProseParagraph(element, stats.get(element)), elements())) detach(node);
   trimAfterProse(flow, stats, holders);
   trimPromoLines(stats, elements);
   trimClosingNote(flow, stats, elements);

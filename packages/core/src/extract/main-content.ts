@@ -38,6 +38,7 @@ import { isNonContent } from './page-preparation.js';
 import { declaredSummaries, findSummaryBlock } from './page-summary.js';
 import { declaredTitles, findTitleHeading } from './page-title.js';
 import { includeSiblings } from './sibling-inclusion.js';
+import { preferSoleArticle, soleArticleOf, trimAfterSoleArticle } from './sole-article.js';
 import { titleSection } from './title-section.js';
 import { type TextStats, measureProse, measureText, measureTotalText } from './text-stats.js';
 
@@ -200,8 +201,10 @@ function extractOnce(source: PageSource, titles: string[], summaries: string[], 
     for (let node = summary?.parent; node && isTag(node); node = node.parent) summaryAncestors.push(node);
     return findTitleHeading(root, titles, elements);
   });
-  const { scores, prose, root } = scoreContent(body, stats, remaining);
+  const { scores, prose, root: scoredRoot } = scoreContent(body, stats, remaining);
   const pageProse = totalOf(body, prose);
+  const article = soleArticleOf(remaining);
+  const root = scoredRoot && preferSoleArticle(scoredRoot, article, stats, prose);
   if (!root) return { content: undefined, text: 0, foundText: 0, contentProse: 0, pageProse };
   const parts = includeSiblings(root, scores, stats, collapsedText);
   const contentProse = parts.reduce((sum, part) => sum + (prose.get(part) ?? 0), 0);
@@ -209,9 +212,10 @@ function extractOnce(source: PageSource, titles: string[], summaries: string[], 
   const container = parts.length === 1 ? parts[0]! : elementOf('div', parts);
   // The body's stats are what measuring the container gives when it is one element of the body,
   // not inside a link (text under a link counts as link text), and the trim removed nothing.
+  const isCut = trimAfterSoleArticle(container, article, prose);
   // Before the edge trim, whose author-box rule takes the name's heading and leaves the bio.
   removeAuthorBoxes(container, stats);
-  const isTrimmed = trimArticleEdges(container, heading, stats);
+  const isTrimmed = trimArticleEdges(container, heading, stats) || isCut;
   const isMeasured = parts.length === 1 && !isTrimmed && !hasLinkAncestor(container);
   cleanContent(container, isMeasured ? { useClassHints, stats } : { useClassHints });
   // The parts as chosen: a container of several parts holds `parts` itself as its child list.

@@ -1,0 +1,245 @@
+/**
+ * The discussion under an article, found by structure rather than by class names (which an unseen
+ * site does not share): a CMS titles its comment section with the article's own title ("3 comments
+ * on “Title”", "Noch keine Kommentare zu Title", "Keine Kommentare for “Title”"). The article's
+ * sections do not repeat its whole title in a heading, so a later heading that quotes the title
+ * with more words around it opens the discussion, in any language:
+ *
+ * - after the last prose paragraph, the largest block around such a heading that holds no prose
+ *   and little text besides the heading (an empty discussion: "no comments yet", "add a comment");
+ * - anywhere after the title, a heading that quotes the title between quote marks, with what
+ *   follows it at its level (the thread: comments are prose too, so it may come before the last
+ *   prose paragraph).
+ */
+import type { AnyNode, Element } from 'domhandler';
+import { isTag, isText } from 'domhandler';
+import { collapsedText, descendantElements, firstElement, headingLevel, isInline, isWithin } from './dom-tools.js';
+import { type TextStats, linkDensity } from './text-stats.js';
+
+/** A title shorter than this (weighted characters) is too common to be recognised when repeated. */
+const titleMinimumText = 15;
+/** ...or of fewer words than this (a project's name: "Projects using bundle-require"). */
+const titleMinimumWords = 3;
+/** The heading says more than the title: at least this many characters more. */
+const echoMinimumExtra = 4;
+/** An empty discussion holds at most this many characters besides its heading. */
+const emptyDiscussionMaximumText = 200;
+
+const openingQuotes = '"\'“”„‚«»‘’「『';
+const closingQuotes = '"\'“”«»‘’」』';
+
+/** True when `text` holds the title between quote marks. */
+function quotesTitle(text: string, title: string): boolean {
+  for (let index = text.indexOf(title); index >= 0; index = text.indexOf(title, index + 1)) {
+    const before = text[index - 1];
+    const after = text[index + title.length];
+    if (before !== undefined && after !== undefined && openingQuotes.includes(before) && closingQuotes.includes(after)) return true;
+  }
+  return false;
+}
+
+/**
+ * Removes a discussion titled with the article's title (see the module comment). `order`: the
+ * flow's elements in document order; `isProse`: a prose paragraph; `holders`: the prose
+ * paragraphs and every element holding one. Returns the nodes it detached.
+ */
+export function trimTitledDiscussion(
+  flow: Element,
+  title: Element,
+  stats: Map<Element, TextStats>,
+  holders: Set<Element>,
+  order: Element[],
+  isProse: (element: Element) => boolean,
+): Element[] {
+  const titleText = collapsedText(title);
+  if (titleText.length < titleMinimumText || titleText.split(' ').length < titleMinimumWords) return [];
+  const titleIndex = order.indexOf(title);
+  const lastProse = order.findLastIndex(isProse);
+  const removed: Element[] = [];
+  for (let index = Math.max(titleIndex, 0) + 1; index < order.length; index++) {
+    const heading = order[index]!;
+    if (headingLevel(heading) < 2 || isWithin(heading, title) || removed.some((box) => isWithin(heading, box))) continue;
+    const text = collapsedText(heading);
+    if (text.length < titleText.length + echoMinimumExtra || !text.includes(titleText)) continue;
+    if (index > lastProse) {
+      let box = heading;
+      while (box.parent && isTag(box.parent) && box.parent !== flow && !holders.has(box.parent) && !isWithin(title, box.parent)) box = box.parent;
+      if ((stats.get(box)?.text ?? Infinity) <= (stats.get(heading)?.text ?? 0) + emptyDiscussionMaximumText) removed.push(box);
+    } else if (quotesTitle(text, titleText)) {
+      // The thread: the heading's block and what follows it at the heading's level.
+      const parent = heading.parent;
+      if (!parent || !isTag(parent)) continue;
+      const siblings = parent.children.filter(isTag);
+      const tail = siblings.slice(siblings.indexOf(heading));
+      if (tail.some((sibling) => isWithin(title, sibling))) continue;
+      removed.push(...tail);
+    }
+  }
+  return removed;
+}
+
+/** A closing box holds at most this many weighted characters... */
+const closingBoxMaximumText = 600;
+/** ...and comes after at least this many prose paragraphs of the text... */
+const closingBoxMinimumProse = 2;
+/** ...and at least this many times its own text in the flow's blocks before it. */
+const closingBoxTextShare = 4;
+/** Blocks after the box with at least this share of their text in links do not end the text. */
+const trailingLinkDensity = 0.5;
+/** ...and so do blocks shorter than this (weighted characters). */
+const trailingScrapText = 25;
+const boxTags: ReadonlySet<string> = new Set(['div', 'section', 'aside']);
+
+/** The first element under `element` that holds text of its own, with the element itself. */
+function firstTextHolder(element: Element): Element | undefined {
+  const stack: AnyNode[] = [element];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (isText(node)) {
+      if (node.data.trim() !== '') return node.parent && isTag(node.parent) ? node.parent : undefined;
+    } else if (isTag(node)) {
+      for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index]!);
+    }
+  }
+  return undefined;
+}
+
+/** The heading `element`'s text opens with, if it opens with one. */
+function openingHeading(element: Element): Element | undefined {
+  for (let node = firstTextHolder(element); node && node !== element; node = node.parent && isTag(node.parent) ? node.parent : undefined) {
+    if (headingLevel(node) >= 2) return node;
+  }
+  return undefined;
+}
+
+/**
+ * Removes a closing box: the flow's last block with text, when it is a wrapper of its own that
+ * holds a few lines after the text's paragraphs and either
+ *
+ * - opens with a heading ("Subscribe to our newsletter!", "Support our journalism"); a text whose
+ *   sections are wrappers opening with a heading (`section > h2`) ends with such a section, so a
+ *   box is shaped unlike the blocks beside it (before it, or the link-only ones after it); or
+ * - is a card: a square picture (a portrait: declared width and height within a fifth of each
+ *   other) beside the lines, with no other picture (the author's photo and bio). A photo with its
+ *   caption is wider than high.
+ */
+export function trimClosingBox(flow: Element, stats: Map<Element, TextStats>, isProse: (element: Element) => boolean, order: Element[]): Element[] {
+  const blocks = flow.children.filter(isTag);
+  // Blocks of links (a tag list, share buttons) and scraps (a "Reply" label) after the box are
+  // left to the other rules.
+  const withText = blocks.filter((block) => (stats.get(block)?.text ?? 0) > 0);
+  const isTrailing = (block: Element): boolean => linkDensity(stats.get(block)) >= trailingLinkDensity || (stats.get(block)?.text ?? 0) < trailingScrapText;
+  while (withText.length > 0 && isTrailing(withText.at(-1)!)) withText.pop();
+  const box = withText.at(-1);
+  if (!box || !boxTags.has(box.name) || withText.length < 2) return [];
+  const boxStats = stats.get(box);
+  if (!boxStats || boxStats.text > closingBoxMaximumText) return [];
+  const isHeadedBox =
+    openingHeading(box) !== undefined && !blocks.some((block) => block !== box && block.name === box.name && openingHeading(block) !== undefined);
+  if (!isHeadedBox && !isPortraitCard(box)) return [];
+  const proseBefore = order.filter((element) => isProse(element) && !isWithin(element, box)).length;
+  const otherText = withText.slice(0, -1).reduce((sum, block) => sum + (stats.get(block)?.text ?? 0), 0);
+  return proseBefore >= closingBoxMinimumProse && otherText >= closingBoxTextShare * boxStats.text ? [box] : [];
+}
+
+/** A portrait's declared width and height are within this ratio of each other. */
+const portraitMaximumRatio = 1.25;
+
+/** True when `box` holds one picture, square by its declared size, outside a `figure`. */
+function isPortraitCard(box: Element): boolean {
+  const images = descendantElements(box, (element) => element.name === 'img' || element.name === 'figure' || element.name === 'picture');
+  if (images.length !== 1 || images[0]!.name !== 'img') return false;
+  const width = Number.parseFloat(images[0]!.attribs.width ?? '');
+  const height = Number.parseFloat(images[0]!.attribs.height ?? '');
+  if (!(width > 0 && height > 0)) return false;
+  return Math.max(width, height) / Math.min(width, height) <= portraitMaximumRatio;
+}
+
+/** A dateline is at most this long (weighted characters)... */
+const datelineMaximumText = 120;
+/** ...and is among this many blocks of text after the title. */
+const datelineWindow = 3;
+/** A year, a numeric date or a time of day. */
+const datePattern = /(?:^|\D)(?:1[89]|20)\d\d(?:\D|$)|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|(?:^|\D)\d{1,2}:\d\d(?:\D|$)/;
+
+/**
+ * Removes a dateline under the title: among the first few blocks of text after it, a short line
+ * that holds a date (a year, a numeric date, a time of day) and does not end as a sentence ends
+ * ("von Anja Muster am 14. Mai 2014, 15:40 Uhr", "opublikowano: 7 kwietnia 2021"). The byline a
+ * CMS prints beside the title: class names mark it on known sites, its place and shape on others.
+ */
+export function trimTitleDateline(title: Element, stats: Map<Element, TextStats>, order: Element[]): Element[] {
+  const start = order.indexOf(title);
+  if (start < 0) return [];
+  let seen = 0;
+  for (let index = start + 1; index < order.length && seen < datelineWindow; index++) {
+    const element = order[index]!;
+    const elementStats = stats.get(element);
+    if (isWithin(element, title) || !elementStats || elementStats.text === 0 || elementStats.blocks !== 1 || isInline(element)) continue;
+    seen++;
+    if (elementStats.text > datelineMaximumText || headingLevel(element) > 0 || elementStats.media > 0) continue;
+    const text = collapsedText(element);
+    if (datePattern.test(text) && !/[.!?。！？]["'”’)]?$/.test(text)) return [element];
+  }
+  return [];
+}
+
+/** A repeated row holds at least this many weighted characters (not a lone icon label)... */
+const repeatedRowMinimumText = 10;
+/** ...and at most this many (a row of buttons, not a sentence). */
+const repeatedRowMaximumText = 80;
+/** A row holds at least this many elements with text of their own. */
+const repeatedRowMinimumItems = 3;
+const rowTags: ReadonlySet<string> = new Set(['div']);
+/** What a row of buttons does not hold: code, a table, a list, a form field, a picture caption. */
+const rowExcludedTags: ReadonlySet<string> = new Set([
+  'pre',
+  'code',
+  'kbd',
+  'samp',
+  'table',
+  'ul',
+  'ol',
+  'dl',
+  'li',
+  'figcaption',
+  'input',
+  'select',
+  'textarea',
+]);
+
+function hasOwnText(element: Element): boolean {
+  return element.children.some((child) => isText(child) && child.data.trim() !== '');
+}
+const sentenceEnd = /[.!?。！？]["'”’)]?(?:\s|$)/;
+
+/**
+ * Removes a row the template prints twice around the text: a short wrapper of a few items (three
+ * or more elements with text), with no sentence and no heading ("Link Mail Whatsapp Beitrag teilen"), found again word for word
+ * further down with prose between the copies. The article does not repeat its own lines.
+ */
+export function trimRepeatedRows(stats: Map<Element, TextStats>, order: Element[], isProse: (element: Element) => boolean): Element[] {
+  const copies = new Map<string, Element[]>();
+  for (const element of order) {
+    if (!rowTags.has(element.name)) continue;
+    const elementStats = stats.get(element);
+    if (!elementStats || elementStats.text < repeatedRowMinimumText || elementStats.text > repeatedRowMaximumText) continue;
+    const text = collapsedText(element);
+    const found = copies.get(text);
+    if (found?.some((copy) => isWithin(element, copy))) continue;
+    if (sentenceEnd.test(text) || descendantElements(element, (child) => headingLevel(child) > 0).length > 0) continue;
+    // A row of several items (buttons), not one label repeated per entry ("Added in: v14.2.0").
+    if (descendantElements(element, hasOwnText).length < repeatedRowMinimumItems) continue;
+    if (firstElement(element, (child) => rowExcludedTags.has(child.name)) !== undefined) continue;
+    if (found) found.push(element);
+    else copies.set(text, [element]);
+  }
+  const removed: Element[] = [];
+  for (const group of copies.values()) {
+    if (group.length < 2) continue;
+    const first = order.indexOf(group[0]!);
+    const last = order.indexOf(group.at(-1)!);
+    if (order.slice(first + 1, last).some((element) => isProse(element) && !isWithin(element, group[0]!))) removed.push(...group);
+  }
+  return removed;
+}
