@@ -177,11 +177,25 @@ export function trimTitleDateline(title: Element, stats: Map<Element, TextStats>
     const elementStats = stats.get(element);
     if (isWithin(element, title) || !elementStats || elementStats.text === 0 || elementStats.blocks !== 1 || isInline(element)) continue;
     seen++;
-    if (elementStats.text > datelineMaximumText || headingLevel(element) > 0 || elementStats.media > 0) continue;
+    if (elementStats.text > datelineMaximumText || headingLevel(element) > 0 || elementStats.media > 0 || isPictureCaption(element, stats)) continue;
     const text = collapsedText(element);
     if (datePattern.test(text) && !/[.!?。！？]["'”’)]?$/.test(text)) return [element];
   }
   return [];
+}
+
+/**
+ * True when the line comes right after a picture in its parent (an image, or a wrapper or link that
+ * holds pictures and no text): the picture's caption, even with a year in it ("Kyiv, 2014"), not
+ * the page's dateline.
+ */
+function isPictureCaption(element: Element, stats: Map<Element, TextStats>): boolean {
+  let previous = element.prev;
+  while (previous && !isTag(previous)) previous = previous.prev;
+  if (!previous) return false;
+  if (previous.name === 'img' || previous.name === 'picture') return true;
+  const previousStats = stats.get(previous);
+  return previousStats !== undefined && previousStats.media > 0 && previousStats.text === 0;
 }
 
 /** A repeated row holds at least this many weighted characters (not a lone icon label)... */
