@@ -9,7 +9,7 @@
 import { type Element, isTag } from 'domhandler';
 import { documentSectionPeers, hasCollapsedText, headingLevel } from './dom-tools.js';
 
-/** The level of a heading among a parent's children, or of the one heading a wrapper opens with (its permalink beside it); 0 otherwise. */
+/** The level of a heading among a parent's children, or of the one heading a wrapper opens with (its permalink beside it); 0 otherwise. A README's `h1`s are its sections too. */
 function peerHeadingLevel(element: Element): number {
   const level = headingLevel(element);
   if (level > 0) return level;
@@ -22,25 +22,38 @@ function peerHeadingLevel(element: Element): number {
   return headingLevel(first);
 }
 
+/** How far up from the root a flat document is looked for (a code block's wrappers). */
+const levelsUp = 3;
+
 /**
- * `root`'s parent, when the root is a block in a flat document: the parent holds headings (or
- * heading wrappers) of one level 2-6, enough of them to be a document's sections, and a heading
- * of that level comes before the root. Otherwise `root`.
+ * The parent of `root` (or of one of its nearest ancestors), when that block is one of a flat
+ * document's: the parent holds headings (or heading wrappers) of one level, enough of them to be
+ * a document's sections, and one of them comes before the block. Otherwise `root`.
  */
 export function flatDocumentOf(root: Element): Element {
-  const parent = root.parent;
-  if (!parent || !isTag(parent) || parent.name === 'body' || headingLevel(root) > 0) return root;
+  if (headingLevel(root) > 0) return root;
+  let block = root;
+  for (let step = 0; step < levelsUp; step++) {
+    const parent = block.parent;
+    if (!parent || !isTag(parent) || parent.name === 'body' || parent.name === 'html') return root;
+    if (isSectionOf(block, parent)) return parent;
+    block = parent;
+  }
+  return root;
+}
+
+function isSectionOf(block: Element, parent: Element): boolean {
   const counts = new Map<number, number>();
-  let before = 0;
-  let seenRoot = false;
+  const before = new Set<number>();
+  let seenBlock = false;
   for (const child of parent.children) {
-    if (child === root) seenRoot = true;
+    if (child === block) seenBlock = true;
     if (!isTag(child)) continue;
     const level = peerHeadingLevel(child);
-    if (level < 2) continue;
+    if (level === 0) continue;
     counts.set(level, (counts.get(level) ?? 0) + 1);
-    if (!seenRoot && (before === 0 || level < before)) before = level;
+    if (!seenBlock) before.add(level);
   }
-  if (before === 0) return root;
-  return (counts.get(before) ?? 0) >= documentSectionPeers ? parent : root;
+  for (const level of before) if ((counts.get(level) ?? 0) >= documentSectionPeers) return true;
+  return false;
 }
