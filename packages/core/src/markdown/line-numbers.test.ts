@@ -15,6 +15,13 @@ describe('line-number gutters found by their shape', () => {
     expect(markdownOf('<pre><span class="u1">1</span>\n<span class="u1">2</span>\n<span class="u1">3</span></pre>')).toBe('```\n1\n2\n3\n```');
     expect(markdownOf('<pre><span class="u1">1</span> a\n<span class="u1">3</span> b</pre>')).toBe('```\n1 a\n3 b\n```');
     expect(markdownOf('<pre><span class="u1">1</span> a\nb\n<span class="u1">2</span> c</pre>')).toBe('```\n1 a\nb\n2 c\n```');
-    expect(markdownOf('<pre><span class="u1">1</span> a\n<span class="u2">2</span> b</pre>')).toBe('```\n1 a\n2 b\n```');
+    expect(markdownOf('<pre><span class="u1">1</span> a\n<span class="u2">2</span> b\n<span class="u2">3</span> c</pre>')).toBe('```\n1 a\n2 b\n3 c\n```');
+    // Patch file names (Pygments' number token `mi`, which marks numbers in the code too).
+    expect(
+      markdownOf('<pre><span class="mi">0001</span>-fix.patch\n<span class="mi">0002</span>-test.patch\n<span class="mi">0003</span>-doc.patch</pre>'),
+    ).toBe('```\n0001-fix.patch\n0002-test.patch\n0003-doc.patch\n```');
+    expect(markdownOf('<pre><span class="mi">1</span> = a\n<span class="mi">2</span> = b\n<span class="mi">3</span> = <span class="mi">7</span></pre>')).toBe(
+      '```\n1 = a\n2 = b\n3 = 7\n```',
+    );
   });
 });

@@ -4,11 +4,12 @@ import { type Element, type ParentNode, isTag, isText } from 'domhandler';
 const LINE_ELEMENTS: ReadonlySet<string> = new Set(['div', 'p', 'tr', 'li', 'table', 'pre']);
 
 /** A gutter numbers at least this many lines... */
-const minimumLines = 2;
+const minimumLines = 3;
 /** ...and at least this share of them hold code after their number. */
 const minimumCodeLineShare = 0.5;
 
-const numberPattern = /^\s*(\d{1,6})\s*$/;
+/** A line number: padded with spaces, never with zeros (`0001-fix.patch` is a file name). */
+const numberPattern = /^\s*([1-9]\d{0,5}|0)\s*$/;
 
 interface Line {
   /** The element opening the line whose whole text is a number, if the line opens with one. */
@@ -21,7 +22,8 @@ interface Line {
  * The line-number gutter written inside a code block, found by its shape rather than its class
  * (`<span class="linenos"> 1</span>`, which a highlighter on an unseen site names otherwise): every
  * line of the block opens with an element of one tag and class holding only a number, the numbers
- * count up by one, and most lines hold code after theirs. Empty when the block has no such gutter
+ * count up by one (padded with spaces, not zeros), at least three lines, most holding code after
+ * their number, and nothing else in the block has the gutter's tag and class. Empty when the block has no such gutter
  * (a listing of numbers alone, one per line, is code).
  */
 export function lineNumberGutter(pre: Element): ReadonlySet<Element> {
@@ -69,5 +71,16 @@ export function lineNumberGutter(pre: Element): ReadonlySet<Element> {
   }
   const withCode = written.filter((line) => line.rest.trim() !== '').length;
   if (withCode < minimumCodeLineShare * written.length) return new Set();
-  return new Set(written.map((line) => line.number!));
+  const gutter = new Set(written.map((line) => line.number!));
+  // The gutter's tag and class mark nothing else in the block: a highlighter's number token (`mi`) marks numbers in the code too.
+  return hasOtherOfKind(pre, first, gutter) ? new Set() : gutter;
+}
+
+function hasOtherOfKind(parent: ParentNode, kind: Element, gutter: ReadonlySet<Element>): boolean {
+  for (const child of parent.children) {
+    if (!isTag(child)) continue;
+    if (child.name === kind.name && child.attribs.class === kind.attribs.class && !gutter.has(child)) return true;
+    if (hasOtherOfKind(child, kind, gutter)) return true;
+  }
+  return false;
 }
