@@ -3,12 +3,14 @@
  *
  *   npx tsx benchmarks/docs-pages/inspect.ts <template|bare> [--pages N] [--feature headings]
  *   npx tsx benchmarks/docs-pages/inspect.ts sphinx:<site> [--sphinx N]
+ *   ... --opaque-names   (class and id names made meaningless first, as run.ts does)
  */
 import { loadQuarryMarkdown, quarryExtractor } from '../main-content/extractors.js';
 import { loadSourcePages } from './corpus.js';
 import { dress } from './dress.js';
 import { codeKey, sectionTitle } from './rst.js';
 import { featureNames, featuresOfHtml, featuresOfMarkdown } from './score.js';
+import { opaqueExtractors } from './opaque.js';
 import { loadSphinxPages } from './sphinx-corpus.js';
 import { moreTemplates } from './templates-more.js';
 import { templates } from './templates.js';
@@ -18,7 +20,8 @@ const option = (name: string): string | undefined => (args.includes(name) ? args
 const target = args[0] ?? 'docusaurus';
 const only = option('--feature');
 const { toMarkdown } = await loadQuarryMarkdown();
-const extract = quarryExtractor(toMarkdown);
+const named = quarryExtractor(toMarkdown);
+const extract = args.includes('--opaque-names') ? opaqueExtractors([['quarry', named]], true)[0]![1] : named;
 
 function missing(expected: Map<string, number>, output: Map<string, number>): string[] {
   return [...expected].filter(([key, count]) => (output.get(key) ?? 0) < count).map(([key]) => key.replace(/\u0000/g, ' | ').slice(0, 100));

@@ -10,6 +10,9 @@
  *     [--tuning-only]   (Sphinx: only the tuning sites, so tuning runs never print a held-out figure)
  *     [--no-excuse]   (Sphinx: score text the build generated as chrome, as before task 13r)
  *     [--real N]   (real non-Sphinx sites, git, Node and docutils: up to N pages each; 0 skips them)
+ *     [--opaque-names]   (every part: class tokens and ids made meaningless before both extractors, in-page
+ *       references kept consistent and code-language tokens kept; see opaque.ts)
+ *     [--opaque-languages]   (with --opaque-names: `language-*`/`lang-*` tokens made meaningless too)
  */
 import { createHash } from 'node:crypto';
 import { shingleCounts } from '../main-content/metrics.js';
@@ -20,6 +23,7 @@ import { featureNames, featuresOfHtml, featuresOfMarkdown, multisetRecall, type 
 import { scoresOf, type Tally, tallyIn } from './tally.js';
 import { runReal } from './run-real.js';
 import { runSphinx } from './run-sphinx.js';
+import { opaqueExtractors } from './opaque.js';
 import { heldOutTemplates, moreTemplates, templatesWithoutCodeLanguage } from './templates-more.js';
 import { templates as firstTemplates } from './templates.js';
 
@@ -65,10 +69,11 @@ async function main(): Promise<void> {
   const pages = loadSourcePages(pageLimit);
   const projects = new Set(pages.map((page) => page.project));
   const { toMarkdown, name } = await loadQuarryMarkdown();
-  const extractors: [string, Extractor][] = [
+  let extractors: [string, Extractor][] = [
     ['quarry', quarryExtractor(toMarkdown)],
     ['readability', readabilityExtractor],
   ].filter(([name]) => !args.includes('--quarry-only') || name === 'quarry') as [string, Extractor][];
+  if (args.includes('--opaque-names')) extractors = opaqueExtractors(extractors, !args.includes('--opaque-languages'));
   const only = option('--variants')?.split(',');
   const variants = ['bare', ...templates.map((template) => template.name)].filter((variant) => !only || only.includes(variant));
   const tallies = new Map<string, Tally>();
@@ -108,7 +113,12 @@ async function main(): Promise<void> {
 
   console.log(`${pages.length} pages from ${projects.size} projects (node_modules READMEs and docs); Quarry markdown: ${name}`);
   console.log(`held-out templates: ${[...heldOutTemplates].join(', ')}; tuning: the others`);
-  console.log('feature recall against the bare GFM rendering; text = aeb shingle F1; overall = mean of the seven\n');
+  console.log('feature recall against the bare GFM rendering; text = aeb shingle F1; overall = mean of the seven');
+  if (args.includes('--opaque-names'))
+    console.log(
+      `class and id names replaced by meaningless ones (--opaque-names), code-language tokens ${args.includes('--opaque-languages') ? 'too' : 'kept'}`,
+    );
+  console.log('');
   const columns = [...featureNames, 'text', 'overall'] as const;
   console.log(['template'.padEnd(16), 'extractor'.padEnd(12), ...columns.map((column) => column.padStart(9))].join(''));
   for (const variant of [...variants, 'templates', 'tuning', 'heldout']) {

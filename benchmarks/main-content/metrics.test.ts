@@ -75,3 +75,21 @@ describe('opaque names', () => {
     expect(html).toBe('<div id="u3" class="u1 u2"><p class="u4 u2">A &amp; B</p></div>');
   });
 });
+
+describe('opaque names for docs pages', () => {
+  it('renames in-page references with their ids, keeps code languages, and names links back', async () => {
+    const { opaquePage } = await import('./opaque-names.js');
+    const page = opaquePage(
+      '<h2 id="install">Install <a class="headerlink" href="#install">¶</a></h2><a name="old"></a>' +
+        '<label for="q">Q</label><input id="q" aria-describedby="install"><a href="#old" rel="next">up</a>' +
+        '<a href="other.html#install">there</a><pre><code class="language-js hl">x</code></pre>',
+      { references: true, keepCodeLanguage: true },
+    );
+    expect(page.html).toBe(
+      '<h2 id="u4">Install <a class="u5" href="#u4">¶</a></h2><a name="u2"></a>' +
+        '<label for="u3">Q</label><input id="u3" aria-describedby="u4"><a href="#u2" rel="next">up</a>' +
+        '<a href="other.html#install">there</a><pre><code class="language-js u1">x</code></pre>',
+    );
+    expect(page.restore('[Install](#u4) [up](#u2 "t") `#u5` [x](#u9)')).toBe('[Install](#install) [up](#old "t") `#u5` [x](#u9)');
+  });
+});

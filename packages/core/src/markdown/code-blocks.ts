@@ -3,6 +3,7 @@ import { detectCodeLanguage, languageFromClass } from './code-language.js';
 import { backtickFence, codeSpan } from './escape.js';
 import type { MarkdownConverter } from './markdown-converter.js';
 import { markdownDestination } from './url-resolver.js';
+import { lineNumberGutter } from './line-numbers.js';
 import { isSkippedElement } from './skip-rules.js';
 import { cleanCodeText, collapseWhitespace } from './whitespace.js';
 
@@ -14,6 +15,8 @@ interface CodeText {
   /** A block element ended: a newline is owed unless the next text starts with one. */
   owesNewline: boolean;
   hasLineBreakElement: boolean;
+  /** Elements left out: a line-number gutter found by its shape (line-numbers.ts). */
+  skipped?: ReadonlySet<Element>;
 }
 
 /**
@@ -114,7 +117,8 @@ function onlyLinkOf(element: Element): string | undefined {
 }
 
 function collectCodeText(element: Element): CodeText {
-  const state: CodeText = { text: '', owesNewline: false, hasLineBreakElement: false };
+  const skipped = element.name === 'pre' ? lineNumberGutter(element) : undefined;
+  const state: CodeText = { text: '', owesNewline: false, hasLineBreakElement: false, skipped: skipped?.size ? skipped : undefined };
   collectInto(element, state);
   return state;
 }
@@ -129,7 +133,7 @@ function collectInto(parent: ParentNode, state: CodeText): void {
       state.text += child.data;
     } else if (isTag(child)) {
       const name = child.name;
-      if (name === 'button' || isSkippedElement(child)) continue;
+      if (name === 'button' || isSkippedElement(child) || state.skipped?.has(child)) continue;
       if (name === 'br') {
         state.text += '\n';
         state.owesNewline = false;

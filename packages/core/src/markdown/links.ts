@@ -1,6 +1,7 @@
-import type { Element } from 'domhandler';
+import { type Element, isTag } from 'domhandler';
 import { escapeInline } from './escape.js';
 import type { MarkdownConverter } from './markdown-converter.js';
+import { textOf } from './skip-rules.js';
 import { markdownDestination } from './url-resolver.js';
 import { collapseWhitespace } from './whitespace.js';
 
@@ -19,6 +20,7 @@ const SKIP_LINK_TEXT = /^skip (?:to |navigation|nav\b|links?\b)/i;
  */
 export function renderLink(element: Element, converter: MarkdownConverter): void {
   const href = element.attribs.href ?? '';
+  if (isOwnHeadingLink(element, href)) return;
   const url = converter.linkDepth > 0 ? undefined : converter.settings.resolveUrl(href);
   if (url === undefined) {
     converter.walkChildren(element);
@@ -39,6 +41,31 @@ export function renderLink(element: Element, converter: MarkdownConverter): void
   }
   if (converter.headingDepth > 0 && href.trimStart().startsWith('#')) return;
   writer.wrapSince(mark, '[', `](${markdownDestination(url)})`);
+}
+
+const headingNames: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/**
+ * A heading's permalink known by where it points, whatever its class and text: a link to `#id`
+ * inside the heading whose id that is, or right after it among its siblings (a wrapper of the
+ * heading and its link, as Starlight writes it), when the heading has text besides. Its text ("Section titled ...", a zero-width
+ * space) is the widget's, not the heading's.
+ */
+function isOwnHeadingLink(element: Element, href: string): boolean {
+  if (!href.startsWith('#') || href.length < 2) return false;
+  let id = href.slice(1);
+  try {
+    id = decodeURIComponent(id);
+  } catch {
+    // A malformed escape: compared as written.
+  }
+  for (let node = element.parent; node && isTag(node); node = node.parent) {
+    // A heading whose whole text is the link keeps it as its title.
+    if (headingNames.has(node.name)) return node.attribs.id === id && textOf(node).trim() !== textOf(element).trim();
+  }
+  let previous = element.prev;
+  while (previous && !isTag(previous)) previous = previous.prev;
+  return previous !== null && previous !== undefined && isTag(previous) && headingNames.has(previous.name) && previous.attribs.id === id;
 }
 
 function isPermalink(text: string, element: Element): boolean {
