@@ -23,7 +23,7 @@
  */
 import { type AnyNode, type Element, type ParentNode, isTag, isText } from 'domhandler';
 import { trimClosingBox, trimRepeatedRows, trimTitleDateline, trimTitledDiscussion } from './article-tail.js';
-import { collapsedText, descendantElements, detach as detachNode, firstElement, headingTags, isInline, isWithin } from './dom-tools.js';
+import { collapsedText, descendantElements, detach as detachNode, detachAll, firstElement, headingTags, isInline, isWithin } from './dom-tools.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
 /**
@@ -36,6 +36,12 @@ let detachedCount = 0;
 function detach(node: AnyNode): void {
   detachedCount++;
   detachNode(node);
+}
+
+/** Detaches many nodes at once (one pass over each parent's children, not a splice per node). */
+function detachEach(nodes: readonly AnyNode[]): void {
+  detachedCount += nodes.length;
+  detachAll(nodes);
 }
 
 /** The flow's elements in document order (`descendantElements(flow)`), as the rules read them. */
@@ -362,7 +368,7 @@ function trimAuthorBoxes(flow: Element, stats: Map<Element, TextStats>, holders:
     }
     if (box) boxes.add(box);
   }
-  for (const box of boxes) detach(box);
+  detachEach([...boxes]);
 }
 
 function trimAfterProse(flow: Element, stats: Map<Element, TextStats>, holders: Set<Element>, depth = 0): void {
@@ -402,7 +408,7 @@ function trimAfterProse(flow: Element, stats: Map<Element, TextStats>, holders: 
     const body = next < 0 ? section : section.slice(0, next);
     if (body.length > 0 && body.every((other) => removed.has(other))) removed.add(block);
   });
-  for (const block of removed) detach(block);
+  detachEach([...removed]);
 }
 
 /** A promo line is a link to another page of at least this many words (a headline, not "More")... */
@@ -534,7 +540,7 @@ function trimCentredNotes(stats: Map<Element, TextStats>, elements: FlowElements
   const last = blocks.at(-1);
   const previous = last && neighbourOf(last, 'prev', stats);
   if (last && previous && isProseParagraph(previous, stats.get(previous)) && isCentredNote(last, stats.get(last))) notes.push(last);
-  for (const note of notes) detach(note);
+  detachEach(notes);
 }
 
 /**
@@ -550,12 +556,12 @@ export function trimArticleEdges(container: Element, title: Element | undefined,
     trimBeforeTitle(flow, title, stats, holders);
     trimTitleLabels(flow, title, stats, holders);
     const discussion = trimTitledDiscussion(flow, title, stats, holders, elements(), (element) => isProseParagraph(element, stats.get(element)));
-    for (const node of discussion) detach(node);
-    for (const node of trimTitleDateline(title, stats, elements())) detach(node);
+    detachEach(discussion);
+    detachEach(trimTitleDateline(title, stats, elements()));
   }
   trimAuthorBoxes(flow, stats, holders, elements);
-  for (const node of trimRepeatedRows(stats, elements(), (element) => isProseParagraph(element, stats.get(element)))) detach(node);
-  for (const node of trimClosingBox(flow, stats, (element) => isProseParagraph(element, stats.get(element)), elements())) detach(node);
+  detachEach(trimRepeatedRows(stats, elements(), (element) => isProseParagraph(element, stats.get(element))));
+  detachEach(trimClosingBox(flow, stats, (element) => isProseParagraph(element, stats.get(element)), elements()));
   trimAfterProse(flow, stats, holders);
   trimPromoLines(stats, elements);
   trimClosingNote(flow, stats, elements);

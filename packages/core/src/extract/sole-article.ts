@@ -5,7 +5,7 @@
  * gave its text on purpose says more than the length of what lies next to it.
  */
 import { type AnyNode, type Element, isTag } from 'domhandler';
-import { detach, isWithin } from './dom-tools.js';
+import { detachAll, isWithin } from './dom-tools.js';
 import type { TextStats } from './text-stats.js';
 
 /** The article must hold at least this many weighted characters of prose to outrank the scoring. */
@@ -47,6 +47,6 @@ export function trimAfterSoleArticle(container: Element, article: Element | unde
   }
   const afterProse = after.reduce((sum, node) => sum + (isTag(node) ? (prose.get(node) ?? 0) : 0), 0);
   if (after.length === 0 || afterProse > articleProse) return false;
-  for (const node of after) detach(node);
+  detachAll(after);
   return true;
 }
