@@ -43,6 +43,8 @@ const shapes: Record<string, (n: number) => string> = {
   'nav and aside': (n) => `<body>${repeat('<nav><a href="/1">1</a></nav><aside>a</aside>', n)}`,
   'headings in links': (n) => `<body>${repeat('<a href="/x"><h2>t</h2><p>p</p></a>', n)}`,
   'stray cells': (n) => `<body>${repeat('<td>cell', n)}`,
+  'comments after article': (n) =>
+    `<body><main><h1>Title of the story</h1><article>${repeat(`<p>${words(40)}.</p>`, 20)}</article>${repeat(`<div><p>${words(9)}.</p><a href="/reply">Reply</a></div>`, n)}</main>`,
 };
 
 interface TurndownService {
@@ -91,7 +93,7 @@ function main(): void {
 
   console.log(`CPU ms per page at n = ${sizes.join(', ')}; growth = last doubling's ratio (2 linear, 4 quadratic)\n`);
   console.log(
-    `${'shape'.padEnd(20)}${variants.map(([name]) => `${name.padEnd(10)}${sizes.map((size) => String(size).padStart(9)).join('')}   growth`).join('   |   ')}`,
+    `${'shape'.padEnd(24)}${variants.map(([name]) => `${name.padEnd(10)}${sizes.map((size) => String(size).padStart(9)).join('')}   growth`).join('   |   ')}`,
   );
   for (const [shape, build] of Object.entries(shapes)) {
     if (only && !shape.includes(only)) continue;
@@ -118,7 +120,7 @@ function main(): void {
       const growth = previous && last && times.length === sizes.length ? (last / previous).toFixed(1) : '-';
       cells.push(`${''.padEnd(10)}${cellsOfSizes.join('')}   ${growth.padStart(6)}`);
     }
-    console.log(`${shape.padEnd(20)}${cells.join('   |   ')}`);
+    console.log(`${shape.padEnd(24)}${cells.join('   |   ')}`);
   }
 }
 
