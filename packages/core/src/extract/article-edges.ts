@@ -22,7 +22,7 @@
  * paragraph are never touched.
  */
 import { type AnyNode, type Element, type ParentNode, isTag, isText } from 'domhandler';
-import { trimClosingBox, trimRepeatedRows, trimTitleDateline, trimTitledDiscussion } from './article-tail.js';
+import { trimClosingBox, trimRepeatedRows, trimTitleDateline, trimTitledDiscussion, trimTrailingHeading } from './article-tail.js';
 import { collapsedText, descendantElements, detach as detachNode, firstElement, headingTags, isInline, isWithin } from './dom-tools.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
@@ -557,6 +557,7 @@ export function trimArticleEdges(container: Element, title: Element | undefined,
   for (const node of trimRepeatedRows(stats, elements(), (element) => isProseParagraph(element, stats.get(element)))) detach(node);
   for (const node of trimClosingBox(flow, stats, (element) => isProseParagraph(element, stats.get(element)), elements())) detach(node);
   trimAfterProse(flow, stats, holders);
+  for (const node of trimTrailingHeading(flow, (element) => isProseParagraph(element, stats.get(element)), elements())) detach(node);
   trimPromoLines(stats, elements);
   trimClosingNote(flow, stats, elements);
   trimCentredNotes(stats, elements);
