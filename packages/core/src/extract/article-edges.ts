@@ -22,7 +22,7 @@
  * paragraph are never touched.
  */
 import { type AnyNode, type Element, type ParentNode, isTag, isText } from 'domhandler';
-import { trimClosingBox, trimRepeatedRows, trimTitleDateline, trimTitledDiscussion } from './article-tail.js';
+import { trimClosingBox, trimRepeatedRows, trimTitleDateline, trimTitledDiscussion, trimTrailingHeading } from './article-tail.js';
 import { collapsedText, descendantElements, detach as detachNode, detachAll, firstElement, headingTags, isInline, isWithin } from './dom-tools.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
@@ -563,6 +563,7 @@ export function trimArticleEdges(container: Element, title: Element | undefined,
   detachEach(trimRepeatedRows(stats, elements(), (element) => isProseParagraph(element, stats.get(element))));
   detachEach(trimClosingBox(flow, stats, (element) => isProseParagraph(element, stats.get(element)), elements()));
   trimAfterProse(flow, stats, holders);
+  detachEach(trimTrailingHeading(flow, (element) => isProseParagraph(element, stats.get(element)), elements()));
   trimPromoLines(stats, elements);
   trimClosingNote(flow, stats, elements);
   trimCentredNotes(stats, elements);

@@ -77,3 +77,19 @@ describe('a row printed above and below the text', () => {
     expect(textOf(framed.replace(`${paragraph('third')}${row}`, paragraph('third')))).toContain('Ablegen im Ordner');
   });
 });
+
+describe('a trailing heading with nothing under it', () => {
+  it('drops a short section title after the text whose list is empty', () => {
+    const text = textOf(page('Why the river town rebuilt its ferry', '<section class="b"><h2>More news</h2><ul class="c"></ul></section>'));
+    expect(text).toContain('third paragraph');
+    expect(text).not.toContain('More news');
+  });
+
+  it('keeps a closing line set as a heading (a sentence) and a heading with text under it', () => {
+    const closing = textOf(page('Why the river town rebuilt its ferry', '<h4>The ferry sails again in May.</h4>'));
+    expect(closing).toContain('sails again in May');
+    const section = textOf(page('Why the river town rebuilt its ferry', `<h2>Next steps</h2>${paragraph('closing')}`));
+    expect(section).toContain('Next steps');
+    expect(section).toContain('closing paragraph');
+  });
+});

@@ -257,3 +257,47 @@ export function trimRepeatedRows(stats: Map<Element, TextStats>, order: Element[
   }
   return removed;
 }
+
+/** A trailing heading comes after at least this many prose paragraphs of the text... */
+const trailingHeadingMinimumProse = 2;
+/** ...and is a label of at most this many words, not a sentence (a closing line set as a heading stays). */
+const trailingHeadingMaximumWords = 4;
+
+/** True when no text follows `element` inside `flow` (pictures and empty links may). */
+function endsTheText(element: Element, flow: Element): boolean {
+  for (let node: Element = element; node !== flow; ) {
+    for (let next = node.next; next; next = next.next) {
+      if (isText(next) ? next.data.trim() !== '' : isTag(next) && collapsedText(next) !== '') return false;
+    }
+    if (!node.parent || !isTag(node.parent)) return false;
+    node = node.parent;
+  }
+  return true;
+}
+
+/**
+ * Removes a heading with nothing under it: the flow's last heading (`h2`-`h6`), a label of a few
+ * words, when no text follows it, prose comes before it, it is the only text of its wrapper and
+ * no other heading of the text has its rank. A template's section title ("News", "Empfehlungen")
+ * whose list of teasers is empty in the page (loaded by a script) titles nothing of the text.
+ */
+export function trimTrailingHeading(flow: Element, isProse: (element: Element) => boolean, order: Element[]): Element[] {
+  let heading: Element | undefined;
+  for (let index = order.length - 1; index >= 0; index--) {
+    if (headingLevel(order[index]!) >= 2) {
+      heading = order[index]!;
+      break;
+    }
+  }
+  if (!heading || !endsTheText(heading, flow)) return [];
+  const text = collapsedText(heading);
+  if (text === '' || text.split(' ').length > trailingHeadingMaximumWords || sentenceEnd.test(text)) return [];
+  // The title of a template section whose items were left out (or loaded later) is wrapped with its
+  // empty list, and is the text's only heading of its rank. A documentation page's last section
+  // ("LICENSE: MIT") is one of a run of peers and says what it has to say in the heading itself.
+  const wrapper = heading.parent;
+  if (!wrapper || !isTag(wrapper) || wrapper === flow || collapsedText(wrapper) !== text) return [];
+  if (order.some((element) => element !== heading && element.name === heading!.name)) return [];
+  const proseBefore = order.filter((element) => isProse(element) && !isWithin(element, heading)).length;
+  return proseBefore >= trailingHeadingMinimumProse ? [heading] : [];
+}
