@@ -36,3 +36,30 @@ export function mainLandmarkBound(root: Element): Element | undefined {
   }
   return found === 1 ? root : undefined;
 }
+
+/** The fallback keeps the main landmark when it holds at least this share of the page's text. */
+const fallbackLandmarkShare = 0.5;
+
+/**
+ * What the fallback returns of a cleaned page: its one main landmark when the landmark holds most
+ * of the page's text (a page that is one long list of links, a release-notes index, is "too
+ * little" content, but the page itself says where that content is, and the columns beside it are
+ * not); the whole page otherwise. `measure`: the weighted text of a subtree.
+ */
+export function fallbackContent(body: Element, measure: (root: Element) => number): Element {
+  let landmark: Element | undefined;
+  const stack: Element[] = [body];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    for (const child of current.children) {
+      if (!isTag(child)) continue;
+      if (isMainLandmark(child)) {
+        if (landmark) return body;
+        landmark = child;
+      } else stack.push(child);
+    }
+  }
+  if (!landmark) return body;
+  const total = measure(body);
+  return total > 0 && measure(landmark) >= fallbackLandmarkShare * total ? landmark : body;
+}
