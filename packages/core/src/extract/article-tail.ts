@@ -14,6 +14,7 @@
 import type { AnyNode, Element } from 'domhandler';
 import { isTag, isText } from 'domhandler';
 import { collapsedText, descendantElements, firstElement, headingLevel, isInline, isWithin } from './dom-tools.js';
+import { linksToOwnSection } from './section-anchor.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
 /** A title shorter than this (weighted characters) is too common to be recognised when repeated. */
@@ -134,8 +135,12 @@ export function trimClosingBox(flow: Element, stats: Map<Element, TextStats>, is
   if (!box || !boxTags.has(box.name) || withText.length < 2) return [];
   const boxStats = stats.get(box);
   if (!boxStats || boxStats.text > closingBoxMaximumText) return [];
+  const heading = openingHeading(box);
   const isHeadedBox =
-    openingHeading(box) !== undefined && !blocks.some((block) => block !== box && block.name === box.name && openingHeading(block) !== undefined);
+    heading !== undefined &&
+    // A heading with a permalink to its own section opens one of the document's sections.
+    !linksToOwnSection(heading, box) &&
+    !blocks.some((block) => block !== box && block.name === box.name && openingHeading(block) !== undefined);
   if (!isHeadedBox && !isPortraitCard(box)) return [];
   const proseBefore = order.filter((element) => isProse(element) && !isWithin(element, box)).length;
   const otherText = withText.slice(0, -1).reduce((sum, block) => sum + (stats.get(block)?.text ?? 0), 0);

@@ -823,6 +823,15 @@ function removeCreditTails(container: Element, stats: Map<Element, TextStats>): 
   }
 }
 
+/**
+ * A text node with words of its own that stands after its element's start: docutils writes a
+ * section's last lines as bare text after an empty `<p></p>` (pandas' whatsnew "Contributors"),
+ * and its parent's own text, counted where the parent opens, comes before the heading it follows.
+ */
+function isLooseText(node: AnyNode, isUnderHeadingOrLink: boolean): boolean {
+  return !isUnderHeadingOrLink && isText(node) && node.prev !== null && /\S/.test(node.data);
+}
+
 /** Headings (h2-h6) with no text, media or deeper heading with content before the next heading of their level. */
 function emptySectionHeadings(container: Element): Set<Element> {
   // Parallel lists, not an object per item: this runs twice per extraction pass.
@@ -845,7 +854,13 @@ function emptySectionHeadings(container: Element): Set<Element> {
     }
     next[parentDepth] = index + 1;
     const element = list[index]!;
-    if (!isTag(element)) continue;
+    if (!isTag(element)) {
+      if (isLooseText(element, underHeading[parentDepth]! || underLink[parentDepth]!)) {
+        items.push(element.parent as Element);
+        levels.push(0);
+      }
+      continue;
+    }
     const level = headingLevel(element);
     const inHeading = underHeading[parentDepth]!;
     // A permalink widget's own text is inside it too.

@@ -17,6 +17,7 @@ import {
 } from './boilerplate-patterns.js';
 import { descendantElements, documentSectionPeers, hasHeaderCells, hintText, sectionHeadingLevel, sectionPeersNeeded } from './dom-tools.js';
 import { flatDocumentOf } from './flat-document.js';
+import { titledDocumentOf } from './titled-document.js';
 import { expandRoot } from './root-expansion.js';
 import { sectionBlockLevel, sectionsHoldParent } from './section-blocks.js';
 import { type OwnText, type TextStats, linkDensity, measureProse } from './text-stats.js';
@@ -86,7 +87,7 @@ export function scoreContent(body: ParentNode, stats: Map<Element, TextStats>, e
   const scores = new Map<Element, number>();
   for (const [element, score] of raw) scores.set(element, score * (1 - linkDensity(stats.get(element))));
   const chosen = chooseRoot(scores);
-  return { scores, prose, root: chosen && flatDocumentOf(documentOfSections(expandRoot(chosen, prose, stats))) };
+  return { scores, prose, root: chosen && flatDocumentOf(titledDocumentOf(documentOfSections(expandRoot(chosen, prose, stats)))) };
 }
 
 /**

@@ -34,6 +34,7 @@ import {
   pruneTree,
   remainingElements,
 } from './dom-tools.js';
+import { fallbackContent } from './main-landmark.js';
 import { isNonContent } from './page-preparation.js';
 import { declaredSummaries, findSummaryBlock } from './page-summary.js';
 import { declaredTitles, findTitleHeading } from './page-title.js';
@@ -298,5 +299,6 @@ function extractFrom(source: PageSource): MainContentResult {
   }
   if (best.content && !isTooLittle(best)) return { document: documentOf([best.content]), isFallback: false };
   const { body } = cleanedBody(source, true);
-  return { document: documentOf([elementOf('div', [...body.children])]), isFallback: true };
+  const page = elementOf('div', [...body.children]);
+  return { document: documentOf([fallbackContent(page, measureTotalText)]), isFallback: true };
 }

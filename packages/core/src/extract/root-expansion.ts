@@ -7,6 +7,7 @@
  */
 import { type AnyNode, type Element, isTag, isText } from 'domhandler';
 import { collapsedText, descendantElements } from './dom-tools.js';
+import { mainLandmarkBound } from './main-landmark.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
 /** A sibling shorter than this (weighted characters) is clutter, not a continuation. */
@@ -58,13 +59,19 @@ export function isTeaserList(element: Element): boolean {
   return items.filter(opensWithLink).length >= teaserItemShare * items.length;
 }
 
-/** The highest ancestor of `root` (up to `body`) that only adds content; `root` itself if none. */
+/**
+ * The highest ancestor of `root` (up to `body`, and not past the page's main landmark) that only
+ * adds content; `root` itself if none.
+ */
 export function expandRoot(root: Element, prose: Map<Element, number>, stats: Map<Element, TextStats>): Element {
   let best = root;
   let current = root;
   let addedProse = 0;
   let clutter = 0;
+  // Not past the page's main landmark: what lies outside it is not the main content.
+  const bound = mainLandmarkBound(root);
   for (let parent = root.parent; parent && isTag(parent) && parent.name !== 'html'; parent = parent.parent) {
+    if (current === bound) return best;
     for (const sibling of parent.children) {
       if (sibling === current || !isTag(sibling)) continue;
       const siblingStats = stats.get(sibling);
