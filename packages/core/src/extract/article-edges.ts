@@ -23,7 +23,17 @@
  */
 import { type AnyNode, type Element, type ParentNode, isTag, isText } from 'domhandler';
 import { trimClosingBox, trimRepeatedRows, trimTitleDateline, trimTitledDiscussion, trimTrailingHeading } from './article-tail.js';
-import { collapsedText, descendantElements, detach as detachNode, detachAll, firstElement, headingTags, isInline, isWithin } from './dom-tools.js';
+import {
+  collapsedText,
+  descendantElements,
+  detach as detachNode,
+  detachAll,
+  firstElement,
+  headingTags,
+  isInline,
+  isWhitespaceCode,
+  isWithin,
+} from './dom-tools.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
 /**
@@ -147,23 +157,6 @@ function isClosingMark(code: number): boolean {
   return code === 0x22 || code === 0x27 || code === 0x29 || code === 0x201d || code === 0x2019;
 }
 
-/** A character `\s` matches (what `sentenceEndPattern` takes for the space after a sentence). */
-function isSpaceCode(code: number): boolean {
-  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
-  if (code < 0xa0) return false;
-  return (
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
-}
-
 /**
  * `sentenceEndPattern.test(joinedText(element))`, read from the text nodes where they are: the
  * paragraph's text is not joined into a new string, and the walk stops at the first sentence end
@@ -179,7 +172,7 @@ function hasSentenceEnd(element: Element): boolean {
       const text = current.data;
       for (let index = 0; index < text.length; index++) {
         const code = text.charCodeAt(index);
-        if (state !== 0 && isSpaceCode(code)) return true;
+        if (state !== 0 && isWhitespaceCode(code)) return true;
         state = state === 1 && isClosingMark(code) ? 2 : isEndMark(code) ? 1 : 0;
       }
     } else if (isTag(current) && current.name === 'br') {

@@ -561,7 +561,7 @@ export function collapsedLength(node: AnyNode): number {
 }
 
 /** True for the characters `\s` matches (and `trim` removes). */
-function isWhitespaceCode(code: number): boolean {
+export function isWhitespaceCode(code: number): boolean {
   if (code === 32 || (code >= 9 && code <= 13)) return true;
   if (code < 0xa0) return false;
   return (
