@@ -5,7 +5,7 @@ import { Parser, type Handler, type ParserOptions } from 'htmlparser2';
  * Most elements the parser keeps open at once. htmlparser2 keeps its open elements in an array it
  * grows and shrinks at the front (`unshift`/`shift`, and `indexOf` for every end tag), so each tag
  * costs time in proportion to the nesting depth, and a page of nested or unclosed tags costs the
- * square of its size: 100,000 nested `<div>`s (500 KB) took 30 s of CPU. Past this depth the
+ * square of its size: 100,000 nested `<div>`s (500 KB) took 10 s of CPU. Past this depth the
  * deepest open element is closed before the next one opens, so the new element becomes its
  * sibling: browsers stop nesting too (Chromium at 512 levels), the text stays in document order,
  * and `limitDepth` (parse-html.ts) flattens what is still deeper than 512.
