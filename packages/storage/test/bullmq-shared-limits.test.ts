@@ -42,6 +42,18 @@ describe.runIf(available)('limits shared in Redis', () => {
     await redis?.quit();
   });
 
+  it('counts the first requests of a process whose connection is not ready yet', async () => {
+    const fresh = createRedis(testRedisUrl, { name: 'quarry-test-fresh' });
+    try {
+      expect(fresh.status).not.toBe('ready');
+      const limiter = new RedisRateLimiter(fresh, { scrape: 1 }, prefix, clock);
+      expect(await limiter.consume('acme', 'scrape')).toMatchObject({ limit: 1, remaining: 0 });
+      await expect(limiter.consume('acme', 'scrape')).rejects.toMatchObject({ code: 'rate_limited' });
+    } finally {
+      await fresh.quit();
+    }
+  });
+
   it('counts requests per team and kind in one window for every API process', async () => {
     const limits = { scrape: 3, crawl: 1 };
     const [first, second] = [new RedisRateLimiter(redis, limits, prefix, clock), new RedisRateLimiter(redis, limits, prefix, clock)];

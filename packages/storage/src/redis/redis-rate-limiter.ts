@@ -13,17 +13,24 @@ export interface RateWindowDecision {
  * API process shares the count (the distributed twin of the server's MemoryRateLimiter, with the
  * same decisions and error). One INCR and one PEXPIRE per request, in one round trip; the counter
  * expires with its window. While Redis is unreachable it fails open (counts nothing, refuses
- * nothing): status reads and scrapes go on during a Redis outage.
+ * nothing): status reads and scrapes go on during a Redis outage. Before the connection is first
+ * ready (a process that just started) the count waits in the client's queue instead, so the first
+ * requests of a new API process are counted too.
  */
 export class RedisRateLimiter<Kind extends string> {
   private readonly windowMs = 60_000;
+  /** Whether the connection has been ready once: only a connection lost since is an outage. */
+  private hasConnected: boolean;
 
   constructor(
     private readonly redis: Redis,
     private readonly limits: Record<Kind, number>,
     private readonly prefix: string,
     private readonly clock: Clock = systemClock,
-  ) {}
+  ) {
+    this.hasConnected = redis.status === 'ready';
+    if (!this.hasConnected) redis.once('ready', () => (this.hasConnected = true));
+  }
 
   async consume(teamId: string, kind: Kind): Promise<RateWindowDecision> {
     const now = this.clock.now();
@@ -32,7 +39,7 @@ export class RedisRateLimiter<Kind extends string> {
     const limit = this.limits[kind];
     const resetAt = Math.ceil((start + this.windowMs) / 1000);
     // Fails open: while Redis is unreachable, requests are not counted rather than refused.
-    if (this.redis.status !== 'ready') return { limit, remaining: limit, resetAt };
+    if (this.redis.status !== 'ready' && this.hasConnected) return { limit, remaining: limit, resetAt };
     const results = await this.redis
       .multi()
       .incr(key)
