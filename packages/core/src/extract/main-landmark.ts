@@ -22,19 +22,24 @@ export function mainLandmarkBound(root: Element): Element | undefined {
   for (let node: Element | null = root; node && isTag(node); node = node.parent && isTag(node.parent) ? node.parent : null) {
     if (isMainLandmark(node)) return node;
   }
-  let found = 0;
+  return soleLandmarkUnder(root) ? root : undefined;
+}
+
+/** The one main landmark under `root` (not looking inside it), or undefined when there are none or several. */
+function soleLandmarkUnder(root: Element): Element | undefined {
+  let landmark: Element | undefined;
   const stack: Element[] = [root];
   while (stack.length > 0) {
     const current = stack.pop()!;
     for (const child of current.children) {
       if (!isTag(child)) continue;
       if (isMainLandmark(child)) {
-        found++;
-        if (found > 1) return undefined;
+        if (landmark) return undefined;
+        landmark = child;
       } else stack.push(child);
     }
   }
-  return found === 1 ? root : undefined;
+  return landmark;
 }
 
 /** The fallback keeps the main landmark when it holds at least this share of the page's text. */
@@ -47,18 +52,7 @@ const fallbackLandmarkShare = 0.5;
  * not); the whole page otherwise. `measure`: the weighted text of a subtree.
  */
 export function fallbackContent(body: Element, measure: (root: Element) => number): Element {
-  let landmark: Element | undefined;
-  const stack: Element[] = [body];
-  while (stack.length > 0) {
-    const current = stack.pop()!;
-    for (const child of current.children) {
-      if (!isTag(child)) continue;
-      if (isMainLandmark(child)) {
-        if (landmark) return body;
-        landmark = child;
-      } else stack.push(child);
-    }
-  }
+  const landmark = soleLandmarkUnder(body);
   if (!landmark) return body;
   const total = measure(body);
   return total > 0 && measure(landmark) >= fallbackLandmarkShare * total ? landmark : body;
