@@ -38,6 +38,11 @@ export interface CleanupOptions {
    * measured here otherwise. The rules change it in place.
    */
   stats?: Map<Element, TextStats>;
+  /**
+   * With `useClassHints`, set to true when a class/id weight changed a clutter verdict: the relaxed
+   * retry (without hints) would then clean the content otherwise. Left alone when no weight did.
+   */
+  hintsMattered?: boolean;
 }
 
 /** Blocks longer than this (weighted characters) are never matched against chrome texts. */
@@ -681,6 +686,16 @@ function isClutter(element: Element, stats: TextStats, options: CleanupOptions, 
     weight: options.useClassHints ? hintWeight(element) : 0,
     allStats,
   };
+  const verdict = clutterVerdict(container);
+  // Whether the relaxed retry (weight 0) would judge it the same, asked until one verdict differs.
+  if (container.weight !== 0 && !options.hintsMattered) {
+    container.weight = 0;
+    if (clutterVerdict(container) !== verdict) options.hintsMattered = true;
+  }
+  return verdict;
+}
+
+function clutterVerdict(container: Container): boolean {
   for (const [, applies, verdict] of clutterRules) if (applies(container)) return verdict === 'remove';
   return false;
 }

@@ -297,13 +297,25 @@ describe('extractMainContentOf with a page it may reload (large pages)', () => {
   });
 
   it('parses the page again for the retry and the fallback, with the same result', () => {
+    const page = tinyPage.replace('<footer>', '<div class="sidebar"><p>Related: <a href="/a">A</a></p></div><footer>');
+    const { source, reloads } = reloading(page);
+    const result = extractMainContentOf(source);
+    const expected = extractMainContent(parseDocument(page));
+    expect(result.isFallback).toBe(expected.isFallback);
+    expect(render(result.document)).toBe(render(expected.document));
+    // The retry without class names (a name removed the sidebar) and the whole-page fallback each
+    // read a fresh page.
+    expect(reloads()).toBe(2);
+  });
+
+  it('skips the retry when no class name changed a decision of the first pass', () => {
     const { source, reloads } = reloading(tinyPage);
     const result = extractMainContentOf(source);
     const expected = extractMainContent(parseDocument(tinyPage));
     expect(result.isFallback).toBe(expected.isFallback);
     expect(render(result.document)).toBe(render(expected.document));
-    // The retry without class names and the whole-page fallback each read a fresh page.
-    expect(reloads()).toBe(2);
+    // Only the fallback reads a fresh page: the retry would have repeated the first pass.
+    expect(reloads()).toBe(1);
   });
 
   it('without reload, keeps the page untouched for every pass (small pages)', () => {

@@ -18,8 +18,8 @@ import { append, prependChild } from 'domutils';
 import { trimArticleEdges } from './article-edges.js';
 import { removeAuthorBoxes } from './author-box.js';
 import { articleBodyHintPattern, contentItemprops } from './boilerplate-patterns.js';
-import { removeChrome } from './chrome-removal.js';
-import { cleanContent } from './content-cleanup.js';
+import { type ChromeVerdict, removeChrome } from './chrome-removal.js';
+import { type CleanupOptions, cleanContent } from './content-cleanup.js';
 import { scoreContent } from './content-scoring.js';
 import {
   cloneTree,
@@ -80,6 +80,11 @@ interface Extraction {
   /** Prose in the content and in the whole page after chrome removal. */
   contentProse: number;
   pageProse: number;
+  /**
+   * False when no class/id name changed a decision of the pass (a chrome removal, a clutter
+   * verdict): the relaxed retry would then repeat it exactly, and is skipped.
+   */
+  hintsMattered: boolean;
 }
 
 // Predicates as module functions, not arrows made per call (see `holdsCode` in content-cleanup.ts).
@@ -156,7 +161,12 @@ function cleanedBody(source: PageSource, useClassHints: boolean, title?: (body: 
     elements,
     removed.map(([element]) => element),
   );
-  return { body, heading, elements, remaining, stats };
+  return { body, heading, elements, remaining, stats, hintsMattered: removed.some(isByName) };
+}
+
+/** A removal by class/id names (`chromeVerdict`'s class rules), which the relaxed retry does not make. */
+function isByName([, verdict]: [Element, ChromeVerdict]): boolean {
+  return verdict.rule.startsWith('class:') || verdict.rule.startsWith('weak:');
 }
 
 /**
@@ -197,7 +207,7 @@ function extractOnce(source: PageSource, titles: string[], summaries: string[], 
   // The summary block is found before chrome removal, which may take it (a `teaser` class).
   let summary: Element | undefined;
   const summaryAncestors: Element[] = [];
-  const { body, heading, elements, remaining, stats } = cleanedBody(source, useClassHints, (root, elements) => {
+  const { body, heading, elements, remaining, stats, hintsMattered } = cleanedBody(source, useClassHints, (root, elements) => {
     summary = findSummaryBlock(root, summaries);
     for (let node = summary?.parent; node && isTag(node); node = node.parent) summaryAncestors.push(node);
     return findTitleHeading(root, titles, elements);
@@ -206,7 +216,7 @@ function extractOnce(source: PageSource, titles: string[], summaries: string[], 
   const pageProse = totalOf(body, prose);
   const article = soleArticleOf(remaining);
   const root = scoredRoot && preferSoleArticle(scoredRoot, article, stats, prose);
-  if (!root) return { content: undefined, text: 0, foundText: 0, contentProse: 0, pageProse };
+  if (!root) return { content: undefined, text: 0, foundText: 0, contentProse: 0, pageProse, hintsMattered };
   const parts = includeSiblings(root, scores, stats, collapsedText);
   const contentProse = parts.reduce((sum, part) => sum + (prose.get(part) ?? 0), 0);
   const foundText = parts.reduce((sum, part) => sum + (stats.get(part)?.text ?? 0), 0);
@@ -218,13 +228,14 @@ function extractOnce(source: PageSource, titles: string[], summaries: string[], 
   removeAuthorBoxes(container, stats);
   const isTrimmed = trimArticleEdges(container, heading, stats) || isCut;
   const isMeasured = parts.length === 1 && !isTrimmed && !hasLinkAncestor(container);
-  cleanContent(container, isMeasured ? { useClassHints, stats } : { useClassHints });
+  const cleanup: CleanupOptions = isMeasured ? { useClassHints, stats } : { useClassHints };
+  cleanContent(container, cleanup);
   // The parts as chosen: a container of several parts holds `parts` itself as its child list.
   const chosenParts = [...parts];
   attachSummary(container, chosenParts, summary, summaryAncestors, heading, elements);
   attachTitle(container, chosenParts[0]!, heading, elements);
   const text = measureTotalText(container);
-  return { content: container, text, foundText, contentProse, pageProse };
+  return { content: container, text, foundText, contentProse, pageProse, hintsMattered: hintsMattered || cleanup.hintsMattered === true };
 }
 
 function hasLinkAncestor(element: Element): boolean {
@@ -291,7 +302,8 @@ function extractFrom(source: PageSource): MainContentResult {
   let best = extractOnce(source, titles, summaries, true);
   // The retry is for class names that removed the content: a short article whose teasers or
   // comments the structural trimming took off was found, and is not retried.
-  if (best.foundText < retryBelow) {
+  // Nor when no name changed a decision of the first pass: the retry would find the same.
+  if (best.foundText < retryBelow && best.hintsMattered) {
     const relaxed = extractOnce(source, titles, summaries, false);
     // Only when ignoring class names finds clearly more: a few extra words are usually the chrome
     // (a cookie banner) that the class names rightly removed.
