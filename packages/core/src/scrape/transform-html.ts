@@ -91,15 +91,6 @@ function parsePage(input: HtmlTransformInput): { parsed: PageSource; output: Htm
   return { parsed: { document }, output, baseUrl };
 }
 
-/**
- * From this many characters of HTML, main content works on the parsed page itself instead of a copy
- * and parses it again only if a second pass needs it: the tree is ~10 bytes per character and would
- * be live twice, and its copy costs ~a quarter of a parse. A second pass is rare on a page this long
- * (4 of 202 such pages in the tuning docs, against 1,005 of 1,936 cmake-doc pages, most of them
- * short); shorter pages are copied, as parsing again would cost more than it saves.
- */
-const reparseLargePagesAbove = 100_000;
-
 /** The part of the page kept by include/exclude tags, taken out of `parsed`. */
 function selectedPage(parsed: PageSource, select: (document: Document) => Document): PageSource {
   const document = select(parsed.document!);
@@ -115,7 +106,13 @@ function cleanContent(parsed: PageSource, input: HtmlTransformInput, onlyMainCon
     return root;
   };
   const source = selectedPage(parsed, select);
-  if (input.html.length >= reparseLargePagesAbove) source.reload = () => select(parseHtml(input.html));
+  // Main content works on the parsed page itself instead of a copy and parses it again only if a
+  // second pass needs it. A large page's tree (~10 bytes per character) is then not live twice, and
+  // any page saves its copy (~a quarter of a parse): a second pass is rare now that the retry
+  // without class names is skipped when no name mattered (`extractFrom`): 2 retries and 326
+  // whole-page fallbacks in cmake-doc's 1,936 pages, 73 and 30 in postgresql-doc-15's 1,169
+  // (issue 14, eleventh pass: cmake-doc -5 to -9 % CPU per page, postgresql-doc-15 -0 to -1 %).
+  source.reload = () => select(parseHtml(input.html));
   let root: Document;
   let isFallback = false;
   if (onlyMainContent) {
