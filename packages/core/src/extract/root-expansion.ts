@@ -3,11 +3,12 @@
  * parts sit in sibling containers (split by an ad slot or an embedded link box), or a table of
  * signatures beside the letter it signs. Each step may bring a little clutter along in proportion
  * to the prose it adds; climbing stops at the first ancestor that brings more (a teaser list, a
- * link block, a site footer).
+ * link block, a site footer, a comment thread: `repeated-items.ts`).
  */
 import { type AnyNode, type Element, isTag, isText } from 'domhandler';
 import { collapsedText, descendantElements } from './dom-tools.js';
 import { mainLandmarkBound } from './main-landmark.js';
+import { isRepeatedItems } from './repeated-items.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
 /** A sibling shorter than this (weighted characters) is clutter, not a continuation. */
@@ -72,7 +73,9 @@ export function expandRoot(root: Element, prose: Map<Element, number>, stats: Ma
   const bound = mainLandmarkBound(root);
   for (let parent = root.parent; parent && isTag(parent) && parent.name !== 'html'; parent = parent.parent) {
     if (current === bound) return best;
+    let isAfter = false;
     for (const sibling of parent.children) {
+      if (sibling === current) isAfter = true;
       if (sibling === current || !isTag(sibling)) continue;
       const siblingStats = stats.get(sibling);
       const text = siblingStats?.text ?? 0;
@@ -81,7 +84,9 @@ export function expandRoot(root: Element, prose: Map<Element, number>, stats: Ma
         text >= minimumContinuationLength &&
         linkDensity(siblingStats) <= continuingMaximumLinkDensity &&
         siblingProse >= continuingMinimumProse * text &&
-        !isTeaserList(sibling);
+        !isTeaserList(sibling) &&
+        // A comment thread or list of entries after the content is not more of it.
+        !(isAfter && isRepeatedItems(sibling, stats));
       if (isContinuation) addedProse += siblingProse;
       else clutter += text;
     }
