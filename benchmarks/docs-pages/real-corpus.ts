@@ -28,6 +28,21 @@
  *   Read once (0.877, readability 0.575; README.md), then moved to tuning.
  * - Not taken: python-markdown-doc and mkdocs-literate-nav-doc (MkDocs, no `.md` beside the pages),
  *   cargo-doc and asciidoctor-doc (rustdoc and YARD/rdoc API pages from code comments).
+ *
+ * Task 13t, decided from `dpkg -c` of the .deb files and the markup of two pages and their Info
+ * nodes (to write the reader), before any extractor's output or score of the site was read:
+ * - **octave** (`octave-doc` 7.3: the GNU Octave manual, written in Texinfo, made into one HTML
+ *   page per node by makeinfo 6.8, the generator of GNU manuals: a bare page, "Next/Previous/Up"
+ *   bars above and below, definition lists for functions, menu tables) is **held out, fresh**. Its
+ *   `.texi` is not shipped; the Info file of the same manual, which makeinfo wrote from the same
+ *   `.texi`, is (`/usr/share/info/octave.info*.gz`) and states the titles, examples, URLs and prose
+ *   (`texinfo.ts`). Scored on the Sphinx part's four features, as docutils is. Read once (0.972,
+ *   readability 0.724; README.md), then moved to tuning.
+ * - Not taken: cargo-doc and rust-doc (rustdoc and mdBook HTML, no markdown shipped), doxygen-doc
+ *   (its `.doc` sources not shipped), erlang-doc (XML sources not shipped; EEP-48 chunks cover the
+ *   reference pages only), docbook-xsl-doc-html (no XML beside it), ant-doc and gradle-doc
+ *   (hand-written HTML and Javadoc), vim-doc (help files as `<pre>` pages), bash-doc and
+ *   r-doc-html (a few single-page manuals), golang-doc (no pages).
  */
 import { existsSync } from 'node:fs';
 
@@ -38,7 +53,14 @@ export interface RealSite {
   /** Folders where the pages may be, first found wins (installed, or an extracted .deb). */
   roots: readonly string[];
   /** How its sources are written: the truth reader to use. */
-  source: 'markdown' | 'asciidoc' | 'rst';
+  source: 'markdown' | 'asciidoc' | 'rst' | 'texinfo';
+  /** A Texinfo site's Info file (its first part; `-1`, `-2`... parts beside it), the truth's source. */
+  info?: readonly string[];
+  /**
+   * Scored case-folded (truth and both extractors alike): Info upper-cases `@var{x}`, the HTML does
+   * not, and nothing else tells the two apart.
+   */
+  foldsCase?: boolean;
   heldOut: boolean;
   /** Held out and never read by any session before its figure was printed. */
   fresh?: boolean;
@@ -63,6 +85,17 @@ export const realSites: readonly RealSite[] = [
     package: 'docutils-doc',
     roots: ['/usr/share/doc/docutils-doc', '/tmp/docutils-doc/root/usr/share/doc/docutils-doc'],
     source: 'rst',
+    heldOut: false,
+  },
+  {
+    // Fresh held-out in task 13t, chosen before any score of it was read: read once there (0.972,
+    // readability 0.724, at 71240f2; opaque names 0.971 / 0.724), then tuned on.
+    name: 'octave',
+    package: 'octave-doc',
+    roots: ['/usr/share/doc/octave/octave.html', '/tmp/octave-doc/root/usr/share/doc/octave/octave.html'],
+    info: ['/usr/share/info/octave.info.gz', '/tmp/octave-doc/root/usr/share/info/octave.info.gz'],
+    source: 'texinfo',
+    foldsCase: true,
     heldOut: false,
   },
 ];

@@ -22,6 +22,7 @@ import { asciidocTruthHtml } from './asciidoc.js';
 import { generatedText } from './generated.js';
 import { type RealSite, realSites, rootOf } from './real-corpus.js';
 import { type RstTruth, rstTruth } from './rst.js';
+import { infoNodes, infoTruth, isIndexNode, nodeFileName, texinfoGenerated } from './texinfo.js';
 
 export interface RealPage {
   site: RealSite;
@@ -118,12 +119,52 @@ function sources(site: RealSite, root: string): Source[] {
   return found;
 }
 
+/** A Texinfo site's Info file, all its parts in order (`x.info.gz`, `x.info-1.gz`, ...). */
+function infoText(site: RealSite): string | undefined {
+  const first = site.info?.find((file) => existsSync(file));
+  if (!first) return undefined;
+  const parts = [first];
+  for (let part = 1; existsSync(first.replace(/\.info(\.gz)?$/, `.info-${part}$1`)); part++) parts.push(first.replace(/\.info(\.gz)?$/, `.info-${part}$1`));
+  return parts.map(gunzipped).join('');
+}
+
+/**
+ * A Texinfo site's pages: one per Info node with its HTML page (not the `Top` page, which is its
+ * menu, nor an index), 1.5-60 KB of Info text, sorted by file name, evenly spaced.
+ */
+function loadTexinfoPages(site: RealSite, root: string, perSite: number): RealPage[] {
+  const info = infoText(site);
+  if (!info) return [];
+  const candidates = infoNodes(info)
+    .filter((node) => node.name !== 'Top' && !isIndexNode(node))
+    .map((node) => ({ node, path: nodeFileName(node.name) }))
+    .filter(({ node, path }) => {
+      const size = Buffer.byteLength(node.body);
+      return size >= 1_500 && size <= 60_000 && existsSync(join(root, path));
+    })
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const pages: RealPage[] = [];
+  const step = Math.max(1, candidates.length / perSite);
+  for (let position = 0; position < candidates.length && pages.length < perSite; position += step) {
+    const { node, path } = candidates[Math.floor(position)]!;
+    const html = readFileSync(join(root, path), 'utf8');
+    const rst = infoTruth(node.body);
+    if (rst.headings.size === 0) continue;
+    pages.push({ site, path, html, truthHtml: '', generated: generatedText(html, rst.generated, texinfoGenerated), scoresText: true, rst });
+  }
+  return pages;
+}
+
 /** Up to `perSite` pages of each site found on this machine, evenly spaced over its sorted sources. */
 export function loadRealPages(perSite = 30, sites: readonly RealSite[] = realSites): RealPage[] {
   const pages: RealPage[] = [];
   for (const site of sites) {
     const root = rootOf(site);
     if (!root) continue;
+    if (site.source === 'texinfo') {
+      pages.push(...loadTexinfoPages(site, root, perSite));
+      continue;
+    }
     const candidates = sources(site, root);
     const step = Math.max(1, candidates.length / perSite);
     for (let position = 0; position < candidates.length && pages.filter((page) => page.site === site).length < perSite; position += step) {

@@ -96,7 +96,22 @@ export function runReal(extractors: [string, Extractor][], perSite: number, deta
 }
 
 /**
- * The sites whose sources are reStructuredText (docutils): scored as the Sphinx part scores its
+ * Every key and the text lower-cased, and `…` read as `...` (a site whose truth cannot state case
+ * or `@dots{}`: Texinfo's Info writes `@var{x}` as `X` and `@dots{}` as `...`).
+ */
+const foldText = (text: string): string => text.toLowerCase().replace(/…/g, '...');
+
+function foldedCase<T extends { headings: Map<string, number>; code: Map<string, number>; links: Map<string, number>; text: string }>(features: T): T {
+  const fold = (map: Map<string, number>): Map<string, number> => {
+    const result = new Map<string, number>();
+    for (const [key, count] of map) result.set(foldText(key), (result.get(foldText(key)) ?? 0) + count);
+    return result;
+  };
+  return { ...features, headings: fold(features.headings), code: fold(features.code), links: fold(features.links), text: foldText(features.text) };
+}
+
+/**
+ * The sites whose sources are reStructuredText (docutils) or Texinfo (octave, read from its Info): scored as the Sphinx part scores its
  * pages (`run-sphinx.ts`: heading text, code text, external links, text F1; the source states no
  * list, table or emphasis that the reader takes), so printed apart with the Sphinx part's columns.
  */
@@ -108,10 +123,11 @@ function runRealRst(extractors: [string, Extractor][], pages: RealPage[], detail
   };
   const details: string[] = [];
   pages.forEach((page, index) => {
-    const truth = page.rst!;
+    const truth = page.site.foldsCase ? foldedCase(page.rst!) : page.rst!;
     const order = index % 2 === 0 ? extractors : [...extractors].reverse();
     for (const [extractorName, extract] of order) {
-      const output = sphinxOutputFeatures(extract(page.html, `https://docs.example.com/${page.site.name}/${page.path}`).markdown);
+      const extracted = sphinxOutputFeatures(extract(page.html, `https://docs.example.com/${page.site.name}/${page.path}`).markdown);
+      const output = page.site.foldsCase ? foldedCase(extracted) : extracted;
       const key = `${extractorName}|${page.site.name}`;
       const lost: string[] = [];
       for (const name of sphinxFeatures) {
@@ -120,7 +136,7 @@ function runRealRst(extractors: [string, Extractor][], pages: RealPage[], detail
         tally(key).features[name].found += counts.found;
         if (counts.found < counts.expected) lost.push(`${name} ${counts.found}/${counts.expected}`);
       }
-      const text = shingleCounts(truth.text, output.text, page.generated);
+      const text = shingleCounts(truth.text, output.text, page.site.foldsCase ? foldText(page.generated) : page.generated);
       if (hasOwnText(truth.text)) tally(key).text.push(text);
       if (detail === page.site.name && !page.site.heldOut && extractorName === 'quarry') {
         details.push(`${page.path}: ${lost.join(', ')} text tp ${text.tp.toFixed(2)} fp ${text.fp.toFixed(2)} fn ${text.fn.toFixed(2)}`);
@@ -128,7 +144,7 @@ function runRealRst(extractors: [string, Extractor][], pages: RealPage[], detail
     }
   });
   const shown = realSites.filter((site) => pages.some((page) => page.site === site));
-  console.log(`\nreal non-Sphinx sites from reStructuredText, ${pages.length} pages, against their sources:`);
+  console.log(`\nreal non-Sphinx sites from reStructuredText and Texinfo, ${pages.length} pages, against their sources:`);
   console.log('headings (text), code (text), links (external, text + URL) = recall; text = aeb shingle F1; overall = mean of the four (as the Sphinx part)\n');
   const columns = [...sphinxFeatures, 'text', 'overall'] as const;
   console.log(['site'.padEnd(22), 'extractor'.padEnd(12), ...columns.map((column) => column.padStart(9))].join(''));

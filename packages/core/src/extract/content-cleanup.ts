@@ -7,6 +7,7 @@
 import { type AnyNode, type Element, isTag, isText } from 'domhandler';
 import { chromeSectionHeadingPattern } from './boilerplate-patterns.js';
 import { isChromeText } from './chrome-text.js';
+import { isDefinitionParagraph } from './definition-body.js';
 import { hintWeight } from './content-scoring.js';
 import {
   collapsedText,
@@ -193,6 +194,7 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
     if (dataTags.has(element.name)) continue; // a table cell or code that reads "10000" or a date is data
     if (inlineTags.has(element.name) && isInSentence(element)) continue; // a date link in a sentence stays
     if (headingTags.has(element.name) && isDocumentSection(element, known)) continue;
+    if (isDefinitionParagraph(element)) continue; // "See also: size, rows" closing a function's description
     if (element.name === 'li' && element.parent && isTag(element.parent) && isContentList(element.parent, stats, contentLists)) {
       // The item's own text is an entry; a list nested under it is judged on its own.
       for (const child of element.children) if (isTag(child) && listTags.has(child.name)) stack.push(child);

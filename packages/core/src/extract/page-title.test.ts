@@ -21,4 +21,11 @@ describe('findTitleHeading', () => {
     expect(titleOf('<head><title>Home</title></head><h1>A heading that stands alone</h1>')).toBe('A heading that stands alone');
     expect(titleOf('<head><title>Home</title></head><h1>One heading here</h1><h1>Two</h1>')).toBeUndefined();
   });
+
+  it('takes a heading of the highest level when the page has no h1, only when its words match', () => {
+    const node =
+      '<head><title>Light Properties (GNU Octave (version 7.3.0))</title></head><div><p>Next: Uimenu Properties</p><h4>15.3.3.11 Light Properties</h4><h5>Other</h5></div>';
+    expect(titleOf(node)).toBe('15.3.3.11 Light Properties');
+    expect(titleOf('<head><title>Home</title></head><h2>A heading that stands alone</h2>')).toBeUndefined();
+  });
 });

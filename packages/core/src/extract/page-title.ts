@@ -5,7 +5,7 @@
  */
 import type { Document, Element, ParentNode } from 'domhandler';
 import { getAttributeValue } from 'domutils';
-import { collapsedText, descendantElements, firstElement } from './dom-tools.js';
+import { collapsedText, descendantElements, firstElement, headingLevel, headingTags } from './dom-tools.js';
 
 const tokenPattern = /[\p{L}\p{N}]+/gu;
 /** Share of a heading's words that must occur in the document title. */
@@ -15,6 +15,13 @@ const titleMetaNames: ReadonlySet<string> = new Set(['og:title', 'twitter:title'
 // Predicates as module functions, not arrows made per call (see `holdsCode` in content-cleanup.ts).
 const isMeta = (element: Element): boolean => element.name === 'meta';
 const isTitledH1 = (element: Element): boolean => element.name === 'h1' && collapsedText(element) !== '';
+
+/** The headings with text of the highest level the page has. */
+function topHeadings(elements: Element[]): Element[] {
+  const headings = elements.filter((element) => headingTags.has(element.name) && collapsedText(element) !== '');
+  const top = Math.min(...headings.map(headingLevel));
+  return headings.filter((heading) => headingLevel(heading) === top);
+}
 
 /** The title strings a page declares in its head, most specific first. */
 export function declaredTitles(document: Document): string[] {
@@ -46,7 +53,10 @@ function matchedWords(heading: string[], title: Set<string>): number {
  * caller has the list already.
  */
 export function findTitleHeading(root: ParentNode, titles: string[], elements = descendantElements(root)): Element | undefined {
-  const headings = elements.filter(isTitledH1);
+  const h1s = elements.filter(isTitledH1);
+  // A page with no h1 is titled by a heading of its highest level, when its words match: makeinfo
+  // titles a node "15.3.3.11 Light Properties" in an h4, under no h1.
+  const headings = h1s.length > 0 ? h1s : topHeadings(elements);
   const titleTokens = new Set(titles.flatMap(tokens));
   let best: Element | undefined;
   let bestMatched = 0;
@@ -58,6 +68,7 @@ export function findTitleHeading(root: ParentNode, titles: string[], elements = 
     }
   }
   if (best) return best;
+  if (h1s.length === 0) return undefined;
   const [only] = headings;
   return headings.length === 1 && only && collapsedText(only).length >= 10 ? only : undefined;
 }
