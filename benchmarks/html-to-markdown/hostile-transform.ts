@@ -174,7 +174,7 @@ function main(): void {
       });
       const [previous, last] = [times.at(-2), times.at(-1)];
       const growth = typeof previous === 'number' && typeof last === 'number' && times.length === sizes.length ? last / Math.max(previous, 1) : undefined;
-      const bad = (growth !== undefined && growth > 2.6 && last! > 50) || ratio > 4;
+      const bad = (growth !== undefined && growth > 2.6 && Number(last) > 50) || ratio > 4;
       if (bad) flagged.push(`${shape} (${modeName})`);
       cells.push(`${''.padEnd(5)}${cellsOfSizes.join('')} ${(growth?.toFixed(1) ?? '-').padStart(6)} ${ratio.toFixed(2).padStart(5)}${bad ? '!' : ' '}`);
     }
