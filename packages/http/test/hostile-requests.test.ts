@@ -54,6 +54,14 @@ describe('hostile requests', () => {
     expect(answer.body.error).toMatch(/`url` must be at most 8192 characters/);
   });
 
+  it('a host longer than DNS allows (3,000 ü, 6,000 punycode characters) is a 400 naming url, not a fetch through every engine', async () => {
+    const started = performance.now();
+    const answer = await send('POST', '/v1/scrape', JSON.stringify({ url: `http://${'ü'.repeat(3_000)}.test/` }));
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatch(/`url` must have a host name of at most 253 characters/);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
   it('a body past the 10 MB limit is a 413 that says so, not an internal error', async () => {
     const answer = await send('POST', '/v1/scrape', JSON.stringify({ url: 'https://example.com', pad: 'a'.repeat(11 * 1024 * 1024) }));
     expect(answer.status).toBe(413);

@@ -63,6 +63,30 @@ describe('htmlToMarkdown inputs', () => {
     expect(htmlToMarkdown(deep)).toBe('deep');
   });
 
+  it('indents at most 20 containers deep, so deep quotes and lists write markdown linear in the page', () => {
+    const quotes = htmlToMarkdown('<blockquote><p>q '.repeat(400));
+    const quoteLines = quotes.split('\n').filter((line) => line.includes('q'));
+    expect(quoteLines).toHaveLength(400);
+    expect(quoteLines[5]).toBe(`${'> '.repeat(6)}q`);
+    for (const line of quoteLines) expect(line.length).toBeLessThanOrEqual(2 * 20 + 1);
+    const lists = htmlToMarkdown('<ol start="999999999"><li>item '.repeat(200));
+    const itemLines = lists.split('\n').filter((line) => line.includes('item'));
+    expect(itemLines).toHaveLength(200);
+    expect(itemLines.at(-1)).toBe(`${' '.repeat(11 * 20)}999999999. item`);
+    expect(lists.length).toBeLessThan(200 * 250);
+  });
+
+  it('renders a table whose spans would make a grid far larger than its cells as blocks, every cell kept', () => {
+    const rows = '<tr><td colspan="1000000000" rowspan="1000000000">c</td><td>d</td></tr>'.repeat(2000);
+    const markdown = htmlToMarkdown(`<table><tr><th>a</th><th>b</th></tr>${rows}</table>`);
+    expect(markdown.length).toBeLessThan(2000 * 10);
+    expect(markdown.match(/^c$/gm)).toHaveLength(2000);
+    const wide = htmlToMarkdown(`<table><tr>${'<td>w</td>'.repeat(3000)}</tr>${'<tr><td>x</td><td>y</td></tr>'.repeat(3000)}</table>`);
+    expect(wide.length).toBeLessThan(12_000 * 10);
+    const spanned = htmlToMarkdown('<table><tr><th>a</th><th>b</th></tr><tr><td colspan="2" rowspan="2">c</td></tr><tr></tr></table>');
+    expect(spanned).toBe('| a | b |\n| --- | --- |\n| c |  |');
+  });
+
   it('does not mistake tags named like Object.prototype members for rules', () => {
     expect(htmlToMarkdown('<constructor>a</constructor> <toString>b</toString>')).toBe('a b');
   });

@@ -12,6 +12,15 @@ interface LinePrefix {
   hasLines: boolean;
 }
 
+/**
+ * Containers (quotes, list items) that indent their lines; deeper ones add no prefix of their own, so
+ * their lines sit at this depth (list items keep their marker and become siblings). Every line
+ * carries the prefixes of its containers, so a page of 500 nested quotes would otherwise write
+ * ~1,000 prefix characters per line: markdown ~60x its HTML. Renderers stop nesting about here
+ * too (markdown-it's CommonMark preset: `maxNesting` 20).
+ */
+const MAX_NESTED_CONTAINERS = 20;
+
 /** Emphasis markers whose closing and reopening can be merged when two elements touch. */
 const MERGEABLE_MARKERS: ReadonlySet<string> = new Set(['*', '**', '~~']);
 
@@ -225,7 +234,14 @@ export class MarkdownWriter {
   /** Opens a container; lines written until the matching {@link popPrefix} carry its prefix. */
   pushPrefix(first: string, rest: string, isListItem: boolean): void {
     this.flushParagraph();
-    this.prefixes.push({ first, rest, isListItem, separation: this.pending, hasLines: false });
+    const isTooDeep = this.prefixes.length >= MAX_NESTED_CONTAINERS;
+    this.prefixes.push({
+      first: isTooDeep && !isListItem ? '' : first,
+      rest: isTooDeep ? '' : rest,
+      isListItem,
+      separation: this.pending,
+      hasLines: false,
+    });
   }
 
   /** Closes the innermost container; returns whether it received any line. */

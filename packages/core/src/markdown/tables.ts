@@ -11,6 +11,15 @@ interface CollectedTable {
 
 const MAX_COLSPAN = 50;
 const MAX_ROWSPAN = 1000;
+/**
+ * Grid cells (spans and row padding included) a GFM table may write: this many per cell element,
+ * plus a floor. Spans and the padding of short rows to the widest make the grid rows x width, not
+ * the cells the page has: 10,000 rows of `<td colspan rowspan>` stack carried columns into a grid
+ * of 500 million cells (gigabytes of `|  |`). Past the bound the table renders its cells as blocks,
+ * as a layout table does: every cell's content kept, written once.
+ */
+const GRID_CELLS_PER_CELL = 16;
+const GRID_CELLS_FLOOR = 10_000;
 /** Characters of text beyond which a cell with two blocks reads as page layout rather than data. */
 const LAYOUT_CELL_TEXT = 300;
 const HEADING_TAGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
@@ -31,13 +40,14 @@ export function renderTable(table: Element, converter: MarkdownConverter): void 
   }
   const collected = collectTable(table);
   if (converter.writer.isCell || isLayoutTable(table, collected)) {
-    converter.openBlock();
-    if (collected.caption !== undefined) converter.renderBlock(collected.caption);
-    for (const row of collected.rows) for (const cell of row) converter.renderBlock(cell);
-    converter.closeBlock();
+    renderAsBlocks(collected, converter);
     return;
   }
   const grid = buildGrid(collected.rows, converter);
+  if (grid === undefined) {
+    renderAsBlocks(collected, converter);
+    return;
+  }
   if (grid.length === 0) return;
   converter.openBlock(2);
   if (collected.caption !== undefined) converter.renderBlock(collected.caption);
@@ -50,11 +60,27 @@ export function renderTable(table: Element, converter: MarkdownConverter): void 
   converter.closeBlock(2);
 }
 
-/** Rows of rendered cells with spans flattened; headerless empty rows dropped; `[]` when all is empty. */
-function buildGrid(rows: readonly Element[][], converter: MarkdownConverter): string[][] {
+/** The caption, then every cell as a block (layout tables, and grids past their bound). */
+function renderAsBlocks(collected: CollectedTable, converter: MarkdownConverter): void {
+  converter.openBlock();
+  if (collected.caption !== undefined) converter.renderBlock(collected.caption);
+  for (const row of collected.rows) for (const cell of row) converter.renderBlock(cell);
+  converter.closeBlock();
+}
+
+/**
+ * Rows of rendered cells with spans flattened; headerless empty rows dropped; `[]` when all is
+ * empty; `undefined` as soon as the grid (rows x widest row) would pass its bound.
+ */
+function buildGrid(rows: readonly Element[][], converter: MarkdownConverter): string[][] | undefined {
+  let cellCount = 0;
+  for (const row of rows) cellCount += row.length;
+  const maxGridCells = GRID_CELLS_FLOOR + GRID_CELLS_PER_CELL * cellCount;
   const grid: string[][] = [];
   const carried: number[] = [];
   let hasContent = false;
+  let gridCells = 0;
+  let width = 0;
   for (const [rowIndex, row] of rows.entries()) {
     const cells: string[] = [];
     let isRowEmpty = true;
@@ -70,6 +96,9 @@ function buildGrid(rows: readonly Element[][], converter: MarkdownConverter): st
       }
     }
     fillCarried(cells, carried);
+    gridCells += cells.length;
+    width = Math.max(width, cells.length);
+    if (gridCells > maxGridCells || width * (grid.length + 1) > maxGridCells) return undefined;
     if (isRowEmpty && rowIndex > 0) continue;
     hasContent ||= !isRowEmpty;
     grid.push(cells);

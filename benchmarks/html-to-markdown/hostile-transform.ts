@@ -1,0 +1,186 @@
+/**
+ * Hostile pages through the WHOLE html transform a scrape runs (`transformHtml`: limits, parse,
+ * metadata, links, page signals, include/exclude tags, main content or not, markdown, html,
+ * images), each shape built at doubling sizes, with `onlyMainContent` true and false. Printed per
+ * shape and mode: CPU ms per size, the growth of the last doubling (about 2 is linear, 4
+ * quadratic), and the largest output (markdown + html + links + images + metadata, in characters)
+ * over the page's size: a transform whose output outgrows its input balloons the server's memory.
+ *
+ *   npx tsx benchmarks/html-to-markdown/hostile-transform.ts [--sizes 4000,8000,16000,32000] [--only table] [--mode main|all] [--repeat 3]
+ *
+ * `--repeat k` keeps the least CPU time of k runs per size (a shared machine's noise only adds time).
+ *
+ * Flagged (`!`): growth above 2.6 at the top doubling, or output above 4x the page. Sizes stay
+ * under the page limits (500,000 elements, 200,000 cells) where the shape allows; a page past a
+ * limit is timed to its `too-large` answer (printed `limit`).
+ */
+import { transformHtml } from '../../packages/core/src/transform.js';
+
+const repeat = (text: string, times: number): string => text.repeat(Math.max(0, Math.round(times)));
+const words = (count: number): string => Array.from({ length: count }, (_, index) => `word${index % 97}`).join(' ');
+
+/** Each shape's page at size n (about the number of repeated units; the bytes grow with n). */
+const shapes: Record<string, (n: number) => string> = {
+  'sibling blocks': (n) => `<body>${repeat('<div class="c"><span>a bit of text here.</span></div>', n)}`,
+  'sibling articles': (n) => `<body>${repeat(`<article><h2>Title</h2><p>${words(6)}</p></article>`, n)}`,
+  'table 10 cols': (n) => `<body><table>${repeat(`<tr>${repeat('<td>cell</td>', 10)}</tr>`, n / 10)}</table>`,
+  'table with head': (n) => `<body><table><thead><tr><th>a</th><th>b</th></tr></thead><tbody>${repeat('<tr><td>x</td><td>y</td></tr>', n / 2)}</tbody></table>`,
+  'wide row': (n) => `<body><table><tr>${repeat('<td>c</td>', n)}</tr></table>`,
+  'wide head, 2 rows': (n) => `<body><table><tr>${repeat('<th>h</th>', n / 2)}</tr><tr>${repeat('<td>c</td>', n / 2)}</tr></table>`,
+  'tables in cells': (n) => `<body><table><tr>${repeat('<td><table><tr><td>in</td><td>ner</td></tr></table></td>', n / 3)}</tr></table>`,
+  'nested tables': (n) => `<body>${repeat('<table><tr><td>c ', n / 3)}${repeat('</td></tr></table>', n / 3)}`,
+  'colspan 1e9': (n) => `<body><table>${repeat('<tr><td colspan="1000000000">c</td><td rowspan="1000000000">r</td></tr>', n / 3)}</table>`,
+  'colspan 1e9 head': (n) => `<body><table><tr><th colspan="1000000000">h</th></tr>${repeat('<tr><td colspan="1000000000">c</td></tr>', n / 2)}</table>`,
+  'nested lists': (n) => `<body>${repeat('<ul><li>item ', n / 2)}${repeat('</li></ul>', n / 2)}`,
+  'nested ol': (n) => `<body>${repeat('<ol start="999999999"><li>item ', n / 2)}${repeat('</li></ol>', n / 2)}`,
+  'nested quotes': (n) => `<body>${repeat('<blockquote><p>q ', n / 2)}${repeat('</p></blockquote>', n / 2)}`,
+  'list in quote chain': (n) => `<body>${repeat('<blockquote><ul><li>q ', n / 3)}`,
+  'giant text node': (n) => `<body><p>${words(n * 4)}</p>`,
+  'giant word': (n) => `<body><p>${repeat('x', n * 20)}</p>`,
+  'many links': (n) => `<body>${repeat('<a href="/p/1">l</a> ', n)}`,
+  'distinct links': (n) => `<body>${Array.from({ length: n }, (_, index) => `<a href="/p/${index}">l${index}</a> `).join('')}`,
+  'huge attribute': (n) => `<body><div data-x="${repeat('a', n * 20)}" class="${repeat('c ', n * 5)}"><p>${words(50)}</p></div>`,
+  'huge href': (n) => `<body><p><a href="/${repeat('a', n * 20)}">x</a> ${words(50)}</p>`,
+  'many headings': (n) => `<body><main>${repeat('<h2>Heading</h2>', n)}</main>`,
+  'headings+para': (n) => `<body>${repeat(`<h3>H</h3><p>${words(3)}</p>`, n / 2)}`,
+  'b/i run (closed)': (n) => `<body><p>${repeat('<b><i>', n / 2)}x${repeat('</i></b>', n / 2)}</p>`,
+  'b/i run (unclosed)': (n) => `<body><p>${repeat('<b><i>s', n / 2)}</p><p>${words(50)}</p>`,
+  'em siblings': (n) => `<body><p>${repeat('<em>a</em><strong>b</strong><code>c</code>', n / 3)}</p>`,
+  'em spaces': (n) => `<body><p>${repeat('<em>  \n\t </em><b> </b>  ', n / 2)}${words(20)}</p>`,
+  'em edge spaces': (n) => `<body><p>${repeat('<em> a </em><strong>\t b\n</strong>', n / 2)}</p>`,
+  'many br': (n) => `<body><p>${repeat('<br>', n)}x</p>`,
+  'br in pre': (n) => `<body><pre>${repeat('line<br>', n)}</pre>`,
+  '1-word paragraphs': (n) => `<body>${repeat('<p>word</p>', n)}`,
+  'huge pre': (n) => `<body><pre><code>${repeat('const x = 1; // ```\n', n)}</code></pre>`,
+  'pre of backticks': (n) => `<body><pre>${Array.from({ length: n }, (_, index) => '`'.repeat((index % 50) + 1)).join('\n')}</pre>`,
+  'inline code ticks': (n) => `<body><p>${Array.from({ length: n / 2 }, (_, index) => `<code>${'`'.repeat((index % 40) + 1)}</code>`).join(' ')}</p>`,
+  'markdown chars': (n) => `<body><p>${repeat('*_[]#`<>\\|-+!~ ', n)}</p>`,
+  'template blocks': (n) =>
+    `<body>${repeat(`<div class="card"><img src="/i.png" alt="a"><h4>Product</h4><p>${words(4)}</p><a href="/buy">Buy</a><span>$9</span></div>`, n / 6)}`,
+  'huge srcset': (n) =>
+    `<body><article><p>${words(40)}</p><img src="/a.png" srcset="${Array.from({ length: n }, (_, index) => `/i${index}.png ${index + 1}w`).join(', ')}"></article>`,
+  'data: urls': (n) => `<body><article><p>${words(40)}</p>${repeat(`<img src="data:image/png;base64,${repeat('QUFB', 50)}">`, n / 10)}</article>`,
+  'one huge data: url': (n) => `<body><article><p>${words(40)}</p><img src="data:image/png;base64,${repeat('QUFB', n * 5)}"></article>`,
+  'huge title+meta': (n) =>
+    `<head><title>${words(n)}</title><meta name="description" content="${words(n)}"><meta property="og:title" content="${words(n)}"></head><body><p>${words(50)}</p>`,
+  'many meta': (n) => `<head>${repeat('<meta name="keywords" content="a, b, c">', n)}</head><body><p>${words(50)}</p>`,
+  'many base': (n) => `<head>${repeat('<base href="http://127.0.0.1/b/">', n)}</head><body><p><a href="x">x</a> ${words(50)}</p>`,
+  'json-ld': (n) =>
+    `<head><script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Article', headline: 'h', articleBody: words(n * 5), items: Array.from({ length: n / 4 }, (_, index) => ({ '@type': 'Thing', name: `n${index}` })) })}</script></head><body><p>${words(50)}</p>`,
+  'json-ld many': (n) =>
+    `<head>${repeat('<script type="application/ld+json">{"@type":"Article","headline":"h","author":{"name":"a"}}</script>', n / 2)}</head><body><p>${words(50)}</p>`,
+  'json-ld deep': (n) => `<head><script type="application/ld+json">${repeat('{"a":', n * 2)}1${repeat('}', n * 2)}</script></head><body><p>${words(50)}</p>`,
+  'many scripts': (n) => `<body>${repeat('<script>var a=1</script><noscript>n</noscript>', n / 2)}<p>${words(50)}</p>`,
+  'many iframes': (n) => `<body>${repeat('<iframe src="/f"></iframe>', n)}<p>${words(50)}</p>`,
+  'many images': (n) => `<body><article>${Array.from({ length: n / 2 }, (_, index) => `<img src="/i${index}.png" alt="a">`).join('')}</article>`,
+  'dl chain': (n) => `<body>${repeat('<dl><dt>t</dt><dd>d ', n / 3)}`,
+  'sections chain': (n) => `<body>${repeat(`<section><h2>h</h2><p>${words(5)}</p>`, n / 3)}`,
+  'select options': (n) => `<body><select>${repeat('<option>o</option>', n)}</select><p>${words(50)}</p>`,
+  'svg paths': (n) => `<body><svg>${repeat('<path d="M0 0L1 1"/>', n)}</svg><p>${words(50)}</p>`,
+  entities: (n) => `<body><p>${repeat('&amp;&lt;&#x1F600;&nbsp;&unknown;', n)}</p>`,
+  'unicode mix': (n) => `<body><p>${repeat('\u200b\u202e\ud83d\ude00\u0000e\u0301 ', n)}</p>`,
+};
+
+function argument(name: string): string | undefined {
+  const index = process.argv.indexOf(name);
+  return index === -1 ? undefined : process.argv[index + 1];
+}
+
+/** CPU ms of one call (user + system of this process: the machine may be shared). */
+function cpuMs(run: () => void): number {
+  const before = process.cpuUsage();
+  run();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
+}
+
+/** Characters of everything the transform answers: what a response would hold in memory. */
+function outputChars(out: ReturnType<typeof transformHtml>): number {
+  return (
+    (out.markdown?.length ?? 0) +
+    (out.html?.length ?? 0) +
+    (out.links ?? []).reduce((sum, link) => sum + link.length, 0) +
+    (out.images ?? []).reduce((sum, image) => sum + image.length, 0) +
+    JSON.stringify(out.metadata).length
+  );
+}
+
+function transform(html: string, onlyMainContent: boolean): number {
+  const out = transformHtml({
+    html,
+    url: 'http://127.0.0.1/page',
+    onlyMainContent,
+    includeTags: [],
+    excludeTags: ['.never-present'],
+    removeBase64Images: true,
+    want: { markdown: true, html: true, links: true, images: true, signals: true },
+  });
+  return outputChars(out);
+}
+
+/** Past this, a variant's larger sizes are skipped (it would only measure the same growth slower). */
+const giveUpMs = 15_000;
+
+function main(): void {
+  const sizes = (argument('--sizes') ?? '4000,8000,16000,32000').split(',').map(Number);
+  const only = argument('--only');
+  const mode = argument('--mode');
+  const repeat = Number(argument('--repeat') ?? 1);
+  const modes: [string, boolean][] = [];
+  if (mode !== 'all') modes.push(['main', true]);
+  if (mode !== 'main') modes.push(['all', false]);
+
+  console.log(`CPU ms per page at n = ${sizes.join(', ')}; growth = last doubling's ratio (2 linear, 4 quadratic);`);
+  console.log('out/in = largest output over page characters; ! = growth > 2.6 or out/in > 4\n');
+  console.log(
+    `${'shape'.padEnd(20)}${'KB'.padStart(7)}  ${modes.map(([name]) => `${name.padEnd(5)}${sizes.map((size) => String(size).padStart(7)).join('')} growth out/in`).join('  | ')}`,
+  );
+  const flagged: string[] = [];
+  for (const [shape, build] of Object.entries(shapes)) {
+    if (only && !shape.includes(only)) continue;
+    const cells: string[] = [];
+    let topKb = 0;
+    for (const [modeName, onlyMain] of modes) {
+      const times: (number | string)[] = [];
+      let ratio = 0;
+      for (const size of sizes) {
+        const last = times.at(-1);
+        if (typeof last === 'number' && last > giveUpMs) break;
+        const html = build(size);
+        topKb = Math.round(html.length / 1024);
+        let outcome: number | string = 0;
+        let ms = Number.POSITIVE_INFINITY;
+        for (let run = 0; run < repeat; run++) {
+          ms = Math.min(
+            ms,
+            cpuMs(() => {
+              try {
+                outcome = transform(html, onlyMain);
+              } catch (error) {
+                outcome = (error as { code?: string }).code === 'too-large' ? 'limit' : 'error';
+              }
+            }),
+          );
+          if (typeof outcome === 'string') break;
+        }
+        if (typeof outcome === 'number') {
+          ratio = Math.max(ratio, outcome / html.length);
+          times.push(ms);
+        } else times.push(outcome);
+      }
+      const cellsOfSizes = sizes.map((_, index) => {
+        const time = times[index];
+        return (time === undefined ? 'skip' : typeof time === 'string' ? time : time.toFixed(0)).padStart(7);
+      });
+      const [previous, last] = [times.at(-2), times.at(-1)];
+      const growth = typeof previous === 'number' && typeof last === 'number' && times.length === sizes.length ? last / Math.max(previous, 1) : undefined;
+      const bad = (growth !== undefined && growth > 2.6 && Number(last) > 50) || ratio > 4;
+      if (bad) flagged.push(`${shape} (${modeName})`);
+      cells.push(`${''.padEnd(5)}${cellsOfSizes.join('')} ${(growth?.toFixed(1) ?? '-').padStart(6)} ${ratio.toFixed(2).padStart(5)}${bad ? '!' : ' '}`);
+    }
+    console.log(`${shape.padEnd(20)}${String(topKb).padStart(7)}  ${cells.join(' | ')}`);
+  }
+  console.log(`\nflagged: ${flagged.length === 0 ? 'none' : flagged.join(', ')}`);
+}
+
+main();
