@@ -7,9 +7,10 @@
  *   Reports", "10 Strangest Medical Cases" under a news story). A list the text introduces (a
  *   line ending with a colon, a heading: "Sources") or a list in the middle of the text stays;
  * - a byline under the title: among the first lines after the title, before the first paragraph
- *   of prose, a short label (four words at most, no sentence, no colon) that holds a link of at
- *   most three words ("written by [Regan]", "By [Ann Lee]"; not a field label: "Source code:
- *   [Lib/x.py]"). A dateline (a date beside the name) is `trimTitleDateline`'s.
+ *   of prose or another heading and outside lists, a short label (four words at most, no
+ *   sentence, no colon) that holds a link of at most three words ("written by [Regan]", "By [Ann
+ *   Lee]"; not a field label: "Source code: [Lib/x.py]"). A dateline (a date beside the name) is
+ *   `trimTitleDateline`'s.
  */
 import type { AnyNode, Element } from 'domhandler';
 import { isTag, isText } from 'domhandler';
@@ -103,6 +104,12 @@ const bylineNameMaximumWords = 3;
 /** ...among this many lines of text after the title. */
 const bylineWindow = 3;
 
+/** True when `element` sits in a list item. */
+function isInList(element: Element): boolean {
+  for (let node = element.parent; node && isTag(node); node = node.parent) if (node.name === 'li') return true;
+  return false;
+}
+
 /**
  * The byline under the title (see the module comment). `order`: the flow's elements in document
  * order; `isProse`: a paragraph of prose.
@@ -114,10 +121,14 @@ export function trimTitleByline(title: Element, stats: Map<Element, TextStats>, 
   for (let index = start + 1; index < order.length && seen < bylineWindow; index++) {
     const element = order[index]!;
     const elementStats = stats.get(element);
-    if (isWithin(element, title) || !elementStats || elementStats.text === 0 || elementStats.blocks !== 1 || isInline(element)) continue;
+    if (isWithin(element, title)) continue;
+    // A byline sits between the title and the text: a heading or a paragraph ends the search.
+    if (headingLevel(element) > 0) return [];
+    if (!elementStats || elementStats.text === 0 || elementStats.blocks !== 1 || isInline(element)) continue;
     if (isProse(element)) return [];
     seen++;
-    if (elementStats.text > bylineMaximumText || elementStats.media > 0 || headingLevel(element) > 0 || element.name === 'li') continue;
+    // A list item ("[numpy] (1.20 or later)") is an entry of the text's list.
+    if (elementStats.text > bylineMaximumText || elementStats.media > 0 || element.name === 'li' || isInList(element)) continue;
     if (elementStats.linkText === 0 || elementStats.linkText === elementStats.text) continue;
     const text = collapsedText(element);
     // A field label ("Source code: Lib/http/server.py") names what its link is: a byline has no colon.
