@@ -14,6 +14,9 @@
  * - at either end of the text: a paragraph centred by its own style and wholly bold or italic, a
  *   sentence (an editor's note before the first paragraph, an author's bio after the last one).
  *
+ * Also (`related-links.ts`, `gallery-widget.ts`): a byline under the title, a list of other
+ * stories' headlines after the text, and a picture gallery whose captions the widget prints twice.
+ *
  * Anywhere: an author box, the short block around a `rel="author"` link (name, photo, position),
  * and a promoted headline: a paragraph that is one link to another page, between two prose
  * paragraphs or after the last one.
@@ -34,6 +37,8 @@ import {
   isWhitespaceCode,
   isWithin,
 } from './dom-tools.js';
+import { trimGalleryWidgets } from './gallery-widget.js';
+import { trimRelatedLinkLists, trimTitleByline } from './related-links.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
 /**
@@ -521,7 +526,9 @@ function trimCentredNotes(stats: Map<Element, TextStats>, elements: FlowElements
     const elementStats = stats.get(element);
     if (elementStats?.blocks !== 1 || (elementStats.text === 0 && elementStats.media === 0) || isInline(element)) continue;
     blocks.push(element);
-    if (!first && isProseParagraph(element, elementStats)) first = element;
+    // A centred note long enough to read as prose ("This post may contain affiliate links. Please
+    // see my disclosure page.") is not the text's first paragraph.
+    if (!first && isProseParagraph(element, elementStats) && !isCentredNote(element, elementStats)) first = element;
   }
   if (!first) return;
   const notes: Element[] = [];
@@ -551,11 +558,14 @@ export function trimArticleEdges(container: Element, title: Element | undefined,
     const discussion = trimTitledDiscussion(flow, title, stats, holders, elements(), (element) => isProseParagraph(element, stats.get(element)));
     detachEach(discussion);
     detachEach(trimTitleDateline(title, stats, elements()));
+    detachEach(trimTitleByline(title, stats, elements(), (element) => isProseParagraph(element, stats.get(element))));
   }
   trimAuthorBoxes(flow, stats, holders, elements);
   detachEach(trimRepeatedRows(stats, elements(), (element) => isProseParagraph(element, stats.get(element))));
+  detachEach(trimGalleryWidgets(flow, stats, elements(), (element) => isProseParagraph(element, stats.get(element))));
   detachEach(trimClosingBox(flow, stats, (element) => isProseParagraph(element, stats.get(element)), elements()));
   trimAfterProse(flow, stats, holders);
+  detachEach(trimRelatedLinkLists(stats, elements(), (element) => isProseParagraph(element, stats.get(element))));
   detachEach(trimTrailingHeading(flow, (element) => isProseParagraph(element, stats.get(element)), elements()));
   trimPromoLines(stats, elements);
   trimClosingNote(flow, stats, elements);
