@@ -34,7 +34,7 @@ export function trimGalleryWidgets(flow: Element, stats: Map<Element, TextStats>
   const leaves: Element[] = [];
   for (const element of order) {
     const elementStats = stats.get(element);
-    if (!elementStats || elementStats.blocks !== 1 || isInline(element) || elementStats.text < copyMinimumText) continue;
+    if (elementStats?.blocks !== 1 || isInline(element) || elementStats.text < copyMinimumText) continue;
     leaves.push(element);
     const text = collapsedText(element);
     const found = copies.get(text);
