@@ -30,6 +30,8 @@ function commonAncestor(elements: Element[]): Element | undefined {
  * document order; `isProse`: a paragraph of prose.
  */
 export function trimGalleryWidgets(flow: Element, stats: Map<Element, TextStats>, order: Element[], isProse: (element: Element) => boolean): Element[] {
+  // A widget holds a picture, so a flow without one holds no widget (most docs pages): no text is built.
+  if (stats.get(flow)?.images === 0) return [];
   const copies = new Map<string, Element[]>();
   const leaves: Element[] = [];
   for (const element of order) {
