@@ -24,6 +24,8 @@ const searchDepth = 4;
 /** Containers that can be an item: a paragraph is the article's own text, never an item. */
 const itemTags: ReadonlySet<string> = new Set(['div', 'li', 'article', 'section']);
 
+const headingTags: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
 /** The two shapes an item is grouped by: its tag and class, its tag and its children's tags. */
 function shapesOf(element: Element, parts: Element[]): string[] {
   return [`class ${element.name} ${element.attribs.class ?? ''}`, `parts ${element.name} ${parts.map((part) => part.name).join(' ')}`];
@@ -35,6 +37,9 @@ function itemsText(parent: Element, stats: Map<Element, TextStats>): number {
     if (!isTag(child) || !itemTags.has(child.name)) continue;
     const parts = child.children.filter(isTag);
     if (parts.length < minimumItemParts) continue;
+    // A list item with parts is as often a docs list's entry (a name and its description, a point
+    // and its sub-list) as another story: only one titled by a heading of its own is an entry.
+    if (child.name === 'li' && !parts.some((part) => headingTags.has(part.name))) continue;
     for (const shape of shapesOf(child, parts)) {
       const group = groups.get(shape) ?? { count: 0, text: 0 };
       group.count++;
