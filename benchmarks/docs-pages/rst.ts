@@ -7,6 +7,11 @@
  */
 import { shingleBreak } from '../main-content/metrics.js';
 
+/** A truth with nothing in it yet, for a reader to fill. */
+export function emptyTruth(): RstTruth {
+  return { headings: new Map(), code: new Map(), links: new Map(), text: '', generated: { objects: [], modules: [], regions: new Set(), numbered: [] } };
+}
+
 export interface RstTruth {
   headings: Map<string, number>;
   code: Map<string, number>;
@@ -309,13 +314,7 @@ export function rstTruth(source: string, included?: (path: string) => string | u
     .replace(/(?<![`\w])`([^`\n]+)\n[ \t]*(<https?:\/\/[^>\s]+>`)/g, '`$1 $2')
     .split('\n');
   const fields = fieldLists(lines);
-  const truth: RstTruth = {
-    headings: new Map(),
-    code: new Map(),
-    links: new Map(),
-    text: '',
-    generated: { objects: [], modules: [], regions: new Set(), numbered: [] },
-  };
+  const truth = emptyTruth();
   const textParts: string[] = [];
   const named = new Map<string, string>();
   for (const match of source.matchAll(/^\s*\.\. _([^:]+):\s+(https?:\/\/\S+)\s*$/gm)) named.set(match[1]!.trim().toLowerCase(), match[2]!);

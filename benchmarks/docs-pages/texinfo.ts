@@ -23,7 +23,7 @@
  * such a block standing alone after prose is read as code.
  */
 import { shingleBreak } from '../main-content/metrics.js';
-import { canonical, codeKey, type RstTruth, sectionTitle } from './rst.js';
+import { canonical, codeKey, emptyTruth, type RstTruth, sectionTitle } from './rst.js';
 
 /** The HTML's generated regions: menu tables and comments, the footnotes heading. */
 export const texinfoGenerated: readonly RegExp[] = [/(?:^|\s)menu(?:-[\w-]+)?(?:\s|$)/, /(?:^|\s)footnotes-heading(?:\s|$)/];
@@ -98,13 +98,7 @@ const add = (map: Map<string, number>, key: string): void => {
 
 /** One node's truth in the Sphinx part's four features. */
 export function infoTruth(body: string): RstTruth {
-  const truth: RstTruth = {
-    headings: new Map(),
-    code: new Map(),
-    links: new Map(),
-    text: '',
-    generated: { objects: [], modules: [], regions: new Set(), numbered: [] },
-  };
+  const truth = emptyTruth();
   const lines = body.replace(/\r\n?/g, '\n').split('\n');
   // Menus and the footnote rule are Info's navigation: out.
   const kept: string[] = [];

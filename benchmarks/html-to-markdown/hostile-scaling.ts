@@ -15,6 +15,7 @@ import TurndownServiceUntyped from 'turndown';
 // @ts-expect-error turndown-plugin-gfm ships no types
 import { gfm } from 'turndown-plugin-gfm';
 import { transformHtml } from '../../packages/core/src/transform.js';
+import { argument, cpuMs } from './script-tools.js';
 
 const repeat = (text: string, times: number): string => text.repeat(times);
 const words = (count: number): string => Array.from({ length: count }, (_, index) => `word${index % 97}`).join(' ');
@@ -53,19 +54,6 @@ interface TurndownService {
   turndown(html: string): string;
 }
 const TurndownService = TurndownServiceUntyped as new (options: Record<string, string>) => TurndownService;
-
-function argument(name: string): string | undefined {
-  const index = process.argv.indexOf(name);
-  return index === -1 ? undefined : process.argv[index + 1];
-}
-
-/** CPU ms of one call (user + system of this process: the machine may be shared). */
-function cpuMs(run: () => void): number {
-  const before = process.cpuUsage();
-  run();
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1000;
-}
 
 function quarry(html: string): void {
   transformHtml({

@@ -15,6 +15,7 @@
  * limit is timed to its `too-large` answer (printed `limit`).
  */
 import { transformHtml } from '../../packages/core/src/transform.js';
+import { argument, cpuMs } from './script-tools.js';
 
 const repeat = (text: string, times: number): string => text.repeat(Math.max(0, Math.round(times)));
 const words = (count: number): string => Array.from({ length: count }, (_, index) => `word${index % 97}`).join(' ');
@@ -80,19 +81,6 @@ const shapes: Record<string, (n: number) => string> = {
   entities: (n) => `<body><p>${repeat('&amp;&lt;&#x1F600;&nbsp;&unknown;', n)}</p>`,
   'unicode mix': (n) => `<body><p>${repeat('\u200b\u202e\ud83d\ude00\u0000e\u0301 ', n)}</p>`,
 };
-
-function argument(name: string): string | undefined {
-  const index = process.argv.indexOf(name);
-  return index === -1 ? undefined : process.argv[index + 1];
-}
-
-/** CPU ms of one call (user + system of this process: the machine may be shared). */
-function cpuMs(run: () => void): number {
-  const before = process.cpuUsage();
-  run();
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1000;
-}
 
 /** Characters of everything the transform answers: what a response would hold in memory. */
 function outputChars(out: ReturnType<typeof transformHtml>): number {
