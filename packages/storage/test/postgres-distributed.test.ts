@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import pg from 'pg';
 import { frontierEntry, jobRecord, pageDocument } from '@quarry/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres, PostgresJobStore, PostgresLedger, type PostgresDatabase } from '../src/distributed.js';
@@ -51,6 +52,35 @@ describe.runIf(available)('PostgreSQL shared by several processes', () => {
     expect(await stores[1]!.progress('job-x')).toEqual({ total: 30, completed: 30, failed: 0, pending: 0, creditsUsed: 30 });
     expect(await stores[2]!.listDocuments('job-x', 0, 100)).toHaveLength(30);
     expect(await ledger.getCredits('team-a')).toBe(970);
+  });
+
+  it('draws the seq of a page only once no other finish of its job is uncommitted, so pages become visible in seq order', async () => {
+    // Readers page by offset in seq order (status pages, the crawl watcher): a page whose seq was
+    // drawn before another's but committed after it would be skipped for good.
+    const store = new PostgresJobStore(pools[0]!);
+    await store.createJob(jobRecord('job-order'));
+    await store.addItems('job-order', [frontierEntry('first')], 10);
+    const lastSeq = async () => (await owner.query<{ last_value: string }>(`SELECT last_value FROM ${schema}.job_documents_seq_seq`))[0]!.last_value;
+    const other = new pg.Client({ connectionString: testDatabaseUrl });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(`SELECT 1 FROM ${schema}.jobs WHERE id = 'job-order' FOR UPDATE`);
+      const before = await lastSeq();
+      const finishing = store.finishItem('job-order', 'team-a', {
+        key: frontierEntry('first').key,
+        document: pageDocument('first'),
+        credits: 0,
+        finishedAt: 1,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await lastSeq()).toBe(before);
+      await other.query('COMMIT');
+      expect(await finishing).toBe(true);
+      expect(await store.listDocuments('job-order', 0, 10)).toHaveLength(1);
+    } finally {
+      await other.end();
+    }
   });
 
   it('finishes pages and adds links of one job at once from every process without deadlocks', async () => {

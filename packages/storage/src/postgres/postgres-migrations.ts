@@ -387,6 +387,39 @@ export const postgresMigrations: readonly string[] = [
     ON CONFLICT (id) DO NOTHING
   $fn$;
   `,
+  // 11: a job's documents become visible in the order of their seq. The document's seq was drawn
+  // before the job's row was locked, so two pages finishing together could commit 6 before 5, and
+  // a reader paging by offset (status pages, the crawl watcher) that had read 6 skipped 5 for
+  // good. The job's row is now locked first: the pages of one job draw their seq and commit one
+  // after another (they serialised on that row anyway, at the counters' update).
+  `
+  CREATE OR REPLACE FUNCTION quarry_finish_item(
+    p_job TEXT, p_team TEXT, p_key TEXT, p_document TEXT,
+    p_error_url TEXT, p_error_code TEXT, p_error_message TEXT,
+    p_credits BIGINT, p_tokens BIGINT, p_at BIGINT, p_outbox TEXT
+  ) RETURNS BOOLEAN
+  LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
+  BEGIN
+    PERFORM 1 FROM jobs WHERE id = p_job FOR UPDATE;
+    UPDATE job_items SET state = CASE WHEN p_document IS NULL THEN 'failed' ELSE 'done' END
+    WHERE job_id = p_job AND key = p_key AND state = 'queued';
+    IF NOT FOUND THEN RETURN false; END IF;
+    IF p_document IS NOT NULL THEN
+      INSERT INTO job_documents (job_id, key, document) VALUES (p_job, p_key, p_document);
+      UPDATE jobs SET pending = pending - 1, completed = completed + 1, credits_used = credits_used + p_credits WHERE id = p_job;
+    ELSE
+      IF p_error_message IS NOT NULL THEN
+        INSERT INTO job_errors (job_id, key, url, code, message, at) VALUES (p_job, p_key, p_error_url, p_error_code, p_error_message, p_at);
+      END IF;
+      UPDATE jobs SET pending = pending - 1, live = live - 1, failed = failed + 1, credits_used = credits_used + p_credits WHERE id = p_job;
+    END IF;
+    IF p_credits > 0 THEN PERFORM quarry_charge(p_team, p_credits, 'page', p_at, NULL, p_job); END IF;
+    IF p_tokens > 0 THEN PERFORM quarry_charge_tokens(p_team, p_tokens, 'page', p_at, NULL, p_job); END IF;
+    IF p_outbox IS NOT NULL THEN PERFORM quarry_add_outbox(p_outbox); END IF;
+    RETURN true;
+  END
+  $fn$;
+  `,
 ];
 
 /** Rows every Quarry schema has: the local team ($1, for keyless requests), oldest of all teams. */
