@@ -5,7 +5,11 @@
  * ../crawl-throughput, which read the built packages: run `npx turbo run build` first).
  *
  *   node benchmarks/crawl-real-site/run.mjs [--package git-doc] [--rounds 3] [--concurrency 16]
- *     [--variants cli,crawlee,server,quarry] [--root <dir>]
+ *     [--variants cli,crawlee,server,quarry] [--root <dir>] [--server nginx|node]
+ *
+ * `--server`: what serves the files. `nginx` (the default when Debian's nginx is installed, see
+ * nginx-server.mjs) costs the two cores least; `node` is `static-server.mjs`, the server of the
+ * standings before the twelfth pass.
  *
  * `--root` serves the package's files from another folder: a package that cannot be installed
  * beside the system's own (nodejs-doc conflicts with the nodejs package) is extracted with
@@ -18,6 +22,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { nginxPath, startNginx } from './nginx-server.mjs';
 
 const here = import.meta.dirname;
 const throughput = join(here, '../crawl-throughput');
@@ -53,6 +58,7 @@ const pkg = argument('--package', 'git-doc');
 const rounds = Number(argument('--rounds', '3'));
 const concurrency = Number(argument('--concurrency', '16'));
 const variants = argument('--variants', 'cli,crawlee,server').split(',');
+const serverKind = argument('--server', nginxPath() ? 'nginx' : 'node');
 const known = sites[pkg];
 if (!known) {
   console.error(`unknown package ${pkg}; known: ${Object.keys(sites).join(', ')}`);
@@ -65,6 +71,7 @@ if (!existsSync(join(site.root, site.start))) {
 }
 
 async function startServer() {
+  if (serverKind === 'nginx') return startNginx(site.root);
   const child = spawn(process.execPath, [join(here, 'static-server.mjs'), site.root], { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);
@@ -129,7 +136,7 @@ try {
 } catch {}
 console.log(`# Real-site crawl: ${pkg} from ${startUrl}`);
 console.log(
-  `commit ${commit}; ${availableParallelism()} cores; node ${process.version}; concurrency ${concurrency}; load average at the end ${loadavg()
+  `commit ${commit}; ${availableParallelism()} cores; node ${process.version}; concurrency ${concurrency}; served by ${serverKind}; load average at the end ${loadavg()
     .map((v) => fixed(v, 2))
     .join(' ')}`,
 );
