@@ -6,7 +6,7 @@
  * Teaser lists never join, however well their summaries score.
  */
 import { type Element, isTag } from 'domhandler';
-import { firstElement, hasOwnText, headingTags, isInline, sectionHeadingLevel, sectionPeersNeeded } from './dom-tools.js';
+import { firstElement, hasCollapsedText, hasOwnText, headingTags, isInline, sectionHeadingLevel, sectionPeersNeeded } from './dom-tools.js';
 import { isTeaserList } from './root-expansion.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
@@ -58,6 +58,22 @@ function isProse(sibling: Element, stats: TextStats | undefined, text: () => str
   // A short line is prose only as a bare paragraph: wrapped alone, it is a box of its own (a
   // "log in to comment" note under the article).
   return paragraph === sibling && stats.text > 0 && stats.text <= 80 && density === 0 && sentenceEndPattern.test(text());
+}
+
+/**
+ * A structural block, or a `div` of nothing but structural blocks with text (`div > dl + dl`, an
+ * event's date and address between its title and its text).
+ */
+function isStructure(block: Element): boolean {
+  if (structuralTags.has(block.name)) return true;
+  if (block.name !== 'div' || hasOwnText(block)) return false;
+  let count = 0;
+  for (const child of block.children) {
+    if (!isTag(child)) continue;
+    if (!structuralTags.has(child.name) || !hasCollapsedText(child)) return false;
+    count++;
+  }
+  return count > 0;
 }
 
 /** Blocks of a written document's flow (what a markdown renderer writes). */
@@ -126,7 +142,7 @@ export function includeSiblings(root: Element, scores: Map<Element, number>, sta
   const last = joined.lastIndexOf(true);
   for (let index = first + 1; index < last; index++) {
     const sibling = siblings[index]!;
-    if (!joined[index] && structuralTags.has(sibling.name) && linkDensity(stats.get(sibling)) < 0.5) joined[index] = true;
+    if (!joined[index] && isStructure(sibling) && linkDensity(stats.get(sibling)) < 0.5) joined[index] = true;
   }
   for (let index = siblings.length - 2; index >= 0; index--) {
     if (!joined[index] && joined[index + 1] && headingTags.has(siblings[index]!.name)) joined[index] = true;
