@@ -1,8 +1,9 @@
 /**
  * Joins the content root with the siblings that continue it: siblings that score close to it,
  * prose paragraphs (bare, or a `p` alone in its wrappers: a lead outside the body's container),
- * and the headings, figures, tables, code blocks and lists that sit between or just before joined
- * parts (an article split by an ad slot, a heading in front of its section).
+ * and the headings, figures, tables, code blocks and lists (or a `div` of nothing else) that sit
+ * between joined parts, or headings just before one (an article split by an ad slot, a heading in
+ * front of its section).
  * Teaser lists never join, however well their summaries score.
  */
 import { type Element, isTag } from 'domhandler';
