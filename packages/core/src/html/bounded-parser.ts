@@ -52,6 +52,8 @@ interface Tokenizer {
 export class DepthBoundParser extends Parser {
   private readonly handler: Partial<Handler>;
   private readonly isHtml: boolean;
+  /** The most elements open at once so far: the depth of the deepest element that can have children (a void one may sit one deeper). */
+  deepest = 0;
   /** Set when this parser decodes references itself (HTML mode with `decodeEntities`). */
   private readonly references: ReferenceDecoder | undefined;
 
@@ -100,6 +102,7 @@ export class DepthBoundParser extends Parser {
       this.handler.onclosetag?.(innermost, true);
     }
     super.onopentagname(start, endIndex);
+    if (state.stack.length > this.deepest) this.deepest = state.stack.length;
   }
 }
 
@@ -115,7 +118,13 @@ function isRawText(tokenizer: ParserState['tokenizer']): boolean {
 
 /** `parseDocument` of htmlparser2 with the depth-bound parser: a domhandler tree of the whole input. */
 export function parseBoundedDocument(markup: string, options: ParserOptions & { withStartIndices?: boolean } = {}): Document {
+  return parseBounded(markup, options).document;
+}
+
+/** {@link parseBoundedDocument}, and the depth of its deepest element (the root's children are at depth 1). */
+export function parseBounded(markup: string, options: ParserOptions & { withStartIndices?: boolean } = {}): { document: Document; deepest: number } {
   const handler = new DomHandler(undefined, options);
-  new DepthBoundParser(handler, options).end(markup);
-  return handler.root;
+  const parser = new DepthBoundParser(handler, options);
+  parser.end(markup);
+  return { document: handler.root, deepest: parser.deepest };
 }
