@@ -75,7 +75,9 @@ export class ReferenceDecoder {
 }
 
 function followsTitleEndPrefix(input: string, offset: number): boolean {
-  const start = input.lastIndexOf('<', offset - 1);
-  if (start < 0 || offset - start >= titleEnd.length) return false;
-  return titleEnd.startsWith(input.slice(start, offset).toLowerCase());
+  // Only the last 6 characters can hold such a prefix: never a search back through the whole title.
+  for (let start = offset - 1; start >= 0 && start > offset - titleEnd.length; start--) {
+    if (input.charCodeAt(start) === 0x3c) return titleEnd.startsWith(input.slice(start, offset).toLowerCase());
+  }
+  return false;
 }
