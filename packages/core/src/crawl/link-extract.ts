@@ -15,11 +15,12 @@ const skippedProtocols = new Set(['javascript:', 'mailto:', 'tel:', 'data:']);
  * are already decoded by the parser (`?a=1&amp;b=2` arrives as `?a=1&b=2`).
  *
  * One iterative walk over the tree, no selector engine (`hrefs`: that walk's result, when the caller
- * has it already). `<link rel=alternate|next|prev>` is left out on purpose: it mostly points at
+ * has it already). `resolved`, when given, receives each href resolved, as written, with its
+ * absolute URL, so that the content's links need not be parsed again (see `resolveUrls`). `<link rel=alternate|next|prev>` is left out on purpose: it mostly points at
  * feeds and translations, and Firecrawl follows `<a href>` only. Never throws.
  */
-export function extractLinks(document: Document, pageUrl: string, hrefs: PageHrefs = pageHrefs(document)): string[] {
-  return resolveAll(hrefs.links, documentBase(pageUrl, hrefs.baseHref));
+export function extractLinks(document: Document, pageUrl: string, hrefs: PageHrefs = pageHrefs(document), resolved?: Map<string, string>): string[] {
+  return resolveAll(hrefs.links, documentBase(pageUrl, hrefs.baseHref), resolved);
 }
 
 /** The document base URL: a valid http(s) `<base href>`, else the page URL; undefined if neither parses. */
@@ -30,7 +31,8 @@ function documentBase(pageUrl: string, baseHref: string | undefined): URL | unde
   return base && (base.protocol === 'http:' || base.protocol === 'https:') ? base : page;
 }
 
-function resolveAll(hrefs: readonly string[], base: URL | undefined): string[] {
+/** `resolved`: receives every href that resolved, as written, with its absolute URL (whatever its scheme). */
+function resolveAll(hrefs: readonly string[], base: URL | undefined, resolved: Map<string, string> | undefined): string[] {
   const seen = new Set<string>();
   // A page repeats many hrefs (the navigation at the top and again at the bottom): each is parsed once.
   const seenHrefs = new Set<string>();
@@ -40,8 +42,10 @@ function resolveAll(hrefs: readonly string[], base: URL | undefined): string[] {
     seenHrefs.add(href);
     if (href.trim() === '') continue;
     const url = parse(href, base);
-    if (url === undefined || skippedProtocols.has(url.protocol)) continue;
+    if (url === undefined) continue;
     const absolute = url.href;
+    resolved?.set(href, absolute);
+    if (skippedProtocols.has(url.protocol)) continue;
     if (seen.has(absolute)) continue;
     seen.add(absolute);
     links.push(absolute);

@@ -16,7 +16,34 @@ function treeDepth(root: { children?: unknown[] }): number {
   return deepest;
 }
 
+/** Text, comment data and attributes of a tree, in order: what decoding character references changes. */
+function treeText(node: { type?: string; name?: string; data?: string; attribs?: object; children?: unknown[] }): string {
+  const own = node.data ?? `<${node.name ?? node.type} ${JSON.stringify(node.attribs ?? {})}>`;
+  return own + (node.children ?? []).map((child) => treeText(child as typeof node)).join('|');
+}
+
 describe('DepthBoundParser', () => {
+  it('decodes character references as htmlparser2’s tokenizer does, in text, titles and attribute values, and nowhere else', () => {
+    const references = ['&amp;', '&amp', '&ampx', '&amp=', '&notin', '&noti', '&notin;', '&copy=', '&copy', '&#', '&#65', '&#x41;', '&#0;', '&#x80;'];
+    references.push('&#1114112;', '&lt', '&AMP', '&unknown;', '&;', '&&amp;', '&NotNestedLessLess;', '&#65a', '&amp;amp;', '&');
+    const contexts = [
+      (r: string) => `a${r}b`,
+      (r: string) => `x ${r}< y<b>${r}</b>${r}`,
+      (r: string) => `<a href="${r}" title='${r}x' data-x=${r}>t</a><p id=${r}>`,
+      (r: string) => `<title>${r} <${r} </ti${r}</title><svg><title>${r}</title></svg>`,
+      (r: string) => `<script>${r}</script><style>${r}</style><textarea>${r}</textarea><xmp>${r}</xmp><!-- ${r} -->`,
+      (r: string) => `<p>${r}`,
+      (r: string) => `<title>${r}`,
+    ];
+    const options = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
+    for (const reference of references) {
+      for (const context of contexts) {
+        const html = context(reference);
+        expect(treeText(parseBoundedDocument(html, options)), html).toBe(treeText(parseDocument(html, options)));
+      }
+    }
+  });
+
   it('builds the same tree as htmlparser2 for a page nested less deeply than the bound', () => {
     const html =
       '<html><body><div><p>One <b>two <i>three</i></b><p>four<ul><li>a<li>b</ul><table><tr><td>c<td>d</table>' +

@@ -88,31 +88,35 @@ function setAttribute(element: Element, name: string, value: string): void {
   if (element.attribs[name] !== value) element.attribs = { ...element.attribs, [name]: value };
 }
 
-/** Makes `a[href]` and `img[src]` absolute and picks the largest `srcset` candidate, in place. */
-export function resolveUrls(root: ParentNode, baseUrl: string): void {
+/**
+ * Makes `a[href]` and `img[src]` absolute and picks the largest `srcset` candidate, in place.
+ * `known`: hrefs already resolved against this same base (as written -> absolute URL), e.g. by
+ * the page's link extraction; they are not parsed again.
+ */
+export function resolveUrls(root: ParentNode, baseUrl: string, known?: ReadonlyMap<string, string>): void {
   // The base parsed once, not again for every URL; and each distinct value resolved once.
   const base = parseUrl(baseUrl);
-  resolveUrlsUnder(root.children, base, new Map<string, string>());
+  resolveUrlsUnder(root.children, base, new Map<string, string>(), known);
 }
 
-function resolveUrlsUnder(nodes: AnyNode[], base: URL | undefined, resolved: Map<string, string>): void {
+function resolveUrlsUnder(nodes: AnyNode[], base: URL | undefined, resolved: Map<string, string>, known: ReadonlyMap<string, string> | undefined): void {
   for (const node of nodes) {
     if (node.type !== 'tag') continue;
     const element = node as Element;
     if (element.name === 'a' && element.attribs.href !== undefined) {
-      setAttribute(element, 'href', resolveOnce(element.attribs.href, base, resolved));
+      setAttribute(element, 'href', resolveOnce(element.attribs.href, base, resolved, known));
     } else if (element.name === 'img' || element.name === 'source') {
       const largest = element.attribs.srcset ? largestCandidate(element.attribs.srcset) : undefined;
       if (largest && element.name === 'img') setAttribute(element, 'src', largest);
-      if (element.attribs.src !== undefined) setAttribute(element, 'src', resolveOnce(element.attribs.src, base, resolved));
+      if (element.attribs.src !== undefined) setAttribute(element, 'src', resolveOnce(element.attribs.src, base, resolved, known));
     }
-    resolveUrlsUnder(element.children, base, resolved);
+    resolveUrlsUnder(element.children, base, resolved, known);
   }
 }
 
-function resolveOnce(href: string, base: URL | undefined, resolved: Map<string, string>): string {
+function resolveOnce(href: string, base: URL | undefined, resolved: Map<string, string>, known: ReadonlyMap<string, string> | undefined): string {
   let url = resolved.get(href);
-  if (url === undefined) resolved.set(href, (url = resolveAgainst(href, base)));
+  if (url === undefined) resolved.set(href, (url = resolveAgainst(href, base, known)));
   return url;
 }
 
@@ -125,9 +129,12 @@ function parseUrl(url: string): URL | undefined {
 }
 
 /** `href` made absolute; as written (trimmed) when it is in-page, a script or data, or does not resolve (nor when the base does not parse). */
-function resolveAgainst(href: string, base: URL | undefined): string {
+function resolveAgainst(href: string, base: URL | undefined, known: ReadonlyMap<string, string> | undefined): string {
   const trimmed = href.trim();
   if (trimmed === '' || base === undefined || /^(#|javascript:|mailto:|tel:|data:)/i.test(trimmed)) return trimmed;
+  // A known href was resolved as written, which is the same as resolving it trimmed only when trimming changes nothing.
+  const absolute = trimmed === href ? known?.get(href) : undefined;
+  if (absolute !== undefined) return absolute;
   try {
     return new URL(trimmed, base).href;
   } catch {

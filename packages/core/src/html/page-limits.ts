@@ -61,6 +61,7 @@ function rawTextTagAt(html: string, at: number): string | undefined {
  * (entities aside), so such a page fails before it is parsed.
  */
 export function checkMarkup(html: string, limits: PageLimits): void {
+  if (isWithinAnyLimit(html.length, limits)) return;
   let elements = 0;
   let cells = 0;
   let text = 0;
@@ -83,6 +84,15 @@ export function checkMarkup(html: string, limits: PageLimits): void {
 }
 
 /** Where the end tag `</name` after `from` starts, any case; -1 when there is none. */
+/**
+ * True when markup of `length` characters cannot pass any limit, so it need not be scanned (most
+ * pages: under 400,000 characters with the defaults). A counted tag spans at least 3 characters
+ * (`<a>`) and a cell 4 (`<td>`), one of each at the end aside; text is at most the whole markup.
+ */
+function isWithinAnyLimit(length: number, limits: PageLimits): boolean {
+  return length <= limits.maxMarkdownChars && length < 2 * Math.min(limits.maxElements, limits.maxTableCells);
+}
+
 function endTagOf(html: string, name: string, from: number): number {
   let end = html.indexOf('</', from);
   while (end !== -1 && html.slice(end + 2, end + 2 + name.length).toLowerCase() !== name) end = html.indexOf('</', end + 2);

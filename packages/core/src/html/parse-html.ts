@@ -1,4 +1,4 @@
-import { parseBoundedDocument } from './bounded-parser.js';
+import { parseBounded } from './bounded-parser.js';
 import { hasChildren, type ChildNode, type Document, type ParentNode } from 'domhandler';
 
 /**
@@ -10,7 +10,10 @@ export const maxTreeDepth = 512;
 
 /** Parses HTML once into a domhandler tree; every format of a page is derived from this tree. */
 export function parseHtml(html: string): Document {
-  return limitDepth(parseBoundedDocument(html, { decodeEntities: true, lowerCaseAttributeNames: true, lowerCaseTags: true, withStartIndices: true }));
+  const { document, deepest } = parseBounded(html, { decodeEntities: true, lowerCaseAttributeNames: true, lowerCaseTags: true, withStartIndices: true });
+  // The parser counts how deep elements nest, so a page that stays below the limit (every real
+  // page) is not walked again for it.
+  return deepest < maxTreeDepth ? document : limitDepth(document);
 }
 
 /** Flattens every subtree that starts at `maxDepth` (see `flatten`). */

@@ -53,10 +53,10 @@ export function transformHtml(input: HtmlTransformInput, elementRules?: ElementR
   checkMarkup(input.html, limits);
   // The parsed page stays in a box, never in a local of this call, so that main content can take
   // it over (see `PageSource`).
-  const { parsed, output, baseUrl } = parsePage(input);
+  const { parsed, output, baseUrl, knownUrls } = parsePage(input);
   if (!input.want.markdown && !input.want.html && !input.want.images) return output;
 
-  let content = cleanContent(parsed, input, input.onlyMainContent, baseUrl);
+  let content = cleanContent(parsed, input, input.onlyMainContent, baseUrl, knownUrls);
   const toMarkdown = (root: AnyNode) =>
     htmlToMarkdown(root, { baseUrl, removeBase64Images: input.removeBase64Images, ...(elementRules ? { elementRules } : {}) });
   let markdown = input.want.markdown || input.onlyMainContent ? toMarkdown(content.root) : undefined;
@@ -64,7 +64,7 @@ export function transformHtml(input: HtmlTransformInput, elementRules?: ElementR
     output.usedWholePage = true;
     if (!markdown?.trim()) {
       // Main-content extraction found nothing worth keeping: answer with the whole page instead.
-      content = cleanContent({ document: parseHtml(input.html) }, input, false, baseUrl);
+      content = cleanContent({ document: parseHtml(input.html) }, input, false, baseUrl, knownUrls);
       markdown = toMarkdown(content.root);
     }
   }
@@ -75,8 +75,12 @@ export function transformHtml(input: HtmlTransformInput, elementRules?: ElementR
   return output;
 }
 
-/** The parsed page, and what is read from it before cleaning: metadata, base URL, signals, links. */
-function parsePage(input: HtmlTransformInput): { parsed: PageSource; output: HtmlTransformOutput; baseUrl: string } {
+/**
+ * The parsed page, and what is read from it before cleaning: metadata, base URL, signals, links.
+ * `knownUrls`: the links' hrefs with their absolute URLs, when they resolved against the same base
+ * as the content's will (no `<base href>`): the content's links are mostly the page's.
+ */
+function parsePage(input: HtmlTransformInput): { parsed: PageSource; output: HtmlTransformOutput; baseUrl: string; knownUrls?: Map<string, string> } {
   const document = parseHtml(input.html);
   const metadata = extractMetadata(document, input.url);
   const hrefs = pageHrefs(document);
@@ -87,8 +91,10 @@ function parsePage(input: HtmlTransformInput): { parsed: PageSource; output: Htm
     const blocked = blockedPageTemplate({ status: input.status ?? 200, signals: output.signals, html: input.html });
     if (blocked) output.blocked = blocked;
   }
-  if (input.want.links) output.links = extractLinks(document, input.url, hrefs);
-  return { parsed: { document }, output, baseUrl };
+  if (!input.want.links) return { parsed: { document }, output, baseUrl };
+  const knownUrls = hrefs.baseHref === undefined ? new Map<string, string>() : undefined;
+  output.links = extractLinks(document, input.url, hrefs, knownUrls);
+  return { parsed: { document }, output, baseUrl, ...(knownUrls ? { knownUrls } : {}) };
 }
 
 /** The part of the page kept by include/exclude tags, taken out of `parsed`. */
@@ -99,7 +105,13 @@ function selectedPage(parsed: PageSource, select: (document: Document) => Docume
 }
 
 /** Takes the parsed page out of `parsed` (the caller keeps no reference to it). */
-function cleanContent(parsed: PageSource, input: HtmlTransformInput, onlyMainContent: boolean, baseUrl: string) {
+function cleanContent(
+  parsed: PageSource,
+  input: HtmlTransformInput,
+  onlyMainContent: boolean,
+  baseUrl: string,
+  knownUrls: ReadonlyMap<string, string> | undefined,
+) {
   const select = (document: Document): Document => {
     const root = input.includeTags.length > 0 ? keepOnly(document, input.includeTags) : document;
     if (input.excludeTags.length > 0) removeMatching(root, input.excludeTags);
@@ -121,7 +133,7 @@ function cleanContent(parsed: PageSource, input: HtmlTransformInput, onlyMainCon
     isFallback = main.isFallback;
   } else root = source.document!;
   removeNonContent(root);
-  resolveUrls(root, baseUrl);
+  resolveUrls(root, baseUrl, knownUrls);
   return { root, isFallback };
 }
 
