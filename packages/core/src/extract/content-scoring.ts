@@ -38,6 +38,8 @@ export interface ContentScores {
   prose: Map<Element, number>;
   /** The chosen root, or undefined when no block scored. */
   root: Element | undefined;
+  /** Blocks after the content's end that the root climbed over (root-expansion.ts): to be cut. */
+  tail: Element[];
 }
 
 /** Prior of a candidate from its class/id hints, role and itemprop. */
@@ -87,7 +89,8 @@ export function scoreContent(body: ParentNode, stats: Map<Element, TextStats>, e
   const scores = new Map<Element, number>();
   for (const [element, score] of raw) scores.set(element, score * (1 - linkDensity(stats.get(element))));
   const chosen = chooseRoot(scores);
-  return { scores, prose, root: chosen && flatDocumentOf(titledDocumentOf(documentOfSections(expandRoot(chosen, prose, stats)))) };
+  const tail: Element[] = [];
+  return { scores, prose, root: chosen && flatDocumentOf(titledDocumentOf(documentOfSections(expandRoot(chosen, prose, stats, tail)))), tail };
 }
 
 /**

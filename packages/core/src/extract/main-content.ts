@@ -25,6 +25,7 @@ import {
   cloneTree,
   collapsedText,
   descendantElements,
+  detachAll,
   documentOf,
   elementOf,
   firstElement,
@@ -212,7 +213,7 @@ function extractOnce(source: PageSource, titles: string[], summaries: string[], 
     for (let node = summary?.parent; node && isTag(node); node = node.parent) summaryAncestors.push(node);
     return findTitleHeading(root, titles, elements);
   });
-  const { scores, prose, root: scoredRoot } = scoreContent(body, stats, remaining);
+  const { scores, prose, root: scoredRoot, tail } = scoreContent(body, stats, remaining);
   const pageProse = totalOf(body, prose);
   const article = soleArticleOf(remaining);
   const root = scoredRoot && preferSoleArticle(scoredRoot, article, stats, prose);
@@ -223,7 +224,8 @@ function extractOnce(source: PageSource, titles: string[], summaries: string[], 
   const container = parts.length === 1 ? parts[0]! : elementOf('div', parts);
   // The body's stats are what measuring the container gives when it is one element of the body,
   // not inside a link (text under a link counts as link text), and the trim removed nothing.
-  const isCut = trimAfterSoleArticle(container, article, prose);
+  const isTailCut = cutTail(container, tail);
+  const isCut = trimAfterSoleArticle(container, article, prose) || isTailCut;
   // Before the edge trim, whose author-box rule takes the name's heading and leaves the bio.
   removeAuthorBoxes(container, stats);
   const isTrimmed = trimArticleEdges(container, heading, stats) || isCut;
@@ -236,6 +238,13 @@ function extractOnce(source: PageSource, titles: string[], summaries: string[], 
   attachTitle(container, chosenParts[0]!, heading, elements);
   const text = measureTotalText(container);
   return { content: container, text, foundText, contentProse, pageProse, hintsMattered: hintsMattered || cleanup.hintsMattered === true };
+}
+
+/** Detaches the blocks of `tail` that `container` holds; true when it detached any. */
+function cutTail(container: Element, tail: Element[]): boolean {
+  const held = tail.filter((element) => element !== container && isWithin(element, container));
+  detachAll(held);
+  return held.length > 0;
 }
 
 function hasLinkAncestor(element: Element): boolean {

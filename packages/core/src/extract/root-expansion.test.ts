@@ -22,6 +22,17 @@ describe('root expansion', () => {
     expect(text).not.toContain('Elsewhere');
   });
 
+  it('keeps the second half of an article split by a box of links', () => {
+    const text = contentText(`<div class="wrap">
+      <div class="lead">${paragraph('opening')}</div>
+      <div class="part">${paragraph('first').repeat(6)}</div>
+      <div class="box">Read also: <a href="/other">Another story about the same council and its ferry</a></div>
+      <div class="part-two">${paragraph('second').repeat(3)}</div>
+    </div>`);
+    expect(text).toContain('The opening part');
+    expect(text).toContain('The second part');
+  });
+
   it('stops at a teaser list beside the article', () => {
     const teaser = (index: number): string =>
       `<li><a href="/story-${index}">Story ${index} headline</a> <span>A summary of that other story, long enough to look like prose, with a clause or two more to read.</span></li>`;
