@@ -258,10 +258,15 @@ export function pruneTree(within: ParentNode, drop: (node: AnyNode) => boolean):
   const parents: ParentNode[] = [within];
   while (parents.length > 0) {
     const parent = parents.pop()!;
-    const children: AnyNode[] = [];
+    const children = parent.children;
+    // A new child list only for a parent that loses a child (most lose none): the list is copied
+    // from the first drop on, and the children are relinked in place either way.
+    let kept: AnyNode[] | undefined;
     let previous: AnyNode | null = null;
-    for (const child of parent.children) {
+    for (let index = 0; index < children.length; index++) {
+      const child = children[index]!;
       if (drop(child)) {
+        kept ??= children.slice(0, index);
         child.parent = null;
         child.prev = null;
         child.next = null;
@@ -270,11 +275,11 @@ export function pruneTree(within: ParentNode, drop: (node: AnyNode) => boolean):
       child.prev = previous;
       if (previous) previous.next = child;
       previous = child;
-      children.push(child);
+      kept?.push(child);
       if (hasChildNodes(child)) parents.push(child as ParentNode);
     }
     if (previous) previous.next = null;
-    parent.children = children;
+    if (kept) parent.children = kept;
   }
 }
 

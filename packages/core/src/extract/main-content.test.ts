@@ -238,6 +238,29 @@ describe('extractMainContent fallback', () => {
     expect(text).not.toContain('About');
   });
 
+  it('removes the chrome around the title that the first pass protected (the fallback judges again)', () => {
+    const html = `<html><head><title>Tiny site title words</title></head><body>
+      <header><h1>Tiny site title words</h1><a href="/menu">Menu link</a></header>
+      <div class="hero"><p>Welcome to this tiny site, where not much happens at all.</p> <a href="/start">Start here</a></div>
+      <footer>© 2024 Tiny site</footer></body></html>`;
+    const result = extractMainContent(parseDocument(html));
+    expect(result.isFallback).toBe(true);
+    expect(textOf(result.document)).toContain('Welcome to this tiny site');
+    expect(textOf(result.document)).not.toContain('Menu link');
+  });
+
+  it('repeats the chrome removals of the first pass on the page parsed again', () => {
+    const html = `<html><body><nav><a href="/">Home</a><a href="/about">About</a></nav>
+      <div class="hero"><h1>Tiny</h1><span>Welcome!</span> <a href="/start">Start here</a></div>
+      <aside><p>Aside words</p></aside><footer>© 2024 Tiny site</footer></body></html>`;
+    const copied = extractMainContent(parseDocument(html));
+    const reparsed = extractMainContentOf({ document: parseDocument(html), reload: () => parseDocument(html) });
+    expect(copied.isFallback).toBe(true);
+    expect(reparsed.isFallback).toBe(true);
+    expect(render(reparsed.document)).toBe(render(copied.document));
+    expect(textOf(reparsed.document)).not.toContain('Aside words');
+  });
+
   it('handles an empty document', () => {
     const result = extractMainContent(parseDocument(''));
     expect(result.isFallback).toBe(true);

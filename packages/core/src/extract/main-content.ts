@@ -18,7 +18,7 @@ import { append, prependChild } from 'domutils';
 import { trimArticleEdges } from './article-edges.js';
 import { removeAuthorBoxes } from './author-box.js';
 import { articleBodyHintPattern, contentItemprops } from './boilerplate-patterns.js';
-import { type ChromeVerdict, removeChrome } from './chrome-removal.js';
+import { type ChromeVerdict, chromeVerdict, removeChrome } from './chrome-removal.js';
 import { type CleanupOptions, cleanContent } from './content-cleanup.js';
 import { scoreContent } from './content-scoring.js';
 import {
@@ -86,6 +86,21 @@ interface Extraction {
    * verdict): the relaxed retry would then repeat it exactly, and is skipped.
    */
   hintsMattered: boolean;
+  /** The pass's chrome removal, for the whole-page fallback to repeat (see `ChromeRemoval`). */
+  chrome: ChromeRemoval;
+}
+
+/**
+ * What a pass's chrome removal took from the body: the whole-page fallback takes the same from the
+ * page parsed again, by position, instead of measuring and judging the page again. `replayable`
+ * is false when protecting the title heading may have kept an element the fallback, which has no
+ * title to protect, removes: an ancestor of the title only (not of an anchor) with a chrome verdict.
+ */
+interface ChromeRemoval {
+  /** The body's elements in document order before the removal. */
+  elements: Element[];
+  removed: [Element, ChromeVerdict][];
+  replayable: boolean;
 }
 
 // Predicates as module functions, not arrows made per call (see `holdsCode` in content-cleanup.ts).
@@ -144,15 +159,21 @@ function totalOf(root: ParentNode, measure: Map<Element, number>): number {
  * by the chrome removal (the same as measuring the body again).
  */
 function cleanedBody(source: PageSource, useClassHints: boolean, title?: (body: ParentNode, elements: Element[]) => Element | undefined) {
-  const body = copyBody(source);
+  return cleanBody(copyBody(source), useClassHints, title);
+}
+
+/** `cleanedBody` on a body already copied (or taken) from the page. */
+function cleanBody(body: ParentNode, useClassHints: boolean, title?: (body: ParentNode, elements: Element[]) => Element | undefined) {
   const elements = descendantElements(body);
   const heading = title?.(body, elements);
   const stats = measureText(body);
   const prose = measureProse(body, stats, elements);
   const anchors = contentAnchors(elements, stats);
+  const anchorPaths = withAncestors(anchors);
+  const replayable = !heading || !guardsChrome(heading, anchorPaths, useClassHints);
   const removed = removeChrome(body, {
     useClassHints,
-    protectedElements: withAncestors(heading ? [...anchors, heading] : anchors),
+    protectedElements: heading ? withAncestors([...anchors, heading]) : anchorPaths,
     stats,
     prose,
     totalProse: totalOf(body, prose),
@@ -162,7 +183,58 @@ function cleanedBody(source: PageSource, useClassHints: boolean, title?: (body: 
     elements,
     removed.map(([element]) => element),
   );
-  return { body, heading, elements, remaining, stats, hintsMattered: removed.some(isByName) };
+  const chrome: ChromeRemoval = { elements, removed, replayable };
+  return { body, heading, elements, remaining, stats, hintsMattered: removed.some(isByName), chrome };
+}
+
+/**
+ * True when the title heading's protection may keep chrome: it or an ancestor, not on the path to
+ * an anchor, has a chrome verdict (spared or not: the sparing reads stats that change as the walk goes).
+ */
+function guardsChrome(heading: Element, anchorPaths: ReadonlySet<Element>, useClassHints: boolean): boolean {
+  for (let node: ParentNode | null = heading; node && isTag(node) && !anchorPaths.has(node); node = node.parent) {
+    if (chromeVerdict(node, useClassHints)) return true;
+  }
+  return false;
+}
+
+/** Where the removed elements stood in the body's element list: all the fallback keeps of the record. */
+interface RemovedPositions {
+  elementCount: number;
+  positions: number[];
+}
+
+/**
+ * The positions of the first pass's removals (undefined when they cannot be repeated). The record's
+ * lists are emptied: the first pass's tree need not stay live while the page is parsed again.
+ */
+function takeRemovedPositions(chrome: ChromeRemoval): RemovedPositions | undefined {
+  const { elements, removed, replayable } = chrome;
+  let result: RemovedPositions | undefined;
+  if (replayable) {
+    const gone = new Set<Element>();
+    for (const [element] of removed) gone.add(element);
+    const positions: number[] = [];
+    for (let index = 0; index < elements.length; index++) if (gone.has(elements[index]!)) positions.push(index);
+    result = { elementCount: elements.length, positions };
+  }
+  chrome.elements = [];
+  chrome.removed = [];
+  return result;
+}
+
+/**
+ * The page's body cleaned as `cleanedBody(source, true)` cleans it (no title to protect): with
+ * the first pass's removals repeated by position when they can be (the page parsed again has the
+ * same elements in the same order), without measuring and judging the page again.
+ */
+function cleanedBodyAgain(source: PageSource, removed: RemovedPositions | undefined): ParentNode {
+  const body = copyBody(source);
+  if (!removed) return cleanBody(body, true).body;
+  const elements = descendantElements(body);
+  if (elements.length !== removed.elementCount) return cleanBody(body, true).body;
+  detachAll(removed.positions.map((position) => elements[position]!));
+  return body;
 }
 
 /** A removal by class/id names (`chromeVerdict`'s class rules), which the relaxed retry does not make. */
@@ -208,7 +280,7 @@ function extractOnce(source: PageSource, titles: string[], summaries: string[], 
   // The summary block is found before chrome removal, which may take it (a `teaser` class).
   let summary: Element | undefined;
   const summaryAncestors: Element[] = [];
-  const { body, heading, elements, remaining, stats, hintsMattered } = cleanedBody(source, useClassHints, (root, elements) => {
+  const { body, heading, elements, remaining, stats, hintsMattered, chrome } = cleanedBody(source, useClassHints, (root, elements) => {
     summary = findSummaryBlock(root, summaries);
     for (let node = summary?.parent; node && isTag(node); node = node.parent) summaryAncestors.push(node);
     return findTitleHeading(root, titles, elements);
@@ -217,7 +289,7 @@ function extractOnce(source: PageSource, titles: string[], summaries: string[], 
   const pageProse = totalOf(body, prose);
   const article = soleArticleOf(remaining);
   const root = scoredRoot && preferSoleArticle(scoredRoot, article, stats, prose);
-  if (!root) return { content: undefined, text: 0, foundText: 0, contentProse: 0, pageProse, hintsMattered };
+  if (!root) return { content: undefined, text: 0, foundText: 0, contentProse: 0, pageProse, hintsMattered, chrome };
   const parts = includeSiblings(root, scores, stats, collapsedText);
   const contentProse = parts.reduce((sum, part) => sum + (prose.get(part) ?? 0), 0);
   const foundText = parts.reduce((sum, part) => sum + (stats.get(part)?.text ?? 0), 0);
@@ -237,7 +309,7 @@ function extractOnce(source: PageSource, titles: string[], summaries: string[], 
   attachSummary(container, chosenParts, summary, summaryAncestors, heading, elements);
   attachTitle(container, chosenParts[0]!, heading, elements);
   const text = measureTotalText(container);
-  return { content: container, text, foundText, contentProse, pageProse, hintsMattered: hintsMattered || cleanup.hintsMattered === true };
+  return { content: container, text, foundText, contentProse, pageProse, hintsMattered: hintsMattered || cleanup.hintsMattered === true, chrome };
 }
 
 /** Detaches the blocks of `tail` that `container` holds; true when it detached any. */
@@ -309,17 +381,23 @@ function extractFrom(source: PageSource): MainContentResult {
   const titles = declaredTitles(sourceDocument(source));
   const summaries = declaredSummaries(sourceDocument(source));
   let best = extractOnce(source, titles, summaries, true);
+  // The first pass judged chrome with class names, as the fallback does.
+  const firstChrome = best.chrome;
+  let relaxedChrome: ChromeRemoval | undefined;
   // The retry is for class names that removed the content: a short article whose teasers or
   // comments the structural trimming took off was found, and is not retried.
   // Nor when no name changed a decision of the first pass: the retry would find the same.
   if (best.foundText < retryBelow && best.hintsMattered) {
     const relaxed = extractOnce(source, titles, summaries, false);
+    relaxedChrome = relaxed.chrome;
     // Only when ignoring class names finds clearly more: a few extra words are usually the chrome
     // (a cookie banner) that the class names rightly removed.
     if (relaxed.text > Math.max(best.text * 1.5, best.text + 200)) best = relaxed;
   }
   if (best.content && !isTooLittle(best)) return { document: documentOf([best.content]), isFallback: false };
-  const { body } = cleanedBody(source, true);
+  const removed = takeRemovedPositions(firstChrome);
+  if (relaxedChrome) takeRemovedPositions(relaxedChrome);
+  const body = cleanedBodyAgain(source, removed);
   const page = elementOf('div', [...body.children]);
   return { document: documentOf([fallbackContent(page, measureTotalText)]), isFallback: true };
 }
