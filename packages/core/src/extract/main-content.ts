@@ -41,6 +41,7 @@ import { declaredSummaries, findSummaryBlock } from './page-summary.js';
 import { declaredTitles, findTitleHeading } from './page-title.js';
 import { includeSiblings } from './sibling-inclusion.js';
 import { preferSoleArticle, soleArticleOf, trimAfterSoleArticle } from './sole-article.js';
+import { titleLead } from './title-lead.js';
 import { titleSection } from './title-section.js';
 import { type TextStats, measureProse, measureText, measureTotalText } from './text-stats.js';
 
@@ -248,12 +249,16 @@ function isByName([, verdict]: [Element, ChromeVerdict]): boolean {
  * `order`: the body's elements in document order before any removal (two `indexOf`s here cost
  * less than a map of every element's position built on every pass).
  */
-function attachTitle(container: Element, firstPart: Element, title: Element | undefined, order: Element[]) {
+function attachTitle(container: Element, firstPart: Element, title: Element | undefined, order: Element[], body: ParentNode) {
   if (!title || isWithin(title, container)) return;
   if (firstElement(container, isH1)) return;
   const titleIndex = order.indexOf(title);
   const firstPartIndex = order.indexOf(firstPart);
   if ((titleIndex < 0 ? Infinity : titleIndex) >= (firstPartIndex < 0 ? -1 : firstPartIndex)) return;
+  const content = collapsedText(container);
+  for (const paragraph of titleLead(title, firstPart, order, body).reverse()) {
+    if (!content.includes(collapsedText(paragraph))) prependChild(container, cloneTree(paragraph));
+  }
   for (const part of [...titleSection(title)].reverse()) if (!isWithin(part, container)) prependChild(container, cloneTree(part));
   prependChild(container, cloneTree(title));
 }
@@ -307,7 +312,7 @@ function extractOnce(source: PageSource, titles: string[], summaries: string[], 
   // The parts as chosen: a container of several parts holds `parts` itself as its child list.
   const chosenParts = [...parts];
   attachSummary(container, chosenParts, summary, summaryAncestors, heading, elements);
-  attachTitle(container, chosenParts[0]!, heading, elements);
+  attachTitle(container, chosenParts[0]!, heading, elements, body);
   const text = measureTotalText(container);
   return { content: container, text, foundText, contentProse, pageProse, hintsMattered: hintsMattered || cleanup.hintsMattered === true, chrome };
 }
