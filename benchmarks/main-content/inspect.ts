@@ -6,6 +6,7 @@
  *   npx tsx benchmarks/main-content/inspect.ts <id-prefix> --readability   the same diff for the peer
  *   npx tsx benchmarks/main-content/inspect.ts --traf-errors         every traf snippet Quarry misses or keeps
  *   ... --opaque-names                                                 the same with class/id names made meaningless
+ *   npx tsx benchmarks/main-content/inspect.ts --name-gap            traf errors made only under opaque names (or only named)
  *
  * Only pages of the tuning folds (folds.ts) are shown: the held-out folds' pages stay unseen.
  * `--folds 0,1` narrows further; a held-out fold cannot be chosen.
@@ -77,11 +78,27 @@ function trace(html: string): void {
   console.log(`ROOT ${root ? `${pathOf(root)} text=${after.get(root)!.text}` : 'none'}`);
 }
 
-if (args.includes('--traf-errors')) {
+/** The traf errors of one page's Quarry output: `MISSING: ...` and `KEPT: ...` lines. */
+function trafErrors(page: { with: string[]; without: string[] }, markdown: string): string[] {
+  const text = collapseWhitespace(markdownToText(markdown));
+  return [
+    ...page.with.filter((snippet) => !text.includes(collapseWhitespace(snippet))).map((snippet) => `MISSING: ${snippet}`),
+    ...page.without.filter((snippet) => text.includes(collapseWhitespace(snippet))).map((snippet) => `KEPT: ${snippet}`),
+  ];
+}
+
+if (args.includes('--name-gap')) {
+  // The errors made under opaque names only (`-`) or under the page's own names only (`+`): where
+  // Quarry leans on class/id words, to be replaced by structure.
   for (const page of loadTraf().filter(inTuning)) {
-    const text = collapseWhitespace(markdownToText(extract(page.html, page.url).markdown));
-    for (const snippet of page.with) if (!text.includes(collapseWhitespace(snippet))) console.log(`${page.id.slice(0, 8)} MISSING: ${snippet}`);
-    for (const snippet of page.without) if (text.includes(collapseWhitespace(snippet))) console.log(`${page.id.slice(0, 8)} KEPT: ${snippet}`);
+    const named = trafErrors(page, extractPage(page.html, page.url).markdown);
+    const opaque = trafErrors(page, extractPage(withOpaqueNames(page.html), page.url).markdown);
+    for (const error of opaque) if (!named.includes(error)) console.log(`${page.id.slice(0, 8)} - opaque only ${error}  (${page.url})`);
+    for (const error of named) if (!opaque.includes(error)) console.log(`${page.id.slice(0, 8)} + named only ${error}  (${page.url})`);
+  }
+} else if (args.includes('--traf-errors')) {
+  for (const page of loadTraf().filter(inTuning)) {
+    for (const error of trafErrors(page, extract(page.html, page.url).markdown)) console.log(`${page.id.slice(0, 8)} ${error}`);
   }
 } else {
   const aeb = loadAeb().find((page) => inTuning(page) && page.id.startsWith(prefix));
