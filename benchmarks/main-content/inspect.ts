@@ -5,6 +5,7 @@
  *   npx tsx benchmarks/main-content/inspect.ts <id-prefix> --trace   chrome removed, candidates, root
  *   npx tsx benchmarks/main-content/inspect.ts <id-prefix> --readability   the same diff for the peer
  *   npx tsx benchmarks/main-content/inspect.ts --traf-errors         every traf snippet Quarry misses or keeps
+ *   npx tsx benchmarks/main-content/inspect.ts --traf-errors --versus   only those readability gets right
  *   ... --opaque-names                                                 the same with class/id names made meaningless
  *
  * Only pages of the tuning folds (folds.ts) are shown: the held-out folds' pages stay unseen.
@@ -78,10 +79,19 @@ function trace(html: string): void {
 }
 
 if (args.includes('--traf-errors')) {
+  /** `--versus`: only the snippets readability gets right (the structural decisions where it beats Quarry). */
+  const isVersus = args.includes('--versus');
   for (const page of loadTraf().filter(inTuning)) {
     const text = collapseWhitespace(markdownToText(extract(page.html, page.url).markdown));
-    for (const snippet of page.with) if (!text.includes(collapseWhitespace(snippet))) console.log(`${page.id.slice(0, 8)} MISSING: ${snippet}`);
-    for (const snippet of page.without) if (text.includes(collapseWhitespace(snippet))) console.log(`${page.id.slice(0, 8)} KEPT: ${snippet}`);
+    const peer = isVersus ? collapseWhitespace(markdownToText(readabilityExtractor(pageHtml(page.html), page.url).markdown)) : undefined;
+    for (const snippet of page.with) {
+      const clean = collapseWhitespace(snippet);
+      if (!text.includes(clean) && (peer === undefined || peer.includes(clean))) console.log(`${page.id.slice(0, 8)} MISSING: ${snippet}`);
+    }
+    for (const snippet of page.without) {
+      const clean = collapseWhitespace(snippet);
+      if (text.includes(clean) && (peer === undefined || !peer.includes(clean))) console.log(`${page.id.slice(0, 8)} KEPT: ${snippet}`);
+    }
   }
 } else {
   const aeb = loadAeb().find((page) => inTuning(page) && page.id.startsWith(prefix));
