@@ -99,17 +99,6 @@ function endsContent(block: Element): boolean {
   return !flowBlockTags.has(block.name) && sectionBlockLevel(block) === 0;
 }
 
-/**
- * True when a block of a document's flow is a child of `block` (a docs section's `p` or `table`
- * beside its title's wrappers, Sphinx's `div.versionadded > p`): a part of the document, however
- * weakly it scores. A box of the page's holds its text in wrappers (a page builder's element:
- * `div > div > div > h4 + p`).
- */
-function holdsFlowBlock(block: Element): boolean {
-  for (const child of block.children) if (isTag(child) && flowBlockTags.has(child.name)) return true;
-  return false;
-}
-
 /** The last child of `parent` with text enough to continue content (the site footer's place under `body`). */
 function lastTextBlock(parent: Element, stats: Map<Element, TextStats>): Element | undefined {
   for (let index = parent.children.length - 1; index >= 0; index--) {
@@ -174,7 +163,7 @@ export function expandRoot(
         addedProse += siblingProse;
         const isWeak = (scores.get(sibling) ?? 0) < weakScore && siblingProse < maximumTailProseShare * (prose.get(best) ?? 0);
         // A block of a document's flow or a section opened by its heading goes on with the document.
-        if (isAfter && isWeak && endsContent(sibling) && !holdsFlowBlock(sibling)) weak.push(sibling);
+        if (isAfter && isWeak && endsContent(sibling)) weak.push(sibling);
         else if (isAfter) weak.length = 0;
       } else clutter += text;
       if (isAfter && !end && !isContinuation && text >= minimumContinuationLength && endsContent(sibling)) {
