@@ -90,7 +90,7 @@ export function scoreContent(body: ParentNode, stats: Map<Element, TextStats>, e
   for (const [element, score] of raw) scores.set(element, score * (1 - linkDensity(stats.get(element))));
   const chosen = chooseRoot(scores);
   const tail: Element[] = [];
-  return { scores, prose, root: chosen && flatDocumentOf(titledDocumentOf(documentOfSections(expandRoot(chosen, prose, stats, scores, tail)))), tail };
+  return { scores, prose, root: chosen && flatDocumentOf(titledDocumentOf(documentOfSections(expandRoot(chosen, prose, stats, tail)))), tail };
 }
 
 /**

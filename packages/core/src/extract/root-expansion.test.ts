@@ -43,20 +43,4 @@ describe('root expansion', () => {
     expect(text).toContain('The story part');
     expect(text).not.toContain('A summary of that other story');
   });
-
-  it('cuts the weak boxes after the content that the climb took, not one followed by more text', () => {
-    const box = (words: string): string => `<div class="box"><div><div><p>${words}, a note of the publisher on the article.</p></div></div></div>`;
-    const page = (after: string): string => `<div class="wrap">
-      <div class="lead">${paragraph('opening').repeat(3)}</div>
-      <div class="part">${paragraph('first').repeat(6)}</div>
-      ${after}
-    </div>`;
-    const cut = contentText(page(`${box('Original publication')}${box('Funding')}`));
-    expect(cut).toContain('The opening part');
-    expect(cut).not.toContain('Original publication');
-    expect(cut).not.toContain('Funding');
-    const kept = contentText(page(`${box('Picture caption')}<div class="part-two">${paragraph('second').repeat(2)}</div>`));
-    expect(kept).toContain('Picture caption');
-    expect(kept).toContain('The second part');
-  });
 });

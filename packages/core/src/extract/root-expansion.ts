@@ -12,12 +12,6 @@
  * pulls the root up nor holds it back, and when the root climbs over it, it is handed back as the
  * content's tail, to be cut. An article cut in two by a link box keeps its second half, which
  * holds more prose.
- *
- * The last blocks after the content may read as prose and still score weakly, as readability
- * scores a sibling of its top candidate (under a fifth of the root's score): a publication note,
- * a picture's caption box, a list of teasers with summaries. They help the climb as before, but
- * when nothing that scores follows them at that level and the root climbs over them, they are
- * its tail too, each holding less than a quarter of the content's prose.
  */
 import { type AnyNode, type Element, isTag, isText } from 'domhandler';
 import { collapsedText, descendantElements, headingTags } from './dom-tools.js';
@@ -78,12 +72,6 @@ export function isTeaserList(element: Element): boolean {
 /** What follows the content's end is its tail when it holds less than this share of the root's prose. */
 const maximumTailProseShare = 0.25;
 
-/**
- * A prose block after the content that scores below this share of the root's score (readability's
- * threshold for joining a sibling of its top candidate) is a weak continuation...
- */
-const weakContinuationScoreShare = 0.2;
-
 /** Blocks of a document's own flow: a list of links or a table there is part of the document. */
 const flowBlockTags: ReadonlySet<string> = new Set([...headingTags, 'p', 'ul', 'ol', 'dl', 'table', 'pre', 'blockquote', 'figure', 'hr', 'img', 'picture']);
 /** Tags that say a block is not the main content (ARIA's complementary, navigation, contentinfo). */
@@ -111,17 +99,9 @@ function lastTextBlock(parent: Element, stats: Map<Element, TextStats>): Element
 /**
  * The highest ancestor of `root` (up to `body`, and not past the page's main landmark) that only
  * adds content; `root` itself if none. `tail` receives the blocks after the content's end that the
- * chosen ancestor holds (see the module comment), for the caller to cut. `scores`: the candidates'
- * content scores (content-scoring.ts), which tell the weak continuations at the content's end.
+ * chosen ancestor holds (see the module comment), for the caller to cut.
  */
-export function expandRoot(
-  root: Element,
-  prose: Map<Element, number>,
-  stats: Map<Element, TextStats>,
-  scores: Map<Element, number>,
-  tail: Element[] = [],
-): Element {
-  const weakScore = weakContinuationScoreShare * (scores.get(root) ?? 0);
+export function expandRoot(root: Element, prose: Map<Element, number>, stats: Map<Element, TextStats>, tail: Element[] = []): Element {
   let best = root;
   let current = root;
   let addedProse = 0;
@@ -138,8 +118,6 @@ export function expandRoot(
     let tailProse = 0;
     let tailClutter = 0;
     const levelTail: Element[] = [];
-    // Weak continuations after the content, since the last block that scores.
-    const weak: Element[] = [];
     for (const sibling of parent.children) {
       if (sibling === current) isAfter = true;
       if (sibling === current || !isTag(sibling)) continue;
@@ -159,20 +137,14 @@ export function expandRoot(
       if (end) {
         if (isContinuation) tailProse += siblingProse;
         else tailClutter += text;
-      } else if (isContinuation) {
-        addedProse += siblingProse;
-        const isWeak = (scores.get(sibling) ?? 0) < weakScore && siblingProse < maximumTailProseShare * (prose.get(best) ?? 0);
-        // A block of a document's flow or a section opened by its heading goes on with the document.
-        if (isAfter && isWeak && endsContent(sibling)) weak.push(sibling);
-        else if (isAfter) weak.length = 0;
-      } else clutter += text;
+      } else if (isContinuation) addedProse += siblingProse;
+      else clutter += text;
       if (isAfter && !end && !isContinuation && text >= minimumContinuationLength && endsContent(sibling)) {
         end = sibling;
         levelTail.push(sibling);
       }
     }
-    // A second half after the end (more prose) makes the weak blocks before it part of the article.
-    if (tailProse < maximumTailProseShare * (prose.get(best) ?? 0)) pendingTail.push(...weak, ...levelTail);
+    if (tailProse < maximumTailProseShare * (prose.get(best) ?? 0)) pendingTail.push(...levelTail);
     else {
       addedProse += tailProse;
       clutter += tailClutter;
