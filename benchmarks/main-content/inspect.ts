@@ -5,6 +5,7 @@
  *   npx tsx benchmarks/main-content/inspect.ts <id-prefix> --trace   chrome removed, candidates, root
  *   npx tsx benchmarks/main-content/inspect.ts <id-prefix> --readability   the same diff for the peer
  *   npx tsx benchmarks/main-content/inspect.ts --traf-errors         every traf snippet Quarry misses or keeps
+ *   npx tsx benchmarks/main-content/inspect.ts --traf-errors --versus   only those readability gets right
  *   ... --opaque-names                                                 the same with class/id names made meaningless
  *   npx tsx benchmarks/main-content/inspect.ts --name-gap            traf errors made only under opaque names (or only named)
  *
@@ -79,11 +80,17 @@ function trace(html: string): void {
 }
 
 /** The traf errors of one page's Quarry output: `MISSING: ...` and `KEPT: ...` lines. */
-function trafErrors(page: { with: string[]; without: string[] }, markdown: string): string[] {
+function trafErrors(page: { with: string[]; without: string[] }, markdown: string, peer?: string): string[] {
   const text = collapseWhitespace(markdownToText(markdown));
   return [
-    ...page.with.filter((snippet) => !text.includes(collapseWhitespace(snippet))).map((snippet) => `MISSING: ${snippet}`),
-    ...page.without.filter((snippet) => text.includes(collapseWhitespace(snippet))).map((snippet) => `KEPT: ${snippet}`),
+    ...page.with
+      .map(collapseWhitespace)
+      .filter((snippet) => !text.includes(snippet) && (peer === undefined || peer.includes(snippet)))
+      .map((snippet) => `MISSING: ${snippet}`),
+    ...page.without
+      .map(collapseWhitespace)
+      .filter((snippet) => text.includes(snippet) && (peer === undefined || !peer.includes(snippet)))
+      .map((snippet) => `KEPT: ${snippet}`),
   ];
 }
 
@@ -97,8 +104,11 @@ if (args.includes('--name-gap')) {
     for (const error of named) if (!opaque.includes(error)) console.log(`${page.id.slice(0, 8)} + named only ${error}  (${page.url})`);
   }
 } else if (args.includes('--traf-errors')) {
+  /** `--versus`: only the snippets readability gets right (the structural decisions where it beats Quarry). */
+  const isVersus = args.includes('--versus');
   for (const page of loadTraf().filter(inTuning)) {
-    for (const error of trafErrors(page, extract(page.html, page.url).markdown)) console.log(`${page.id.slice(0, 8)} ${error}`);
+    const peer = isVersus ? collapseWhitespace(markdownToText(readabilityExtractor(pageHtml(page.html), page.url).markdown)) : undefined;
+    for (const error of trafErrors(page, extract(page.html, page.url).markdown, peer)) console.log(`${page.id.slice(0, 8)} ${error}`);
   }
 } else {
   const aeb = loadAeb().find((page) => inTuning(page) && page.id.startsWith(prefix));

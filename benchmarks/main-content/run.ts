@@ -8,6 +8,9 @@
  * pages of those folds (the tuning folds; see folds.ts), `--opaque-names` replaces every class and
  * id name by a meaningless one before both pipelines (opaque-names.ts: a proxy for unseen sites).
  *
+ * `--versus` lists the traf pages where readability scores better than Quarry (tp - fp - fn per page),
+ * both extractors' counts side by side.
+ *
  * Folds: pages are split by site (hostname) into five folds; each fold's F1 is printed for both
  * extractors with the mean and spread, so a change can be judged on sites it was not tuned on.
  */
@@ -28,6 +31,8 @@ const flag = (name: string): string | undefined => {
 const corpora = flag('--corpus') ? [flag('--corpus')!] : ['aeb', 'traf'];
 const dumpDir = flag('--dump');
 const listPages = args.includes('--pages');
+/** `--versus`: traf pages where readability's snippet counts beat Quarry's, side by side. */
+const listVersus = args.includes('--versus');
 const onlyFolds = parseFolds(flag('--folds'));
 const inFolds = (url: string): boolean => !onlyFolds || onlyFolds.includes(foldOf(url));
 /** Class and id names replaced by meaningless ones before both pipelines (opaque-names.ts). */
@@ -134,10 +139,12 @@ if (corpora.includes('aeb')) {
 if (corpora.includes('traf')) {
   const pages = loadTraf().filter((page) => inFolds(page.url));
   const runs = pages.map((page, index) => runPage(page.id, page.url, pageHtml(page.html), index));
+  const countsOf: Record<string, SnippetCounts[]> = {};
   for (const name of names) {
     const counts: SnippetCounts[] = runs.map((run, index) =>
       snippetCounts(markdownToText(run.outputs[name]!.markdown), pages[index]!.with, pages[index]!.without),
     );
+    countsOf[name] = counts;
     rows.push(timingRow('traf', name, runs, trafScores(counts)));
     foldRows(
       'traf',
@@ -153,6 +160,16 @@ if (corpora.includes('traf')) {
         }
       });
     }
+  }
+  if (listVersus) {
+    const net = (count: SnippetCounts): number => count.tp - count.fp - count.fn;
+    const show = (count: SnippetCounts): string => `tp=${count.tp} fp=${count.fp} fn=${count.fn}`;
+    countsOf.quarry!.forEach((quarry, index) => {
+      const readability = countsOf.readability![index]!;
+      if (net(readability) > net(quarry)) {
+        console.log(`versus ${runs[index]!.id.slice(0, 8)} quarry ${show(quarry)} | readability ${show(readability)} ${runs[index]!.url}`);
+      }
+    });
   }
 }
 
