@@ -47,6 +47,12 @@ export interface CleanupOptions {
    * retry (without hints) would then clean the content otherwise. Left alone when no weight did.
    */
   hintsMattered?: boolean;
+  /**
+   * Set by the cleanup: true when the `stats` passed in are still what `measureText(container)`
+   * gives after it (every removal discounted, no text cut, no second measure), so that the caller
+   * can read the content's text from them instead of measuring it again.
+   */
+  isStatsKept?: boolean;
 }
 
 /** Blocks longer than this (weighted characters) are never matched against chrome texts. */
@@ -954,9 +960,11 @@ function isInFlow(heading: Element): boolean {
  * the cleanup neither detached a node nor cut a text since `emptyBefore` was found (the headings
  * empty now are those, not found again).
  */
-function removeOrphanHeadings(container: Element, emptyBefore: Set<Element>, isUnchanged: boolean): void {
+function removeOrphanHeadings(container: Element, emptyBefore: Set<Element>, isUnchanged: boolean, stats: Map<Element, TextStats>): void {
   for (const heading of isUnchanged ? emptyBefore : emptySectionHeadings(container)) {
-    if (!emptyBefore.has(heading) || !isInFlow(heading)) detach(heading);
+    if (emptyBefore.has(heading) && isInFlow(heading)) continue;
+    discountStats(heading, stats, container);
+    detach(heading);
   }
 }
 
@@ -983,7 +991,8 @@ export function cleanContent(container: Element, options: CleanupOptions): void 
     removePictureLabels(container, stats);
     removeRepeatedCaptions(container, stats);
     const isCut = removeCreditTails(container, stats);
-    removeOrphanHeadings(container, emptyBefore, !isCut && detachedCount() === detachedBefore);
+    removeOrphanHeadings(container, emptyBefore, !isCut && detachedCount() === detachedBefore, stats);
+    options.isStatsKept = options.stats !== undefined && stats === options.stats && !isCut;
   } finally {
     shareElements(undefined);
   }
