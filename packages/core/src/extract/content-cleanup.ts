@@ -13,6 +13,7 @@ import {
   collapsedText,
   descendantElements,
   detach,
+  detachedCount,
   documentSectionPeers,
   firstElement,
   childrenFirst,
@@ -26,6 +27,8 @@ import {
   isNoteAside,
   sectionHeadingLevel,
   sectionPeersNeeded,
+  shareElements,
+  sharedElements,
 } from './dom-tools.js';
 import { removePictureLabels } from './picture-labels.js';
 import { clearSectionsHoldMemo, sectionBlockLevel, sectionsHoldParent, startSectionsHoldMemo, stopSectionsHoldMemo } from './section-blocks.js';
@@ -44,6 +47,12 @@ export interface CleanupOptions {
    * retry (without hints) would then clean the content otherwise. Left alone when no weight did.
    */
   hintsMattered?: boolean;
+  /**
+   * Set by the cleanup: true when the `stats` passed in are still what `measureText(container)`
+   * gives after it (every removal discounted, no text cut, no second measure), so that the caller
+   * can read the content's text from them instead of measuring it again.
+   */
+  isStatsKept?: boolean;
 }
 
 /** Blocks longer than this (weighted characters) are never matched against chrome texts. */
@@ -703,10 +712,12 @@ function clutterVerdict(container: Container): boolean {
 }
 
 function removeClutter(container: Element, options: CleanupOptions, stats: Map<Element, TextStats>): void {
-  const elements = descendantElements(container).reverse(); // children before parents
+  const elements = sharedElements(container);
   const tables = new Map<Element, TableText>();
   startSectionsHoldMemo();
-  for (const element of elements) {
+  // Backwards: children before parents.
+  for (let index = elements.length - 1; index >= 0; index--) {
+    const element = elements[index]!;
     if (!conditionalTags.has(element.name) || !element.parent) continue;
     const elementStats = stats.get(element);
     if (elementStats && isClutter(element, elementStats, options, stats, tables)) {
@@ -768,7 +779,7 @@ function removeLinkRuns(container: Element, stats: Map<Element, TextStats>): voi
   // No copy of each child list, no closure and no run array per parent (it allocated about 6 % of
   // a page's garbage): the children are read by index, which steps back past a removed run.
   const run: Element[] = [];
-  const elements = descendantElements(container);
+  const elements = sharedElements(container);
   startSectionsHoldMemo();
   for (let parentIndex = -1; parentIndex < elements.length; parentIndex++) {
     const parent = parentIndex < 0 ? container : elements[parentIndex]!;
@@ -798,7 +809,7 @@ function isCaption(element: Element): boolean {
  */
 function removeRepeatedCaptions(container: Element, stats: Map<Element, TextStats>): void {
   const seen = new Set<string>();
-  for (const element of descendantElements(container)) {
+  for (const element of sharedElements(container)) {
     if (!element.parent || !isCaption(element)) continue;
     const text = collapsedText(element);
     if (text === '') continue;
@@ -826,9 +837,10 @@ function isCaptionBlock(element: Element, stats: Map<Element, TextStats>): boole
   return !!previousStats && previousStats.images > 0 && previousStats.text === 0;
 }
 
-/** Cuts the photo credit off the end of each caption; the caption's own words stay. */
-function removeCreditTails(container: Element, stats: Map<Element, TextStats>): void {
-  for (const element of descendantElements(container)) {
+/** Cuts the photo credit off the end of each caption; the caption's own words stay. True when it cut any. */
+function removeCreditTails(container: Element, stats: Map<Element, TextStats>): boolean {
+  let isCut = false;
+  for (const element of sharedElements(container)) {
     const elementStats = stats.get(element);
     if (!elementStats || elementStats.text === 0 || elementStats.text > chromeTextMaximum || elementStats.blocks !== 1) continue;
     if (!isCaptionBlock(element, stats)) continue;
@@ -836,8 +848,11 @@ function removeCreditTails(container: Element, stats: Map<Element, TextStats>): 
     while (last && isText(last) && last.data.trim() === '') last = last.prev;
     if (!last || !isText(last)) continue;
     const match = creditTailPattern.exec(last.data.trimEnd());
-    if (match) last.data = last.data.slice(0, match.index).trimEnd();
+    if (!match) continue;
+    last.data = last.data.slice(0, match.index).trimEnd();
+    isCut = true;
   }
+  return isCut;
 }
 
 /**
@@ -941,11 +956,15 @@ function isInFlow(heading: Element): boolean {
 /**
  * Headings left with nothing under them go: their section was chrome, or they label a widget whose
  * body the page fills in later. A heading whose section was already empty in the page and that
- * sits in a flow of content (a "LICENSE: MIT" line, a group of signatures) stays.
+ * sits in a flow of content (a "LICENSE: MIT" line, a group of signatures) stays. `isUnchanged`:
+ * the cleanup neither detached a node nor cut a text since `emptyBefore` was found (the headings
+ * empty now are those, not found again).
  */
-function removeOrphanHeadings(container: Element, emptyBefore: Set<Element>): void {
-  for (const heading of emptySectionHeadings(container)) {
-    if (!emptyBefore.has(heading) || !isInFlow(heading)) detach(heading);
+function removeOrphanHeadings(container: Element, emptyBefore: Set<Element>, isUnchanged: boolean, stats: Map<Element, TextStats>): void {
+  for (const heading of isUnchanged ? emptyBefore : emptySectionHeadings(container)) {
+    if (emptyBefore.has(heading) && isInFlow(heading)) continue;
+    discountStats(heading, stats, container);
+    detach(heading);
   }
 }
 
@@ -957,15 +976,24 @@ function removeOrphanHeadings(container: Element, emptyBefore: Set<Element>): vo
  */
 export function cleanContent(container: Element, options: CleanupOptions): void {
   documentSectionBlocks = new WeakMap();
-  const emptyBefore = emptySectionHeadings(container);
-  let stats = options.stats ?? measureText(container);
-  if (removeChromeSections(container, stats)) stats = measureText(container);
-  removeChromeTexts(container, stats);
-  removeIconLinkRows(container, stats);
-  removeClutter(container, options, stats);
-  removeLinkRuns(container, stats);
-  removePictureLabels(container, stats);
-  removeRepeatedCaptions(container, stats);
-  removeCreditTails(container, stats);
-  removeOrphanHeadings(container, emptyBefore);
+  // The rules change the tree only by detaching (and `removeCreditTails` by cutting texts): one
+  // walk of the content's elements serves them all until something is detached.
+  shareElements(container);
+  try {
+    const detachedBefore = detachedCount();
+    const emptyBefore = emptySectionHeadings(container);
+    let stats = options.stats ?? measureText(container);
+    if (removeChromeSections(container, stats)) stats = measureText(container);
+    removeChromeTexts(container, stats);
+    removeIconLinkRows(container, stats);
+    removeClutter(container, options, stats);
+    removeLinkRuns(container, stats);
+    removePictureLabels(container, stats);
+    removeRepeatedCaptions(container, stats);
+    const isCut = removeCreditTails(container, stats);
+    removeOrphanHeadings(container, emptyBefore, !isCut && detachedCount() === detachedBefore, stats);
+    options.isStatsKept = options.stats !== undefined && stats === options.stats && !isCut;
+  } finally {
+    shareElements(undefined);
+  }
 }

@@ -440,8 +440,50 @@ export function isWithin(node: AnyNode, other: AnyNode): boolean {
   return node === other || isAncestorOf(other, node);
 }
 
+/**
+ * Nodes taken out of a tree by `detach` and `detachAll` so far: a list of elements walked when it
+ * read N is still the tree's while it reads N (the cleanup's rules change the tree only by detaching).
+ */
+let detachedNodes = 0;
+
 export function detach(node: AnyNode): void {
-  if (node.parent) removeElement(node);
+  if (!node.parent) return;
+  removeElement(node);
+  detachedNodes++;
+}
+
+/** The count of nodes detached so far (see `detachedNodes`): unchanged means no node was detached. */
+export function detachedCount(): number {
+  return detachedNodes;
+}
+
+/** The root whose element list `sharedElements` keeps, between `shareElements(root)` and `shareElements(undefined)`. */
+let sharedRoot: ParentNode | undefined;
+let sharedList: readonly Element[] = [];
+let sharedAt = -1;
+
+/**
+ * Lets `sharedElements(root)` hand the same list to every rule until a node is detached (most
+ * content loses nothing to a cleanup, and each rule walked it again); `undefined` ends it and lets
+ * the list go. Only for a stretch of code that changes the tree by `detach` and `detachAll` alone.
+ */
+export function shareElements(root: ParentNode | undefined): void {
+  sharedRoot = root;
+  sharedList = [];
+  sharedAt = -1;
+}
+
+/**
+ * `descendantElements(root)`, the same array while no node was detached since it was walked (for
+ * the root `shareElements` named; a fresh walk for any other). Read it, never change it.
+ */
+export function sharedElements(root: ParentNode): readonly Element[] {
+  if (root !== sharedRoot) return descendantElements(root);
+  if (sharedAt !== detachedNodes) {
+    sharedList = descendantElements(root);
+    sharedAt = detachedNodes;
+  }
+  return sharedList;
 }
 
 /**
@@ -453,6 +495,7 @@ export function detachAll(nodes: readonly AnyNode[]): void {
   const byParent = new Map<ParentNode, Set<AnyNode>>();
   for (const node of nodes) {
     if (!node.parent) continue;
+    detachedNodes++;
     let doomed = byParent.get(node.parent);
     if (!doomed) byParent.set(node.parent, (doomed = new Set()));
     doomed.add(node);

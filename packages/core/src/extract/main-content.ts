@@ -247,20 +247,21 @@ function isByName([, verdict]: [Element, ChromeVerdict]): boolean {
  * Puts (a copy of) the title heading on top when it came before the content and is not in it,
  * with the section it opens in its own container (a manual page's NAME: `title-section.ts`).
  * `order`: the body's elements in document order before any removal (two `indexOf`s here cost
- * less than a map of every element's position built on every pass).
+ * less than a map of every element's position built on every pass). True when it attached it.
  */
-function attachTitle(container: Element, firstPart: Element, title: Element | undefined, order: Element[], body: ParentNode) {
-  if (!title || isWithin(title, container)) return;
-  if (firstElement(container, isH1)) return;
+function attachTitle(container: Element, firstPart: Element, title: Element | undefined, order: Element[], body: ParentNode): boolean {
+  if (!title || isWithin(title, container)) return false;
+  if (firstElement(container, isH1)) return false;
   const titleIndex = order.indexOf(title);
   const firstPartIndex = order.indexOf(firstPart);
-  if ((titleIndex < 0 ? Infinity : titleIndex) >= (firstPartIndex < 0 ? -1 : firstPartIndex)) return;
+  if ((titleIndex < 0 ? Infinity : titleIndex) >= (firstPartIndex < 0 ? -1 : firstPartIndex)) return false;
   const content = collapsedText(container);
   for (const paragraph of titleLead(title, firstPart, order, body).reverse()) {
     if (!content.includes(collapsedText(paragraph))) prependChild(container, cloneTree(paragraph));
   }
   for (const part of [...titleSection(title)].reverse()) if (!isWithin(part, container)) prependChild(container, cloneTree(part));
   prependChild(container, cloneTree(title));
+  return true;
 }
 
 /**
@@ -268,17 +269,26 @@ function attachTitle(container: Element, firstPart: Element, title: Element | un
  * content does not hold it and it came before the content or inside it (chrome removal took it:
  * a `header`, a `teaser` class): after the title when the content holds the title, else on top
  * (the title then goes above it). `ancestors`: the summary's ancestors before chrome removal.
+ * True when it attached it.
  */
-function attachSummary(container: Element, parts: Element[], summary: Element | undefined, ancestors: Element[], title: Element | undefined, order: Element[]) {
-  if (!summary || isWithin(summary, container)) return;
+function attachSummary(
+  container: Element,
+  parts: Element[],
+  summary: Element | undefined,
+  ancestors: Element[],
+  title: Element | undefined,
+  order: Element[],
+): boolean {
+  if (!summary || isWithin(summary, container)) return false;
   const summaryIndex = order.indexOf(summary);
-  if (summaryIndex < 0) return;
+  if (summaryIndex < 0) return false;
   const isBefore = summaryIndex < order.indexOf(parts[0]!);
-  if (!isBefore && !parts.some((part) => ancestors.includes(part))) return;
-  if (collapsedText(container).includes(collapsedText(summary))) return;
+  if (!isBefore && !parts.some((part) => ancestors.includes(part))) return false;
+  if (collapsedText(container).includes(collapsedText(summary))) return false;
   const copy = cloneTree(summary);
   if (title && isWithin(title, container)) append(title, copy);
   else prependChild(container, copy);
+  return true;
 }
 
 function extractOnce(source: PageSource, titles: string[], summaries: string[], useClassHints: boolean): Extraction {
@@ -311,9 +321,11 @@ function extractOnce(source: PageSource, titles: string[], summaries: string[], 
   cleanContent(container, cleanup);
   // The parts as chosen: a container of several parts holds `parts` itself as its child list.
   const chosenParts = [...parts];
-  attachSummary(container, chosenParts, summary, summaryAncestors, heading, elements);
-  attachTitle(container, chosenParts[0]!, heading, elements, body);
-  const text = measureTotalText(container);
+  const isSummaryAttached = attachSummary(container, chosenParts, summary, summaryAncestors, heading, elements);
+  const isTitleAttached = attachTitle(container, chosenParts[0]!, heading, elements, body);
+  // The content's text from the body's stats when the cleanup kept them and nothing was added since.
+  const keptText = cleanup.isStatsKept && !isSummaryAttached && !isTitleAttached ? stats.get(container)?.text : undefined;
+  const text = keptText ?? measureTotalText(container);
   return { content: container, text, foundText, contentProse, pageProse, hintsMattered: hintsMattered || cleanup.hintsMattered === true, chrome };
 }
 

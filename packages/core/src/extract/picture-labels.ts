@@ -5,7 +5,7 @@
  * stays: it describes that figure.
  */
 import { type Element, isTag, isText } from 'domhandler';
-import { collapsedText, descendantElements, detach } from './dom-tools.js';
+import { collapsedText, descendantElements, detach, sharedElements } from './dom-tools.js';
 import { type TextStats, discountStats } from './text-stats.js';
 
 /** Longest label (weighted characters): a caption line, not a paragraph. */
@@ -47,7 +47,7 @@ function isPictureLabel(element: Element, stats: Map<Element, TextStats>): boole
  */
 function removeRepeatedPictureLabels(container: Element, stats: Map<Element, TextStats>): void {
   const byText = new Map<string, Element[]>();
-  for (const element of descendantElements(container)) {
+  for (const element of sharedElements(container)) {
     if (!isPictureLabel(element, stats)) continue;
     const text = collapsedText(element);
     const copies = byText.get(text);
@@ -131,7 +131,7 @@ function galleryWrapper(run: Element[], stats: Map<Element, TextStats>, containe
  * pictures stay.
  */
 function removeGalleryLabels(container: Element, stats: Map<Element, TextStats>): void {
-  for (const parent of descendantElements(container)) {
+  for (const parent of sharedElements(container)) {
     if (!parent.parent) continue;
     const parentStats = stats.get(parent);
     if (!parentStats || parentStats.images < galleryItemMinimum) continue;
