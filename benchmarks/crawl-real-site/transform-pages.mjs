@@ -9,7 +9,9 @@
  * `--core` loads a copied `packages/core/dist` (e.g. node_modules/.before-core) instead of the
  * current build. `--compare DIST` runs the current build and DIST in the same process, page by page
  * alternating which goes first, so both see the same machine load (the steady figure on a shared
- * machine; use `--repeat 3`). Add `node --cpu-prof` to profile.
+ * machine; use `--repeat 3`). Add `node --cpu-prof` to profile. With `--compare`, every page whose
+ * markdown or links differ between the two builds is listed (URL and first differing line), so a
+ * change meant to keep the output can be checked page by page, not only by the hash.
  */
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -43,14 +45,30 @@ const cpuMs = () => {
   return (user + system) / 1000;
 };
 for (const variant of variants) Object.assign(variant, { hash: createHash('sha256'), cpu: 0 });
+/** Pages whose output differs between the two builds: URL and first differing line of each. */
+const differences = [];
+const firstDifference = (left, right) => {
+  const leftLines = left.split('\n');
+  const rightLines = right.split('\n');
+  const index = leftLines.findIndex((line, position) => line !== rightLines[position]);
+  const at = index < 0 ? leftLines.length : index;
+  return `line ${at + 1}: ${JSON.stringify((leftLines[at] ?? '').slice(0, 120))} vs ${JSON.stringify((rightLines[at] ?? '').slice(0, 120))}`;
+};
 for (let round = 0; round < Number(values.repeat); round++) {
   pages.forEach((page, index) => {
     const order = (index + round) % 2 === 0 ? variants : [...variants].reverse();
+    const texts = new Map();
     for (const variant of order) {
       const start = cpuMs();
       const output = variant.core.transformHtml(crawlTransformInput(page));
       variant.cpu += cpuMs() - start;
-      if (round === 0) variant.hash.update(`${page.url}\n${output.markdown}\n${output.links.join('\n')}\n`);
+      if (round !== 0) continue;
+      const text = `${output.markdown}\n${output.links.join('\n')}\n`;
+      variant.hash.update(`${page.url}\n${text}`);
+      texts.set(variant, text);
+    }
+    if (round === 0 && variants.length === 2 && texts.get(variants[0]) !== texts.get(variants[1])) {
+      differences.push(`${page.url} ${firstDifference(texts.get(variants[0]), texts.get(variants[1]))}`);
     }
   });
 }
@@ -67,3 +85,7 @@ for (const variant of variants) {
   );
 }
 console.log(JSON.stringify({ gcMsPerPage: Number((gcMs / count / variants.length).toFixed(3)) }));
+if (variants.length === 2) {
+  console.log(JSON.stringify({ pagesDiffering: differences.length }));
+  for (const line of differences.slice(0, 50)) console.log(`  differs: ${line}`);
+}
