@@ -199,7 +199,8 @@ export function decideRedirect(rules: CrawlRules, finalUrl: URL, context: Redire
  */
 function parseLink(link: string, pageUrl: URL): URL | undefined {
   try {
-    return link.startsWith('http://') || link.startsWith('https://') ? new URL(link) : new URL(link, pageUrl);
+    // One construct site for both (its type feedback then covers the relative links met later).
+    return new URL(link, link.startsWith('http://') || link.startsWith('https://') ? undefined : pageUrl);
   } catch {
     return undefined;
   }
