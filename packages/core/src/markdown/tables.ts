@@ -122,7 +122,7 @@ function fillCarried(cells: string[], carried: number[]): void {
  * Written for every cell, rowspan or not, into a dense array: a write that only rowspans reached
  * (rare, often first met after V8 had optimized the table code) into a holey array deoptimized both
  * functions in every crawl (out of bounds, no type feedback), so that a postgresql-doc-15 crawl
- * compiled `buildGrid` 4 times and `fillCarried` 3 (now 1-2 and 1; benchmarks/crawl-real-site/README.md,
+ * compiled `buildGrid` 4 times and `fillCarried` 3 (now 2 and 2; benchmarks/crawl-real-site/README.md,
  * thirteenth pass).
  */
 function carry(carried: number[], column: number, rowsBelow: number): void {
