@@ -88,6 +88,16 @@ const site: Record<string, Handler> = {
     response.writeHead(302, { location: '/echo' });
     response.end();
   },
+  '/cut': (request, response) => {
+    const isChunked = new URL(request.url ?? '/', 'http://x').searchParams.has('chunked');
+    response.writeHead(200, { 'content-type': 'text/html', ...(isChunked ? {} : { 'content-length': '1000' }) });
+    response.write('<p>part of a page');
+    setTimeout(() => response.socket?.destroy(), 20);
+  },
+  '/empty': (_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html', 'content-length': '0' });
+    response.end();
+  },
 };
 
 const route: Handler = (request, response) => {
@@ -244,6 +254,15 @@ describe('GotFetcher', () => {
       const response = await fetchFrom(`${plain.origin}/encoded?as=${encoding}`);
       expect(textOf(response.body)).toBe('<p>compressed body</p>'.repeat(50));
       expect(response.headers.get('content-encoding')).toBeNull();
+    });
+
+    it.each(['', '?chunked'])('fails a body the server cuts short as a connection reset (%s)', async (query) => {
+      await expect(fetchFrom(`${plain.origin}/cut${query}`)).rejects.toMatchObject({ name: 'TargetError', kind: 'connection-reset', retryable: true });
+    });
+
+    it('reads an empty body', async () => {
+      const response = await fetchFrom(`${plain.origin}/empty`);
+      expect(response.body.byteLength).toBe(0);
     });
 
     it('refuses a decompressed body past maxBytes', async () => {

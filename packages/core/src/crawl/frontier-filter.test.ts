@@ -473,3 +473,43 @@ describe('decideRedirect', () => {
     expect(redirect(rules, 'https://third.com/a', externalSource)).toBe('external');
   });
 });
+
+describe('decideLink on a page of links (parse and page-site shortcuts)', () => {
+  const rules = rulesWith({ crawlEntireDomain: true });
+
+  it('decides an absolute link as it decides the relative link it was resolved from', () => {
+    const context = onPage('https://example.com/docs/intro.html', 1);
+    for (const [relative, absolute] of [
+      ['a.html', 'https://example.com/docs/a.html'],
+      ['../b.html?x=1#top', 'https://example.com/b.html?x=1#top'],
+      ['#/route', 'https://example.com/docs/intro.html#/route'],
+      ['/admin/', 'https://example.com/admin/'],
+      ['logo.png', 'https://example.com/docs/logo.png'],
+    ]) {
+      expect(decideLink(rules, absolute!, context)).toEqual(decideLink(rules, relative!, context));
+    }
+    expect(enqueued(decideLink(rules, 'https://example.com/docs/../b.html', context)).url).toBe('https://example.com/b.html');
+  });
+
+  it('still resolves scheme-relative, backslashed and `http:` without slashes against the page', () => {
+    const context = onPage('https://example.com/docs/intro.html', 1);
+    expect(enqueued(decideLink(rules, 'https:next.html', context)).url).toBe('https://example.com/docs/next.html');
+    expect(enqueued(decideLink(rules, '//example.com/x', context)).url).toBe('https://example.com/x');
+    expect(enqueued(decideLink(rules, 'https:\\\\example.com\\y', context)).url).toBe('https://example.com/y');
+    expect(enqueued(decideLink(rules, ' HTTPS://EXAMPLE.com/z ', context)).url).toBe('https://example.com/z');
+  });
+
+  it('reads the page site of the page it is given, also when one URL object changes host between calls', () => {
+    const pageUrl = new URL('https://example.com/a');
+    const context: LinkContext = { pageUrl, discoveryDepth: 1 };
+    expect(decide(rules, 'https://example.com/b', context)).toBe('enqueue');
+    pageUrl.host = 'elsewhere.example';
+    expect(decide(rules, 'https://example.com/b', context)).toBe('external');
+    expect(decide(rules, 'https://example.com/b', onPage('https://example.com/c', 1))).toBe('enqueue');
+  });
+
+  it('applies a path depth limit when there is one, and none without', () => {
+    expect(decide(rulesWith({ maxDepth: 1 }), '/a/b')).toBe('depth');
+    expect(decide(rulesWith({ crawlEntireDomain: true }), '/a/b/c/d/e/f/g/h/i/j/k/l')).toBe('enqueue');
+  });
+});

@@ -87,6 +87,21 @@ describe('htmlToMarkdown inputs', () => {
     expect(spanned).toBe('| a | b |\n| --- | --- |\n| c |  |');
   });
 
+  it('keeps a rowspan still pending under a later colspan, and overlapping spans, as before the dense span table', () => {
+    const overlapping =
+      '<table><tr><th>a</th><th>b</th><th>c</th></tr><tr><td rowspan="3">x</td><td>1</td><td>2</td></tr><tr><td colspan="2">3</td></tr>' +
+      '<tr><td>4</td><td rowspan="2">5</td></tr><tr><td>6</td><td>7</td><td>8</td></tr></table>';
+    expect(htmlToMarkdown(overlapping)).toBe(
+      '| a | b | c |  |\n| --- | --- | --- | --- |\n| x | 1 | 2 |  |\n|  | 3 |  |  |\n|  | 4 | 5 |  |\n| 6 | 7 |  | 8 |',
+    );
+    const underColspan =
+      '<table><tr><th>a</th><th>b</th><th>c</th></tr><tr><td>p</td><td rowspan="2">q</td><td>r</td></tr><tr><td colspan="3">s</td></tr><tr><td>t</td><td>u</td><td>v</td></tr></table>';
+    expect(htmlToMarkdown(underColspan)).toBe('| a | b | c |  |\n| --- | --- | --- | --- |\n| p | q | r |  |\n| s |  |  |  |\n| t |  | u | v |');
+    const both =
+      '<table><tr><th>a</th><th>b</th></tr><tr><td rowspan="2" colspan="2">c</td><td>z</td></tr><tr><td>y</td></tr><tr><td>1</td><td>2</td></tr></table>';
+    expect(htmlToMarkdown(both)).toBe('| a | b |  |\n| --- | --- | --- |\n| c |  | z |\n|  |  | y |\n| 1 | 2 |  |');
+  });
+
   it('does not mistake tags named like Object.prototype members for rules', () => {
     expect(htmlToMarkdown('<constructor>a</constructor> <toString>b</toString>')).toBe('a b');
   });

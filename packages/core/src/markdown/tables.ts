@@ -77,6 +77,7 @@ function buildGrid(rows: readonly Element[][], converter: MarkdownConverter): st
   for (const row of rows) cellCount += row.length;
   const maxGridCells = GRID_CELLS_FLOOR + GRID_CELLS_PER_CELL * cellCount;
   const grid: string[][] = [];
+  // Rows a cell above still spans, per column: dense (0 = none), so that every read and write of it stays in bounds.
   const carried: number[] = [];
   let hasContent = false;
   let gridCells = 0;
@@ -89,9 +90,9 @@ function buildGrid(rows: readonly Element[][], converter: MarkdownConverter): st
       const text = converter.renderCell(cell);
       if (text !== '') isRowEmpty = false;
       const columnSpan = clamp(cell.attribs.colspan, MAX_COLSPAN);
-      const rowSpan = clamp(cell.attribs.rowspan, MAX_ROWSPAN);
+      const rowsBelow = clamp(cell.attribs.rowspan, MAX_ROWSPAN) - 1;
       for (let span = 0; span < columnSpan; span++) {
-        if (rowSpan > 1) carried[cells.length] = rowSpan - 1;
+        carry(carried, cells.length, rowsBelow);
         cells.push(span === 0 ? text : '');
       }
     }
@@ -108,10 +109,25 @@ function buildGrid(rows: readonly Element[][], converter: MarkdownConverter): st
 
 /** Empty cells where a cell of a row above still spans (a module function, not a closure made per row, which V8 compiled again on later pages). */
 function fillCarried(cells: string[], carried: number[]): void {
-  while ((carried[cells.length] ?? 0) > 0) {
-    carried[cells.length]!--;
+  for (let column = cells.length; column < carried.length; column = cells.length) {
+    const pending = carried[column]!;
+    carried[column] = pending > 0 ? pending - 1 : 0; // written either way, for the reason `carry` gives
+    if (pending === 0) return;
     cells.push('');
   }
+}
+
+/**
+ * A cell at `column` spans `rowsBelow` more rows (0: none, and a span still pending there is kept).
+ * Written for every cell, rowspan or not, into a dense array: a write that only rowspans reached
+ * (rare, often first met after V8 had optimized the table code) into a holey array deoptimized both
+ * functions in every crawl (out of bounds, no type feedback), so that a postgresql-doc-15 crawl
+ * compiled `buildGrid` 4 times and `fillCarried` 3 (now 2 and 2; benchmarks/crawl-real-site/README.md,
+ * thirteenth pass).
+ */
+function carry(carried: number[], column: number, rowsBelow: number): void {
+  while (carried.length <= column) carried.push(0);
+  carried[column] = rowsBelow > 0 ? rowsBelow : carried[column]!;
 }
 
 function formatRow(cells: readonly string[], width: number): string {
