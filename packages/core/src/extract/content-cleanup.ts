@@ -773,12 +773,21 @@ function flushLinkRun(run: Element[], stats: Map<Element, TextStats>, container:
   return removed;
 }
 
+/**
+ * The run `removeLinkRuns` collects, one array for the module: an array literal made per call took
+ * its elements kind from its allocation site, which moves from small integers to objects at the
+ * first link run; code optimized in between met arrays of the other kind, and every crawl
+ * deoptimized and compiled the rule again. This one holds objects once and keeps that kind.
+ */
+const linkRun: Element[] = [];
+
 function removeLinkRuns(container: Element, stats: Map<Element, TextStats>): void {
   // Module functions, not closures made per call: a closure made per page is a new function to V8,
   // whose optimized code goes with it, so a crawl compiled these again and again (issue 14, tenth pass).
   // No copy of each child list, no closure and no run array per parent (it allocated about 6 % of
   // a page's garbage): the children are read by index, which steps back past a removed run.
-  const run: Element[] = [];
+  const run = linkRun;
+  run.length = 0;
   const elements = sharedElements(container);
   startSectionsHoldMemo();
   for (let parentIndex = -1; parentIndex < elements.length; parentIndex++) {
