@@ -25,6 +25,7 @@
  * paragraph are never touched.
  */
 import { type AnyNode, type Element, type ParentNode, isTag, isText } from 'domhandler';
+import { getAttributeValue } from 'domutils';
 import { trimClosingBox, trimRepeatedRows, trimTitleDateline, trimTitledDiscussion, trimTrailingHeading } from './article-tail.js';
 import {
   collapsedText,
@@ -432,7 +433,12 @@ function isPromoLine(element: Element, stats: TextStats | undefined): boolean {
   if ((element.name !== 'p' && element.name !== 'div') || !stats || stats.blocks !== 1 || stats.media > 0) return false;
   if (stats.text === 0 || stats.text > promoMaximumText || stats.linkText < stats.text) return false;
   const links = descendantElements(element).filter((child) => child.name === 'a');
-  if (links.length !== 1 || deadHrefPattern.test(links[0]!.attribs.href ?? '') || /^\s*#/.test(links[0]!.attribs.href ?? '')) return false;
+  if (links.length !== 1) return false;
+  // Attributes read through domutils' one keyed read, which has met every shape of attribute object
+  // (page metadata reads it too): a read of its own here met new shapes after TurboFan compiled this
+  // rule's caller and deoptimized it at every crawl.
+  const href = getAttributeValue(links[0]!, 'href') ?? '';
+  if (deadHrefPattern.test(href) || /^\s*#/.test(href)) return false;
   return collapsedText(element).split(' ').length >= promoMinimumWords;
 }
 
@@ -508,7 +514,8 @@ const centredStylePattern = /(?:^|;)\s*text-align\s*:\s*center/i;
 function isCentredNote(element: Element, stats: TextStats | undefined): boolean {
   if ((element.name !== 'p' && element.name !== 'div') || !stats || stats.blocks !== 1 || stats.media > 0) return false;
   if (stats.text === 0 || stats.text > centredNoteMaximumText) return false;
-  if (!centredStylePattern.test(element.attribs.style ?? '') || !isWhollyEmphasized(element)) return false;
+  // The style read as `isPromoLine` reads a link's href (domutils' keyed read, not a read of its own).
+  if (!centredStylePattern.test(getAttributeValue(element, 'style') ?? '') || !isWhollyEmphasized(element)) return false;
   // A centred bold label ("Online", "By cheque") heads what follows: a note is a sentence.
   return sentenceEndPattern.test(`${collapsedText(element)} `);
 }
