@@ -774,12 +774,21 @@ function flushLinkRun(run: Element[], stats: Map<Element, TextStats>, container:
 }
 
 /**
- * The run `removeLinkRuns` collects, one array for the module: an array literal made per call took
+ * The run `removeLinkRuns` collects, one array for the module. An array literal made per call took
  * its elements kind from its allocation site, which moves from small integers to objects at the
- * first link run; code optimized in between met arrays of the other kind, and every crawl
- * deoptimized and compiled the rule again. This one holds objects once and keeps that kind.
+ * first link run, and code optimized in between met arrays of the other kind. An empty literal kept
+ * in the module still changed kind at its first push, after TurboFan had compiled the push for the
+ * small-integer kind: a deoptimization and a recompile per crawl. This one is made holding an object
+ * and emptied, so its kind is objects from the start and never changes.
  */
-const linkRun: Element[] = [];
+const linkRun: Element[] = emptyObjectArray();
+
+/** An empty array whose elements kind is already objects (see `linkRun`). */
+function emptyObjectArray<T extends object>(): T[] {
+  const array: (T | null)[] = [null];
+  array.length = 0;
+  return array as T[];
+}
 
 function removeLinkRuns(container: Element, stats: Map<Element, TextStats>): void {
   // Module functions, not closures made per call: a closure made per page is a new function to V8,
