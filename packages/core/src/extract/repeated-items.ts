@@ -2,8 +2,7 @@
  * A block made of repeated items: at least three sibling containers of one shape (the same tag and
  * class attribute, compared as written, so opaque names still match each other; or the same tag
  * and sequence of child tags, for items that each carry a name of their own), each with parts of
- * its own (a name, a date, a text; looked for through plain wrappers that hold one element) and
- * short, holding most of the block's text. A comment thread
+ * its own (a name, a date, a text) and short, holding most of the block's text. A comment thread
  * or a list of entries under an article has this shape; an article's own text is paragraphs, not
  * such items.
  * Root expansion (root-expansion.ts) does not take such a block after the content as its
@@ -32,24 +31,11 @@ function shapesOf(element: Element, parts: Element[]): string[] {
   return [`class ${element.name} ${element.attribs.class ?? ''}`, `parts ${element.name} ${parts.map((part) => part.name).join(' ')}`];
 }
 
-/** How many single wrappers are looked through for an item's parts. */
-const maximumWrapperDepth = 3;
-
-/**
- * The child elements that are `item`'s parts, looking through wrappers that hold a single element
- * (an item whose heading and body sit in one or two plain boxes has the shape of its siblings).
- */
-function partsOf(item: Element): Element[] {
-  let parts = item.children.filter(isTag);
-  for (let depth = 0; depth < maximumWrapperDepth && parts.length === 1; depth++) parts = parts[0]!.children.filter(isTag);
-  return parts;
-}
-
 function itemsText(parent: Element, stats: Map<Element, TextStats>): number {
   const groups = new Map<string, { count: number; text: number }>();
   for (const child of parent.children) {
     if (!isTag(child) || !itemTags.has(child.name)) continue;
-    const parts = partsOf(child);
+    const parts = child.children.filter(isTag);
     if (parts.length < minimumItemParts) continue;
     // A list item with parts is as often a docs list's entry (a name and its description, a point
     // and its sub-list) as another story: only one titled by a heading of its own is an entry.
