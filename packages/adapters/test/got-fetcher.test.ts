@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
 import type { TLSSocket } from 'node:tls';
 import { gotScraping } from 'got-scraping';
@@ -91,7 +92,8 @@ const site: Record<string, Handler> = {
   '/cut': (request, response) => {
     const isChunked = new URL(request.url ?? '/', 'http://x').searchParams.has('chunked');
     response.writeHead(200, { 'content-type': 'text/html', ...(isChunked ? {} : { 'content-length': '1000' }) });
-    response.write('<p>part of a page');
+    // HTTP/1.1 only: the union with HTTP/2's response has no common `write` signature.
+    (response as ServerResponse).write('<p>part of a page');
     setTimeout(() => response.socket?.destroy(), 20);
   },
   '/empty': (_request, response) => {
