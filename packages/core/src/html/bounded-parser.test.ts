@@ -22,6 +22,11 @@ function treeText(node: { type?: string; name?: string; data?: string; attribs?:
   return own + (node.children ?? []).map((child) => treeText(child as typeof node)).join('|');
 }
 
+/** Start and end offsets of every node, in order. */
+function treeIndices(node: { startIndex?: number | null; endIndex?: number | null; children?: unknown[] }): string {
+  return `${node.startIndex}-${node.endIndex}(${(node.children ?? []).map((child) => treeIndices(child as typeof node)).join(',')})`;
+}
+
 describe('DepthBoundParser', () => {
   it('decodes character references as htmlparser2’s tokenizer does, in text, titles and attribute values, and nowhere else', () => {
     const references = ['&amp;', '&amp', '&ampx', '&amp=', '&notin', '&noti', '&notin;', '&copy=', '&copy', '&#', '&#65', '&#x41;', '&#0;', '&#x80;'];
@@ -50,6 +55,33 @@ describe('DepthBoundParser', () => {
       '<svg><path d="M0"/><title>t</title></svg><br></br></p></div></body></html>';
     const options = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
     expect(render(parseBoundedDocument(html, options))).toBe(render(parseDocument(html, options)));
+  });
+
+  it('finds the ends of text, attribute values, comments and declarations where htmlparser2 does, found or cut off by the end of the page', () => {
+    const pages = [
+      'text only',
+      'a<b>b</b>c',
+      '<a href="x" title=\'y\' data-z=w>t</a>tail',
+      '<a href="cut off',
+      "<a title='cut off",
+      '<!-- comment --><p>x<!-- cut off',
+      '<!doctype html><?pi x?><!decl',
+      '</p >text</b',
+      '<script>if (a < b) x()</script><style>p>a{}</style><textarea>a<b</textarea>',
+      '<p>x<',
+      '<',
+      '',
+    ];
+    const options = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, withStartIndices: true, withEndIndices: true };
+    for (const html of pages) {
+      for (const decodeEntities of [true, false]) {
+        const document = parseBoundedDocument(html, { ...options, decodeEntities });
+        const expected = parseDocument(html, { ...options, decodeEntities });
+        expect(render(document), html).toBe(render(expected));
+        expect(treeText(document), html).toBe(treeText(expected));
+        expect(treeIndices(document), html).toBe(treeIndices(expected));
+      }
+    }
   });
 
   it('parses 200,000 nested elements in linear time: past the bound, the next element is the innermost one’s sibling', () => {
