@@ -12,6 +12,8 @@ const HAS_INVISIBLE = /[\u200b\u00ad\ufeff]/;
  * carriage return, form feed or no-break space, or a space followed by more whitespace.
  */
 const WHITESPACE_RUN = /[\t\n\f\r\u00a0][\t\n\f\r \u00a0]*| [\t\n\f\r \u00a0]+/g;
+/** Anything {@link collapseWhitespace} changes: two whitespace or invisible characters in a row, or one that is not a space. */
+const NEEDS_COLLAPSE = /[\t\n\f\r \u00a0\u200b\u00ad\ufeff]{2,}|[\t\n\f\r\u00a0\u200b\u00ad\ufeff]/;
 
 /**
  * Collapses text the way a browser lays out inline text: every run of whitespace (including
@@ -24,6 +26,8 @@ const WHITESPACE_RUN = /[\t\n\f\r\u00a0][\t\n\f\r \u00a0]*| [\t\n\f\r \u00a0]+/g
  * result is one flat string.
  */
 export function collapseWhitespace(text: string): string {
+  // Most text of real pages needs nothing: one test, not two scans.
+  if (!NEEDS_COLLAPSE.test(text)) return text;
   const visible = HAS_INVISIBLE.test(text) ? text.replace(INVISIBLE, '') : text;
   return visible.replace(WHITESPACE_RUN, ' ');
 }
