@@ -3,6 +3,7 @@ import { parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import { transformHtml } from '../scrape/transform-html.js';
 import { DepthBoundParser, maxOpenElements, parseBoundedDocument } from './bounded-parser.js';
+import { tagNames } from './tag-names.js';
 
 /** The depth of the deepest element under `node`, iteratively. */
 function treeDepth(root: { children?: unknown[] }): number {
@@ -82,6 +83,13 @@ describe('DepthBoundParser', () => {
         expect(treeIndices(document), html).toBe(treeIndices(expected));
       }
     }
+  });
+
+  it('names elements as htmlparser2 does, known and unknown, in any case', () => {
+    const html = '<DIV><My-Widget>x</My-Widget><P>y<svg><foreignObject><b>z</b></foreignObject></svg><Blink>w</Blink></div>';
+    const options = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
+    expect(render(parseBoundedDocument(html, options))).toBe(render(parseDocument(html, options)));
+    for (const [name, copy] of tagNames) expect(copy, name).toBe(name.toLowerCase());
   });
 
   it('parses 200,000 nested elements in linear time: past the bound, the next element is the innermost one’s sibling', () => {

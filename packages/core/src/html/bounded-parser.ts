@@ -1,6 +1,7 @@
 import { DomHandler, type Document } from 'domhandler';
 import { Parser, Tokenizer as HtmlTokenizer, type Handler, type ParserOptions, type TokenizerCallbacks } from 'htmlparser2';
 import { ReferenceDecoder, ReferenceMode } from './character-references.js';
+import { tagNames } from './tag-names.js';
 
 /**
  * Most elements the parser keeps open at once. htmlparser2 keeps its open elements in an array it
@@ -154,6 +155,13 @@ function isRawText(tokenizer: ParserState['tokenizer']): boolean {
   return !(sequence[2] === 0x74 && sequence[3] === 0x69);
 }
 
+/** domhandler's tree builder, naming each element with the one copy of its name in `tagNames` when it has one. */
+class TreeBuilder extends DomHandler {
+  override onopentag(name: string, attributes: Record<string, string>): void {
+    super.onopentag(tagNames.get(name) ?? name, attributes);
+  }
+}
+
 /** `parseDocument` of htmlparser2 with the depth-bound parser: a domhandler tree of the whole input. */
 export function parseBoundedDocument(markup: string, options: ParserOptions & { withStartIndices?: boolean } = {}): Document {
   return parseBounded(markup, options).document;
@@ -161,7 +169,7 @@ export function parseBoundedDocument(markup: string, options: ParserOptions & { 
 
 /** {@link parseBoundedDocument}, and the depth of its deepest element (the root's children are at depth 1). */
 export function parseBounded(markup: string, options: ParserOptions & { withStartIndices?: boolean } = {}): { document: Document; deepest: number } {
-  const handler = new DomHandler(undefined, options);
+  const handler = new TreeBuilder(undefined, options);
   const parser = new DepthBoundParser(handler, options);
   parser.end(markup);
   return { document: handler.root, deepest: parser.deepest };
