@@ -3,6 +3,7 @@ import { parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import { transformHtml } from '../scrape/transform-html.js';
 import { DepthBoundParser, maxOpenElements, parseBoundedDocument } from './bounded-parser.js';
+import { tagNames } from './tag-names.js';
 
 /** The depth of the deepest element under `node`, iteratively. */
 function treeDepth(root: { children?: unknown[] }): number {
@@ -20,6 +21,11 @@ function treeDepth(root: { children?: unknown[] }): number {
 function treeText(node: { type?: string; name?: string; data?: string; attribs?: object; children?: unknown[] }): string {
   const own = node.data ?? `<${node.name ?? node.type} ${JSON.stringify(node.attribs ?? {})}>`;
   return own + (node.children ?? []).map((child) => treeText(child as typeof node)).join('|');
+}
+
+/** Start and end offsets of every node, in order. */
+function treeIndices(node: { startIndex?: number | null; endIndex?: number | null; children?: unknown[] }): string {
+  return `${node.startIndex}-${node.endIndex}(${(node.children ?? []).map((child) => treeIndices(child as typeof node)).join(',')})`;
 }
 
 describe('DepthBoundParser', () => {
@@ -50,6 +56,40 @@ describe('DepthBoundParser', () => {
       '<svg><path d="M0"/><title>t</title></svg><br></br></p></div></body></html>';
     const options = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
     expect(render(parseBoundedDocument(html, options))).toBe(render(parseDocument(html, options)));
+  });
+
+  it('finds the ends of text, attribute values, comments and declarations where htmlparser2 does, found or cut off by the end of the page', () => {
+    const pages = [
+      'text only',
+      'a<b>b</b>c',
+      '<a href="x" title=\'y\' data-z=w>t</a>tail',
+      '<a href="cut off',
+      "<a title='cut off",
+      '<!-- comment --><p>x<!-- cut off',
+      '<!doctype html><?pi x?><!decl',
+      '</p >text</b',
+      '<script>if (a < b) x()</script><style>p>a{}</style><textarea>a<b</textarea>',
+      '<p>x<',
+      '<',
+      '',
+    ];
+    const options = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, withStartIndices: true, withEndIndices: true };
+    for (const html of pages) {
+      for (const decodeEntities of [true, false]) {
+        const document = parseBoundedDocument(html, { ...options, decodeEntities });
+        const expected = parseDocument(html, { ...options, decodeEntities });
+        expect(render(document), html).toBe(render(expected));
+        expect(treeText(document), html).toBe(treeText(expected));
+        expect(treeIndices(document), html).toBe(treeIndices(expected));
+      }
+    }
+  });
+
+  it('names elements as htmlparser2 does, known and unknown, in any case', () => {
+    const html = '<DIV><My-Widget>x</My-Widget><P>y<svg><foreignObject><b>z</b></foreignObject></svg><Blink>w</Blink></div>';
+    const options = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
+    expect(render(parseBoundedDocument(html, options))).toBe(render(parseDocument(html, options)));
+    for (const [name, copy] of tagNames) expect(copy, name).toBe(name.toLowerCase());
   });
 
   it('parses 200,000 nested elements in linear time: past the bound, the next element is the innermost one’s sibling', () => {

@@ -18,6 +18,32 @@ describe('collapseWhitespace', () => {
     expect(collapseWhitespace(text)).toBe(expected);
   });
 
+  it('matches a character-by-character reading on every mix of spaces, other whitespace and invisible characters', () => {
+    // The reference: whitespace (no-break spaces included) becomes one space per run; invisible characters vanish without ending a run.
+    const reference = (text: string): string => {
+      let result = '';
+      let isAfterSpace = false;
+      for (const character of text) {
+        if ('\u200b\u00ad\ufeff'.includes(character)) continue;
+        if (' \t\n\f\r\u00a0'.includes(character)) {
+          if (!isAfterSpace) result += ' ';
+          isAfterSpace = true;
+        } else {
+          result += character;
+          isAfterSpace = false;
+        }
+      }
+      return result;
+    };
+    const alphabet = ['a', ' ', '\n', '\t', '\r', '\f', '\u00a0', '\u200b', '\u00ad', '\ufeff', '\v', 'é'];
+    // Every string of up to four characters from the alphabet, shortest first.
+    const texts = [''];
+    for (let index = 0; index < texts.length && texts[index]!.length < 4; index++) {
+      for (const character of alphabet) texts.push(texts[index]! + character);
+    }
+    for (const text of texts) expect(collapseWhitespace(text), JSON.stringify(text)).toBe(reference(text));
+  });
+
   it('returns the same string when nothing changes', () => {
     const text = 'A sentence with single spaces.';
     expect(collapseWhitespace(text)).toBe(text);
