@@ -255,8 +255,10 @@ function attachTitle(container: Element, firstPart: Element, title: Element | un
   const titleIndex = order.indexOf(title);
   const firstPartIndex = order.indexOf(firstPart);
   if ((titleIndex < 0 ? Infinity : titleIndex) >= (firstPartIndex < 0 ? -1 : firstPartIndex)) return false;
-  const content = collapsedText(container);
-  for (const paragraph of titleLead(title, firstPart, order, body).reverse()) {
+  const lead = titleLead(order, titleIndex, firstPartIndex, body);
+  // The content's text only when there is a lead to look for in it (most pages have none).
+  const content = lead.length > 0 ? collapsedText(container) : '';
+  for (const paragraph of lead.reverse()) {
     if (!content.includes(collapsedText(paragraph))) prependChild(container, cloneTree(paragraph));
   }
   for (const part of [...titleSection(title)].reverse()) if (!isWithin(part, container)) prependChild(container, cloneTree(part));

@@ -12,7 +12,7 @@ function leadOf(html: string): string[] {
   const order = descendantElements(document);
   const title = order.find((element) => element.name === 'h1')!;
   const content = order.find((element) => element.attribs.id === 'content')!;
-  return titleLead(title, content, order, document).map((element) => textContent(element).trim());
+  return titleLead(order, order.indexOf(title), order.indexOf(content), document).map((element) => textContent(element).trim());
 }
 
 describe('titleLead', () => {

@@ -59,13 +59,13 @@ function isCaption(paragraph: Element, length: number): boolean {
 const pictureTags: ReadonlySet<string> = new Set(['img', 'picture', 'video', 'svg']);
 
 /**
- * The lead paragraphs between `title` and `firstPart` in `order` (the body's elements in document
- * order before any removal), in order; empty when there are more than a lead holds.
+ * The lead paragraphs between the title at `titleIndex` and the content's first part at
+ * `firstPartIndex` in `order` (the body's elements in document order before any removal; the
+ * caller has found both), in order; empty when there are more than a lead holds.
  */
-export function titleLead(title: Element, firstPart: Element, order: Element[], body: ParentNode): Element[] {
-  const titleIndex = order.indexOf(title);
-  const firstPartIndex = order.indexOf(firstPart);
-  if (titleIndex < 0 || firstPartIndex <= titleIndex) return [];
+export function titleLead(order: Element[], titleIndex: number, firstPartIndex: number, body: ParentNode): Element[] {
+  const title = order[titleIndex];
+  if (!title || firstPartIndex <= titleIndex) return [];
   const lead: Element[] = [];
   for (let index = titleIndex + 1; index < firstPartIndex; index++) {
     const element = order[index]!;
