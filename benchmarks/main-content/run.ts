@@ -8,8 +8,12 @@
  * pages of those folds (the tuning folds; see folds.ts), `--opaque-names` replaces every class and
  * id name by a meaningless one before both pipelines (opaque-names.ts: a proxy for unseen sites).
  *
- * `--versus` lists the traf pages where readability scores better than Quarry (tp - fp - fn per page),
- * both extractors' counts side by side.
+ * `--versus` lists the pages where readability scores better than Quarry, both extractors side by side:
+ * traf pages by snippet counts (tp - fp - fn per page), aeb pages where readability's F1 or precision
+ * is higher (per-page P and R of both).
+ *
+ * `--drop-title` scores Quarry's aeb output without its leading `# ` headline (the product keeps the
+ * page's `h1`, aeb's ground truth leaves it out): an analysis of what that decision costs, not a score.
  *
  * Folds: pages are split by site (hostname) into five folds; each fold's F1 is printed for both
  * extractors with the mean and spread, so a change can be judged on sites it was not tuned on.
@@ -31,8 +35,11 @@ const flag = (name: string): string | undefined => {
 const corpora = flag('--corpus') ? [flag('--corpus')!] : ['aeb', 'traf'];
 const dumpDir = flag('--dump');
 const listPages = args.includes('--pages');
-/** `--versus`: traf pages where readability's snippet counts beat Quarry's, side by side. */
+/** `--versus`: pages where readability beats Quarry (traf: snippet counts; aeb: page F1 or P), side by side. */
 const listVersus = args.includes('--versus');
+/** `--drop-title`: Quarry's leading `# ` headline left out of its aeb text before scoring (analysis only). */
+const dropTitle = args.includes('--drop-title');
+const scoredMarkdown = (name: string, markdown: string): string => (dropTitle && name === 'quarry' ? markdown.replace(/^# [^\n]*\n*/, '') : markdown);
 const onlyFolds = parseFolds(flag('--folds'));
 const inFolds = (url: string): boolean => !onlyFolds || onlyFolds.includes(foldOf(url));
 /** Class and id names replaced by meaningless ones before both pipelines (opaque-names.ts). */
@@ -113,8 +120,12 @@ function timingRow(corpus: string, name: string, runs: PageRun[], scores: Scores
 if (corpora.includes('aeb')) {
   const pages = loadAeb().filter((page) => inFolds(page.url));
   const runs = pages.map((page, index) => runPage(page.id, page.url, pageHtml(page.html), index));
+  const shinglesOf: Record<string, ShingleCounts[]> = {};
   for (const name of names) {
-    const counts: ShingleCounts[] = runs.map((run, index) => shingleCounts(pages[index]!.articleBody, markdownToText(run.outputs[name]!.markdown)));
+    const counts: ShingleCounts[] = runs.map((run, index) =>
+      shingleCounts(pages[index]!.articleBody, markdownToText(scoredMarkdown(name, run.outputs[name]!.markdown))),
+    );
+    shinglesOf[name] = counts;
     rows.push(timingRow('aeb', name, runs, aebScores(counts)));
     foldRows(
       'aeb',
@@ -133,6 +144,22 @@ if (corpora.includes('aeb')) {
       detail.sort((a, b) => a.p + a.r - (b.p + b.r));
       for (const page of detail) console.log(`aeb ${page.id} P=${format(page.p)} R=${format(page.r)} ${page.url}`);
     }
+  }
+  if (listVersus) {
+    const pageScores = (count: ShingleCounts): { p: number; r: number; f1: number } => {
+      const p = count.tp + count.fp > 0 ? count.tp / (count.tp + count.fp) : 0;
+      const r = count.tp + count.fn > 0 ? count.tp / (count.tp + count.fn) : 0;
+      return { p, r, f1: p + r > 0 ? (2 * p * r) / (p + r) : 0 };
+    };
+    const show = (scores: { p: number; r: number; f1: number }): string => `F1=${format(scores.f1)} P=${format(scores.p)} R=${format(scores.r)}`;
+    shinglesOf.quarry!.forEach((count, index) => {
+      const quarry = pageScores(count);
+      const readability = pageScores(shinglesOf.readability![index]!);
+      // Ahead by more than rounding: a tie printed as equal figures is not listed.
+      if (readability.f1 > quarry.f1 + 0.0005 || readability.p > quarry.p + 0.0005) {
+        console.log(`versus aeb ${runs[index]!.id.slice(0, 8)} quarry ${show(quarry)} | readability ${show(readability)} ${runs[index]!.url}`);
+      }
+    });
   }
 }
 
@@ -173,6 +200,7 @@ if (corpora.includes('traf')) {
   }
 }
 
+if (dropTitle) console.log("\nQuarry's aeb headline left out before scoring (--drop-title: an analysis, not the product's score)");
 if (isOpaque) console.log('\nclass and id names replaced by meaningless ones (--opaque-names)');
 console.log(`\nQuarry markdown: ${converterName}; peer: @mozilla/readability 0.6 (linkedom) + turndown 7 (GFM)`);
 console.log('ms/page: whole pipeline (parse + extract + markdown), mean and median; extract: the extraction step alone, median\n');
