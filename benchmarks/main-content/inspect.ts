@@ -7,13 +7,14 @@
  *   npx tsx benchmarks/main-content/inspect.ts --traf-errors         every traf snippet Quarry misses or keeps
  *   npx tsx benchmarks/main-content/inspect.ts --traf-errors --versus   only those readability gets right
  *   ... --opaque-names                                                 the same with class/id names made meaningless
- *   npx tsx benchmarks/main-content/inspect.ts --name-gap            traf errors made only under opaque names (or only named)
+ *   npx tsx benchmarks/main-content/inspect.ts --name-gap            traf errors and aeb lines wrong only under opaque names (or only named)
  *
  * Only pages of the tuning folds (folds.ts) are shown: the held-out folds' pages stay unseen.
  * `--folds 0,1` narrows further; a held-out fold cannot be chosen.
  *
  * aeb pages: output lines that are not in the ground truth (+) and ground-truth paragraphs missing
- * (-). traf pages: snippets missing and boilerplate kept, then the markdown.
+ * (-), compared as the score reads them (`\w+` tokens: quote spacing and empty lines are no
+ * difference). traf pages: snippets missing and boilerplate kept, then the markdown.
  */
 import type { Element } from 'domhandler';
 import { findOne } from 'domutils';
@@ -94,6 +95,28 @@ function trafErrors(page: { with: string[]; without: string[] }, markdown: strin
   ];
 }
 
+/** A text as the aeb score reads it: its `\w+` tokens, one space apart. */
+const tokensOf = (text: string): string => (text.match(/[\p{L}\p{N}_]+/gu) ?? []).join(' ');
+
+/** An aeb page's output lines not in the ground truth (`+ ...`) and its paragraphs missing (`- ...`). */
+function aebErrors(articleBody: string, markdown: string): string[] {
+  const text = markdownToText(markdown);
+  const truth = tokensOf(articleBody);
+  const output = tokensOf(text);
+  return [
+    ...text
+      .split('\n')
+      .map(tokensOf)
+      .filter((line) => line && !truth.includes(line))
+      .map((line) => `+ ${line.slice(0, 200)}`),
+    ...articleBody
+      .split('\n')
+      .map(tokensOf)
+      .filter((paragraph) => paragraph && !output.includes(paragraph))
+      .map((paragraph) => `- ${paragraph.slice(0, 200)}`),
+  ];
+}
+
 if (args.includes('--name-gap')) {
   // The errors made under opaque names only (`-`) or under the page's own names only (`+`): where
   // Quarry leans on class/id words, to be replaced by structure.
@@ -102,6 +125,13 @@ if (args.includes('--name-gap')) {
     const opaque = trafErrors(page, extractPage(withOpaqueNames(page.html), page.url).markdown);
     for (const error of opaque) if (!named.includes(error)) console.log(`${page.id.slice(0, 8)} - opaque only ${error}  (${page.url})`);
     for (const error of named) if (!opaque.includes(error)) console.log(`${page.id.slice(0, 8)} + named only ${error}  (${page.url})`);
+  }
+  // aeb: the lines kept (+) or missed (-) in one mode only.
+  for (const page of loadAeb().filter(inTuning)) {
+    const named = aebErrors(page.articleBody, extractPage(page.html, page.url).markdown);
+    const opaque = aebErrors(page.articleBody, extractPage(withOpaqueNames(page.html), page.url).markdown);
+    for (const error of opaque) if (!named.includes(error)) console.log(`aeb ${page.id.slice(0, 8)} opaque only ${error}  (${page.url})`);
+    for (const error of named) if (!opaque.includes(error)) console.log(`aeb ${page.id.slice(0, 8)} named only ${error}  (${page.url})`);
   }
 } else if (args.includes('--traf-errors')) {
   /** `--versus`: only the snippets readability gets right (the structural decisions where it beats Quarry). */
@@ -120,16 +150,7 @@ if (args.includes('--name-gap')) {
   console.log(`# ${page.url} fallback=${result.isFallback ?? '-'}`);
   if (args.includes('--trace')) trace(pageHtml(page.html));
   if (aeb) {
-    const truth = collapseWhitespace(aeb.articleBody);
-    for (const line of text.split('\n')) {
-      const clean = collapseWhitespace(line);
-      if (clean && !truth.includes(clean)) console.log(`+ ${clean.slice(0, 200)}`);
-    }
-    const output = collapseWhitespace(text);
-    for (const paragraph of aeb.articleBody.split('\n')) {
-      const clean = collapseWhitespace(paragraph);
-      if (clean && !output.includes(clean)) console.log(`- ${clean.slice(0, 200)}`);
-    }
+    for (const error of aebErrors(aeb.articleBody, result.markdown)) console.log(error);
   } else if (traf) {
     const output = collapseWhitespace(text);
     for (const snippet of traf.with) if (!output.includes(collapseWhitespace(snippet))) console.log(`MISSING: ${snippet}`);
