@@ -10,7 +10,7 @@
  *   npx tsx benchmarks/main-content/inspect.ts --name-gap            traf errors made only under opaque names (or only named)
  *   npx tsx benchmarks/main-content/inspect.ts --unrendered [--opaque-names]   text the browser would not render
  *       (hidden by the page's <style>, a closed <dialog>, [popover]): Quarry's errors inside it (gain) and
- *       content inside it (risk)
+ *       content inside it (risk); `--all-blocks` also lists every such block and whether Quarry's output has it
  *
  * Only pages of the tuning folds (folds.ts) are shown: the held-out folds' pages stay unseen.
  * `--folds 0,1` narrows further; a held-out fold cannot be chosen.
