@@ -49,6 +49,14 @@ describe('styleHiddenElements', () => {
     expect(hiddenIds(html)).toEqual([]);
   });
 
+  it('keeps repeated collapsed items (accordion answers a script opens) and drops what is hidden once', () => {
+    const item = (n: number) => `<div class="faq-item"><h3>Question ${n}?</h3><div class="answer" id="answer${n}"><p>${prose}</p></div></div>`;
+    const html = `<html><head><style>.answer{display:none} .newsletter{display:none}</style></head>
+      <body><main id="main"><p>${prose}</p><p>${prose}</p>${item(1)}${item(2)}${item(3)}</main>
+      <div class="newsletter" id="newsletter"><p>Subscribe to our newsletter.</p></div></body></html>`;
+    expect(hiddenIds(html)).toEqual(['newsletter']);
+  });
+
   it('ignores a stylesheet for print', () => {
     const html = `<html><head><style media="print">.share{display:none}</style></head><body><p>${prose}</p><div class="share" id="share">Share</div></body></html>`;
     expect(hiddenIds(html)).toEqual([]);

@@ -137,42 +137,66 @@ function ruleEffect(declarations: string): 'hide' | 'show' | undefined {
   return display !== undefined || visibility === 'visible' ? 'show' : undefined;
 }
 
-/** True when `element` carries a token the page's styles hide and none they show. */
-export function isHiddenByStyles(element: Element, tokens: HiddenStyleTokens): boolean {
+/**
+ * The token by which the page's styles hide `element` (the first one met, an id before a class),
+ * or undefined when it carries none or carries a token they show.
+ */
+export function hidingToken(element: Element, tokens: HiddenStyleTokens): string | undefined {
   const { class: className, id } = element.attribs;
-  let isHidden = false;
+  let hiding: string | undefined;
   if (id !== undefined) {
     const key = `#${id}`;
-    if (tokens.shown.has(key)) return false;
-    isHidden = tokens.hidden.has(key);
+    if (tokens.shown.has(key)) return undefined;
+    if (tokens.hidden.has(key)) hiding = key;
   }
   if (className !== undefined) {
     for (const token of className.split(/\s+/)) {
       if (token === '') continue;
-      if (tokens.shown.has(token)) return false;
-      if (tokens.hidden.has(token)) isHidden = true;
+      if (tokens.shown.has(token)) return undefined;
+      if (hiding === undefined && tokens.hidden.has(token)) hiding = token;
     }
   }
-  return isHidden;
+  return hiding;
 }
+
+/** True when `element` carries a token the page's styles hide and none they show. */
+export function isHiddenByStyles(element: Element, tokens: HiddenStyleTokens): boolean {
+  return hidingToken(element, tokens) !== undefined;
+}
+
+/** Elements hidden by one token, at least this many, are collapsed items of the content (see below). */
+const collapsedItemCount = 3;
 
 /**
  * The elements of `body` the page's own `<style>` rules hide (outermost only, not inside
  * non-content), or undefined when there are none or when they hold at least as much text as the
  * rest of the body: then the page's content is itself hidden until a script reveals it, and what
- * the styles hide says nothing about what a reader gets.
+ * the styles hide says nothing about what a reader gets. Elements that one token hides three times
+ * or more stay: repeated collapsed items (the answers of an accordion, the panels of tabs, a
+ * "read more" part per item) are content a script opens one at a time, while what a page hides
+ * once (a privacy dialog, a cookie banner, a newsletter box) is a widget.
  */
 export function styleHiddenElements(document: Document, body: ParentNode): ReadonlySet<Element> | undefined {
   const tokens = hiddenStyleTokens(document);
   if (tokens === undefined) return undefined;
-  const hidden = new Set<Element>();
-  let hiddenText = 0;
+  const byToken = new Map<string, Element[]>();
   const visibleText = textLength(body, (element) => {
-    if (!isHiddenByStyles(element, tokens)) return false;
-    hidden.add(element);
-    hiddenText += textLength(element, () => false);
+    const token = hidingToken(element, tokens);
+    if (token === undefined) return false;
+    const elements = byToken.get(token);
+    if (elements === undefined) byToken.set(token, [element]);
+    else elements.push(element);
     return true;
   });
+  const hidden = new Set<Element>();
+  let hiddenText = 0;
+  for (const elements of byToken.values()) {
+    if (elements.length >= collapsedItemCount) continue;
+    for (const element of elements) {
+      hidden.add(element);
+      hiddenText += textLength(element, () => false);
+    }
+  }
   return hidden.size > 0 && hiddenText < visibleText ? hidden : undefined;
 }
 
