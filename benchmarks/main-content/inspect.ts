@@ -8,6 +8,9 @@
  *   npx tsx benchmarks/main-content/inspect.ts --traf-errors --versus   only those readability gets right
  *   ... --opaque-names                                                 the same with class/id names made meaningless
  *   npx tsx benchmarks/main-content/inspect.ts --name-gap            traf errors and aeb lines wrong only under opaque names (or only named)
+ *   npx tsx benchmarks/main-content/inspect.ts --unrendered [--opaque-names]   text the browser would not render
+ *       (hidden by the page's <style>, a closed <dialog>, [popover]): Quarry's errors inside it (gain) and
+ *       content inside it (risk); `--all-blocks` also lists every such block and whether Quarry's output has it
  *
  * Only pages of the tuning folds (folds.ts) are shown: the held-out folds' pages stay unseen.
  * `--folds 0,1` narrows further; a held-out fold cannot be chosen.
@@ -16,12 +19,14 @@
  * (-), compared as the score reads them (`\w+` tokens: quote spacing and empty lines are no
  * difference). traf pages: snippets missing and boilerplate kept, then the markdown.
  */
-import type { Element } from 'domhandler';
-import { findOne } from 'domutils';
+import { type AnyNode, type Element, isTag } from 'domhandler';
+import { findOne, textContent } from 'domutils';
 import { parseDocument } from 'htmlparser2';
 import { removeChrome } from '../../packages/core/src/extract/chrome-removal.js';
 import { scoreContent } from '../../packages/core/src/extract/content-scoring.js';
-import { stripNonContent } from '../../packages/core/src/extract/page-preparation.js';
+import { isNonContent, stripNonContent } from '../../packages/core/src/extract/page-preparation.js';
+import { hiddenStyleTokens, isHiddenByStyles, styleHiddenElements } from '../../packages/core/src/extract/page-styles.js';
+import { detach } from '../../packages/core/src/extract/dom-tools.js';
 import { measureProse, measureText } from '../../packages/core/src/extract/text-stats.js';
 import { loadAeb, loadTraf } from './corpus.js';
 import { foldOf, parseFolds, tuningFolds } from './folds.js';
@@ -58,8 +63,13 @@ function pathOf(element: Element): string {
 
 /** Replays the first extraction pass and prints what each step decided. */
 function trace(html: string): void {
-  const body = findOne((element) => element.name === 'body', parseDocument(html).children);
+  const document = parseDocument(html);
+  const body = findOne((element) => element.name === 'body', document.children);
   if (!body) return;
+  for (const element of styleHiddenElements(document, body) ?? []) {
+    console.log(`HIDDEN BY STYLES text=${measureText(element).get(element)?.text ?? 0} ${pathOf(element)}`);
+    detach(element);
+  }
   stripNonContent(body);
   const stats = measureText(body);
   const prose = measureProse(body, stats);
@@ -117,7 +127,108 @@ function aebErrors(articleBody: string, markdown: string): string[] {
   ];
 }
 
-if (args.includes('--name-gap')) {
+/**
+ * The outermost elements of the page's body a browser would not render that Quarry's first pass
+ * keeps, each with why (`style` = hidden by a rule of the page's own `<style>`, `dialog` = a
+ * `<dialog>` without `open`, `popover` = an element with the `popover` attribute), its text, and
+ * the share of the body's text it holds.
+ */
+function unrenderedBlocks(html: string): { kinds: string[]; texts: string[]; share: number } {
+  const document = parseDocument(html);
+  const tokens = hiddenStyleTokens(document);
+  const body = findOne((element) => element.name === 'body', document.children);
+  const result = { kinds: [] as string[], texts: [] as string[], share: 0 };
+  if (!body) return result;
+  let total = 0;
+  let hidden = 0;
+  const stack: AnyNode[] = [...body.children];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === 'text') total += collapseWhitespace((node as unknown as { data: string }).data).length;
+    if (!isTag(node) || isNonContent(node)) continue;
+    const kind =
+      tokens && isHiddenByStyles(node, tokens)
+        ? 'style'
+        : node.name === 'dialog' && !('open' in node.attribs)
+          ? 'dialog'
+          : 'popover' in node.attribs
+            ? 'popover'
+            : undefined;
+    if (kind) {
+      const text = collapseWhitespace(textContent(node));
+      result.kinds.push(`${kind}:${describeElement(node)}`);
+      result.texts.push(text);
+      hidden += text.length;
+      total += text.length;
+      continue;
+    }
+    stack.push(...node.children);
+  }
+  result.share = total > 0 ? hidden / total : 0;
+  return result;
+}
+
+if (args.includes('--unrendered')) {
+  // Step 1 of task 13e: would dropping what the browser does not render help, and what would it cost?
+  const tally = { gainPages: 0, gainSnippets: 0, riskPages: 0, riskSnippets: 0, lossNow: 0, pagesWithBlocks: 0 };
+  const inBlocks = (blocks: string[], snippet: string): boolean => snippet.length > 0 && blocks.some((block) => block.includes(snippet));
+  for (const page of loadTraf().filter(inTuning)) {
+    const blocks = unrenderedBlocks(pageHtml(page.html));
+    if (blocks.texts.length === 0) continue;
+    tally.pagesWithBlocks++;
+    const text = collapseWhitespace(markdownToText(extract(page.html, page.url).markdown));
+    const gains = page.without.map(collapseWhitespace).filter((snippet) => text.includes(snippet) && inBlocks(blocks.texts, snippet));
+    const risks = page.with.map(collapseWhitespace).filter((snippet) => inBlocks(blocks.texts, snippet));
+    if (args.includes('--all-blocks')) {
+      // Every block, its size and whether Quarry's output has its text (annotated or not).
+      for (const [index, kind] of blocks.kinds.entries()) {
+        const block = blocks.texts[index]!;
+        const inOutput = block.length > 0 && text.includes(block.slice(0, 80));
+        console.log(`  ${page.id.slice(0, 8)} ${kind} chars=${block.length}${inOutput ? ' IN OUTPUT' : ''} ${block.slice(0, 60)}`);
+      }
+    }
+    if (gains.length + risks.length === 0) continue;
+    const share = `${Math.round(100 * blocks.share)}%`;
+    console.log(`traf ${page.id.slice(0, 8)} fold ${foldOf(page.url)} ${page.url} hidden share ${share}`);
+    for (const kind of [...new Set(blocks.kinds)].slice(0, 6)) console.log(`    block ${kind}`);
+    for (const snippet of gains) console.log(`  GAIN (kept boilerplate inside): ${snippet.slice(0, 120)}`);
+    for (const snippet of risks) {
+      const now = text.includes(snippet);
+      if (now) tally.lossNow++;
+      console.log(`  RISK (content inside${now ? ', Quarry keeps it now' : ''}): ${snippet.slice(0, 120)}`);
+    }
+    if (gains.length > 0) tally.gainPages++;
+    if (risks.length > 0) tally.riskPages++;
+    tally.gainSnippets += gains.length;
+    tally.riskSnippets += risks.length;
+  }
+  console.log(`traf tally ${JSON.stringify(tally)}`);
+  const aebTally = { gainPages: 0, gainLines: 0, riskPages: 0, riskParagraphs: 0, pagesWithBlocks: 0 };
+  for (const page of loadAeb().filter(inTuning)) {
+    const blocks = unrenderedBlocks(pageHtml(page.html));
+    if (blocks.texts.length === 0) continue;
+    aebTally.pagesWithBlocks++;
+    const truth = collapseWhitespace(page.articleBody);
+    const lines = markdownToText(extract(page.html, page.url).markdown)
+      .split('\n')
+      .map(collapseWhitespace)
+      .filter((line) => line.length > 0 && !truth.includes(line) && inBlocks(blocks.texts, line));
+    const risks = page.articleBody
+      .split('\n')
+      .map(collapseWhitespace)
+      .filter((paragraph) => paragraph.length > 0 && inBlocks(blocks.texts, paragraph));
+    if (lines.length + risks.length === 0) continue;
+    console.log(`aeb ${page.id.slice(0, 8)} fold ${foldOf(page.url)} ${page.url} hidden share ${Math.round(100 * blocks.share)}%`);
+    for (const kind of [...new Set(blocks.kinds)].slice(0, 6)) console.log(`    block ${kind}`);
+    for (const line of lines) console.log(`  GAIN (non-article line inside): ${line.slice(0, 120)}`);
+    for (const paragraph of risks) console.log(`  RISK (article text inside): ${paragraph.slice(0, 120)}`);
+    if (lines.length > 0) aebTally.gainPages++;
+    if (risks.length > 0) aebTally.riskPages++;
+    aebTally.gainLines += lines.length;
+    aebTally.riskParagraphs += risks.length;
+  }
+  console.log(`aeb tally ${JSON.stringify(aebTally)}`);
+} else if (args.includes('--name-gap')) {
   // The errors made under opaque names only (`-`) or under the page's own names only (`+`): where
   // Quarry leans on class/id words, to be replaced by structure.
   for (const page of loadTraf().filter(inTuning)) {

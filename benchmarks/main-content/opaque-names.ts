@@ -14,7 +14,7 @@
  * `aria-*` values other than id references are never touched.
  */
 import render from 'dom-serializer';
-import { type AnyNode, isTag } from 'domhandler';
+import { type AnyNode, type Element, type Text, isTag } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
 
 export interface OpaqueOptions {
@@ -61,9 +61,11 @@ export function opaquePage(html: string, options: OpaqueOptions = {}): OpaquePag
   };
   const classToken = (token: string): string => (options.keepCodeLanguage && codeLanguagePattern.test(token) ? token : opaque(token));
   const stack: AnyNode[] = [...document.children];
+  const styles: Element[] = [];
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (!isTag(node)) continue;
+    if (node.name === 'style') styles.push(node);
     const { attribs } = node;
     if (attribs.class !== undefined) attribs.class = attribs.class.split(/\s+/).filter(Boolean).map(classToken).join(' ');
     if (attribs.id !== undefined) attribs.id = opaque(`#${attribs.id}`);
@@ -83,6 +85,16 @@ export function opaquePage(html: string, options: OpaqueOptions = {}): OpaquePag
     }
     stack.push(...node.children);
   }
+  // After the attributes, so a token keeps the name the attribute walk gave it (and main's
+  // numbering is unchanged); a token named only in a stylesheet gets a new name.
+  for (const style of styles) {
+    for (const child of style.children) {
+      if (child.type === 'text') {
+        const text = child as Text;
+        text.data = renameSelectors(text.data, (kind, token) => (kind === '#' ? opaque(`#${token}`) : classToken(token)));
+      }
+    }
+  }
   const ids = new Map<string, string>();
   for (const [token, name] of names) if (token.startsWith('#')) ids.set(name, token.slice(1));
   const restore = (markdown: string): string =>
@@ -91,6 +103,50 @@ export function opaquePage(html: string, options: OpaqueOptions = {}): OpaquePag
       return id === undefined ? match : `#${encodeURI(id).replace(/[()]/g, (paren) => (paren === '(' ? '%28' : '%29'))}`;
     });
   return { html: render(document, { decodeEntities: false }), restore };
+}
+
+const selectorTokenPattern = /([.#])((?:[\w-]|\\.|[^\x00-\x7f])+)/g;
+
+/**
+ * A stylesheet with the class and id tokens of its selectors renamed (escapes undone first:
+ * `.md\:block` names the class `md:block`), declarations (`color: #fff`) and at-rule preludes
+ * (`@media (min-width: 40.5em)`) as written, nested `@media`/`@supports` blocks renamed inside.
+ * Comments are dropped. Attribute selectors' values are not told apart (`[href$=".pdf"]` renames
+ * `pdf`): harmless, no rule reads them.
+ */
+export function renameSelectors(css: string, rename: (kind: string, token: string) => string): string {
+  const text = css.replace(/\/\*[\s\S]*?\*\//g, ' ');
+  const read = (start: number, end: number): string => {
+    let out = '';
+    let position = start;
+    while (position < end) {
+      const open = text.indexOf('{', position);
+      if (open < 0 || open >= end) return out + text.slice(position, end);
+      let depth = 0;
+      let close = end;
+      for (let index = open; index < end; index++) {
+        const char = text[index];
+        if (char === '{') depth++;
+        else if (char === '}' && --depth === 0) {
+          close = index;
+          break;
+        }
+      }
+      const prelude = text.slice(position, open);
+      if (prelude.trim().startsWith('@')) {
+        const nested = /^\s*@(?:media|supports|layer|container|document)\b/i.test(prelude);
+        out += prelude + (nested ? `{${read(open + 1, close)}}` : text.slice(open, close + 1));
+      } else {
+        const renamed = prelude.replace(selectorTokenPattern, (_match, kind: string, token: string) => {
+          return `${kind}${rename(kind, token.replace(/\\(.)/g, '$1'))}`;
+        });
+        out += `${renamed}${text.slice(open, close + 1)}`;
+      }
+      position = close + 1;
+    }
+    return out;
+  };
+  return read(0, text.length);
 }
 
 /** A fragment as the id it names (`#caf%C3%A9` names `café`); a malformed escape is kept as written. */

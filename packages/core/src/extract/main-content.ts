@@ -12,7 +12,7 @@
  *   -> too little text? retry without class/id names; still too little? whole page, cleaned
  * ```
  */
-import type { Document, Element, ParentNode } from 'domhandler';
+import type { AnyNode, Document, Element, ParentNode } from 'domhandler';
 import { isTag } from 'domhandler';
 import { append, prependChild } from 'domutils';
 import { trimArticleEdges } from './article-edges.js';
@@ -37,6 +37,7 @@ import {
 } from './dom-tools.js';
 import { fallbackContent } from './main-landmark.js';
 import { isNonContent } from './page-preparation.js';
+import { styleHiddenElements } from './page-styles.js';
 import { declaredSummaries, findSummaryBlock } from './page-summary.js';
 import { declaredTitles, findTitleHeading } from './page-title.js';
 import { includeSiblings } from './sibling-inclusion.js';
@@ -372,14 +373,25 @@ export interface PageSource {
  * itself, taken out of `source` (a second pass gets it parsed again).
  */
 function copyBody(source: PageSource): ParentNode {
+  const page = sourceDocument(source);
+  const drop = nonContentOf(page);
   if (source.reload) {
-    const body = bodyOf(sourceDocument(source));
+    const body = bodyOf(page);
     source.document = undefined;
-    pruneTree(body, isNonContent);
+    pruneTree(body, drop);
     return body;
   }
-  const page = sourceDocument(source);
-  return bodyOf(cloneTree(page, { within: bodyOf(page), drop: isNonContent }));
+  return bodyOf(cloneTree(page, { within: bodyOf(page), drop }));
+}
+
+/**
+ * What a pass leaves out of the page's body: non-content (`isNonContent`), and the elements the
+ * page's own `<style>` rules hide (`styleHiddenElements`: a privacy dialog or a cookie banner the
+ * page shows only on a click).
+ */
+function nonContentOf(page: Document): (node: AnyNode) => boolean {
+  const hidden = styleHiddenElements(page, bodyOf(page));
+  return hidden === undefined ? isNonContent : (node) => isNonContent(node) || hidden.has(node as Element);
 }
 
 function sourceDocument(source: PageSource): Document {

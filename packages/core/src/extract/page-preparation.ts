@@ -3,7 +3,9 @@
  * form controls, embeds, comments, and elements hidden by the `hidden` attribute, `aria-hidden`,
  * inline `display:none`/`visibility:hidden`, or screen-reader-only classes. A tab panel hidden by
  * the `hidden` attribute stays: it is the page's content behind a tab not yet selected (a docs
- * page's "DataFrame / Array / Bag" examples), not text the page hides from its reader.
+ * page's "DataFrame / Array / Bag" examples), not text the page hides from its reader. What the
+ * page's own `<style>` rules hide needs the whole page, not one element: `page-styles.ts`, applied
+ * with this where a pass copies the body (`copyBody` in `main-content.ts`).
  */
 import { type AnyNode, type Element, type ParentNode, isTag } from 'domhandler';
 import { nonContentTags } from './boilerplate-patterns.js';

@@ -1,0 +1,213 @@
+/**
+ * What the page's own stylesheets hide: the class and id tokens that a `<style>` element sets to
+ * `display: none` or `visibility: hidden` with a simple selector (`.a`, `#a`, `tag.a`, `tag#a`,
+ * comma lists of them), at the top level or inside `@media screen` / `@media all` only (never a
+ * print sheet or a width query: the page at another size shows it). A token that any rule shows
+ * again (a later or more specific rule naming it with another `display` or `visibility: visible`:
+ * `.menu.open .a {display: block}`) is left out: the page reveals it in some state, by script or
+ * hover. Only the `<style>` text is read (linked stylesheets are not fetched).
+ */
+import { type AnyNode, type Document, type Element, type ParentNode, isTag } from 'domhandler';
+import { isNonContent } from './page-preparation.js';
+
+export interface HiddenStyleTokens {
+  /** Class tokens and ids (`#` first) a simple rule hides. */
+  hidden: ReadonlySet<string>;
+  /**
+   * Class tokens and ids (`#` first) some rule shows: an element that also carries one of them
+   * is not taken as hidden (`class="hidden md:block"`: shown at a width).
+   */
+  shown: ReadonlySet<string>;
+}
+
+/** A class or id token as CSS writes it (escapes such as `md\:block` allowed). */
+const tokenSource = String.raw`((?:[\w-]|\\.|[^\x00-\x7f])+)`;
+const simpleSelectorPattern = new RegExp(`^(?:[a-z][a-z0-9]*)?([.#])${tokenSource}$`, 'i');
+/** The class and id tokens of a selector's last compound (the element the rule styles). */
+const lastCompoundTokensPattern = new RegExp(`([.#])${tokenSource}`, 'gi');
+const unescapePattern = /\\(.)/g;
+const screenMediaPattern = /^\s*(?:only\s+)?(?:screen|all)\s*(?:,\s*(?:only\s+)?(?:screen|all)\s*)*$/i;
+const commentPattern = /\/\*[\s\S]*?\*\//g;
+
+/** The tokens the `<style>` elements of `document` hide, or undefined when they hide none. */
+export function hiddenStyleTokens(document: Document | Element): HiddenStyleTokens | undefined {
+  let css = '';
+  const stack: AnyNode[] = [...document.children];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (!isTag(node)) continue;
+    if (node.name === 'style') {
+      const media = node.attribs.media;
+      if (media !== undefined && media.trim() !== '' && !screenMediaPattern.test(media)) continue;
+      for (const child of node.children) if (child.type === 'text') css += `${(child as unknown as { data: string }).data}\n`;
+    } else if (node.name !== 'script' && node.name !== 'template') {
+      for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index]!);
+    }
+  }
+  return css.includes('none') || css.includes('hidden') ? hiddenTokensOfCss(css) : undefined;
+}
+
+/** The tokens hidden by `css` (a stylesheet's text), see the module comment. */
+export function hiddenTokensOfCss(css: string): HiddenStyleTokens | undefined {
+  const hidden = new Set<string>();
+  const shown = new Set<string>();
+  const text = css.replace(commentPattern, ' ');
+  readRules(text, 0, text.length, hidden, shown, true);
+  for (const token of shown) hidden.delete(token);
+  return hidden.size > 0 ? { hidden, shown } : undefined;
+}
+
+/** A token as the page's `class` or `id` attribute writes it: `.md\:block` is `md:block`, `#a` stays `#a`. */
+function tokenKey(kind: string, token: string): string {
+  const name = token.replace(unescapePattern, '$1');
+  return kind === '#' ? `#${name}` : name;
+}
+
+/** Reads the rules of `css` between `start` and `end`; `counts` is false inside a block whose rules do not apply to the screen. */
+function readRules(css: string, start: number, end: number, hidden: Set<string>, shown: Set<string>, counts: boolean): void {
+  let position = start;
+  while (position < end) {
+    const open = css.indexOf('{', position);
+    if (open < 0 || open >= end) return;
+    const prelude = css.slice(position, open).trim();
+    const close = blockEnd(css, open, end);
+    if (prelude.startsWith('@')) {
+      const media = /^@media\s+([^{]*)$/i.exec(prelude);
+      // A nested block: its rules are read for what they show (a width query that shows a token
+      // hidden elsewhere), and count as hiding only under a screen media query.
+      if (media || /^@(?:supports|layer|container)\b/i.test(prelude)) {
+        readRules(css, open + 1, close, hidden, shown, counts && media !== null && screenMediaPattern.test(media[1]!));
+      }
+    } else {
+      readRule(prelude, css.slice(open + 1, close), hidden, shown, counts);
+    }
+    position = close + 1;
+  }
+}
+
+/** The index of the `}` closing the block opened at `open` (or `end`). */
+function blockEnd(css: string, open: number, end: number): number {
+  let depth = 0;
+  for (let index = open; index < end; index++) {
+    const char = css.charCodeAt(index);
+    if (char === 123) depth++;
+    else if (char === 125 && --depth === 0) return index;
+  }
+  return end;
+}
+
+function readRule(selectors: string, declarations: string, hidden: Set<string>, shown: Set<string>, counts: boolean): void {
+  const effect = ruleEffect(declarations);
+  if (effect === undefined) return;
+  for (const raw of selectors.split(',')) {
+    const selector = raw.trim();
+    if (effect === 'hide' && counts) {
+      const simple = simpleSelectorPattern.exec(selector);
+      if (simple) hidden.add(tokenKey(simple[1]!, simple[2]!));
+      continue;
+    }
+    if (effect === 'show') {
+      const last = selector.split(/\s*[\s>+~]\s*/).pop() ?? '';
+      for (const match of last.matchAll(lastCompoundTokensPattern)) shown.add(tokenKey(match[1]!, match[2]!));
+    }
+  }
+}
+
+/**
+ * 'hide' for a rule that sets display:none or visibility:hidden, 'show' for one that sets another
+ * display or visibility:visible (and hides nothing), undefined for a rule that sets neither.
+ */
+function ruleEffect(declarations: string): 'hide' | 'show' | undefined {
+  let display: string | undefined;
+  let visibility: string | undefined;
+  for (const declaration of declarations.split(';')) {
+    const colon = declaration.indexOf(':');
+    if (colon < 0) continue;
+    const property = declaration.slice(0, colon).trim().toLowerCase();
+    if (property !== 'display' && property !== 'visibility') continue;
+    const value = declaration
+      .slice(colon + 1)
+      .replace(/!\s*important/i, '')
+      .trim()
+      .toLowerCase();
+    if (property === 'display') display = value;
+    else visibility = value;
+  }
+  if (display === 'none' || visibility === 'hidden' || visibility === 'collapse') return 'hide';
+  return display !== undefined || visibility === 'visible' ? 'show' : undefined;
+}
+
+/**
+ * The token by which the page's styles hide `element` (the first one met, an id before a class),
+ * or undefined when it carries none or carries a token they show.
+ */
+export function hidingToken(element: Element, tokens: HiddenStyleTokens): string | undefined {
+  const { class: className, id } = element.attribs;
+  let hiding: string | undefined;
+  if (id !== undefined) {
+    const key = `#${id}`;
+    if (tokens.shown.has(key)) return undefined;
+    if (tokens.hidden.has(key)) hiding = key;
+  }
+  if (className !== undefined) {
+    for (const token of className.split(/\s+/)) {
+      if (token === '') continue;
+      if (tokens.shown.has(token)) return undefined;
+      if (hiding === undefined && tokens.hidden.has(token)) hiding = token;
+    }
+  }
+  return hiding;
+}
+
+/** True when `element` carries a token the page's styles hide and none they show. */
+export function isHiddenByStyles(element: Element, tokens: HiddenStyleTokens): boolean {
+  return hidingToken(element, tokens) !== undefined;
+}
+
+/** Elements hidden by one token, at least this many, are collapsed items of the content (see below). */
+const collapsedItemCount = 3;
+
+/**
+ * The elements of `body` the page's own `<style>` rules hide (outermost only, not inside
+ * non-content), or undefined when there are none or when they hold at least as much text as the
+ * rest of the body: then the page's content is itself hidden until a script reveals it, and what
+ * the styles hide says nothing about what a reader gets. Elements that one token hides three times
+ * or more stay: repeated collapsed items (the answers of an accordion, the panels of tabs, a
+ * "read more" part per item) are content a script opens one at a time, while what a page hides
+ * once (a privacy dialog, a cookie banner, a newsletter box) is a widget.
+ */
+export function styleHiddenElements(document: Document, body: ParentNode): ReadonlySet<Element> | undefined {
+  const tokens = hiddenStyleTokens(document);
+  if (tokens === undefined) return undefined;
+  const byToken = new Map<string, Element[]>();
+  const visibleText = textLength(body, (element) => {
+    const token = hidingToken(element, tokens);
+    if (token === undefined) return false;
+    const elements = byToken.get(token);
+    if (elements === undefined) byToken.set(token, [element]);
+    else elements.push(element);
+    return true;
+  });
+  const hidden = new Set<Element>();
+  let hiddenText = 0;
+  for (const elements of byToken.values()) {
+    if (elements.length >= collapsedItemCount) continue;
+    for (const element of elements) {
+      hidden.add(element);
+      hiddenText += textLength(element, () => false);
+    }
+  }
+  return hidden.size > 0 && hiddenText < visibleText ? hidden : undefined;
+}
+
+/** The trimmed text length under `root`, outside non-content and outside the elements `skip` answers true for. */
+function textLength(root: ParentNode, skip: (element: Element) => boolean): number {
+  let length = 0;
+  const stack: AnyNode[] = [...root.children];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === 'text') length += (node as unknown as { data: string }).data.trim().length;
+    else if (isTag(node) && !isNonContent(node) && !skip(node)) for (const child of node.children) stack.push(child);
+  }
+  return length;
+}
