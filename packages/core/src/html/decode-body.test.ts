@@ -98,9 +98,22 @@ describe('decodeBody', () => {
       expect(decodeBody(page, 'text/html').charset).toBe('koi8-r');
     });
 
-    it('only looks at the first 1024 bytes', () => {
-      const page = bytesOf(`<!-- ${'x'.repeat(1100)} -->`, '<meta charset="shift_jis">', cafeCp1252);
-      expect(decodeBody(page, 'text/html').charset).toBe('windows-1252');
+    it('looks past the first 1024 bytes while the page is still in its head, as Chromium does', () => {
+      const lateInHead = bytesOf(
+        `<html><head><script>var a = 1 < 2 && "<div>";</script><!-- ${'x'.repeat(1100)} -->`,
+        '<meta charset="shift_jis"></head><body>',
+        nihongoSjis,
+      );
+      expect(decodeBody(lateInHead, 'text/html')).toMatchObject({ charset: 'shift_jis', text: expect.stringContaining('日本語') });
+      const afterBodyContent = bytesOf(`<html><head></head><body><p>${'x'.repeat(1100)}</p>`, '<meta charset="shift_jis">', cafeCp1252);
+      expect(decodeBody(afterBodyContent, 'text/html').charset).toBe('windows-1252');
+      const afterHeadEnd = bytesOf(`<head><title>t</title></head><!-- ${'x'.repeat(1100)} -->`, '<meta charset="shift_jis">', cafeCp1252);
+      expect(decodeBody(afterHeadEnd, 'text/html').charset).toBe('windows-1252');
+    });
+
+    it('reads the first 1024 bytes whatever they hold', () => {
+      const page = bytesOf('<body><p>text</p><meta charset="koi8-r">');
+      expect(decodeBody(page, 'text/html').charset).toBe('koi8-r');
     });
 
     it('maps a declared utf-16 to utf-8 and x-user-defined to windows-1252', () => {

@@ -5,7 +5,7 @@
  * 1. a byte order mark (UTF-8, UTF-16LE, UTF-16BE);
  * 2. the `charset` parameter of the Content-Type header;
  * 3. the document's own declaration: for HTML the `<meta charset>` / `<meta http-equiv
- *    content-type>` prescan of the first 1024 bytes, for XML the `<?xml encoding?>` declaration;
+ *    content-type>` prescan of the first 1024 bytes and of the rest of the `<head>` (as Chromium), for XML the `<?xml encoding?>` declaration;
  * 4. UTF-8, or windows-1252 when the bytes are not valid UTF-8 and nothing declared a charset.
  *
  * Labels are resolved by TextDecoder (WHATWG labels: `latin1` and `iso-8859-1` mean
@@ -188,10 +188,24 @@ function skipTag(bytes: Uint8Array, start: number, end: number): number {
   return position;
 }
 
-/** WHATWG prescan of the first 1024 bytes for `<meta charset>` / `<meta http-equiv>`. */
+/** Tags that may stand in a page's `<head>`: while only these are met, the head goes on (Chromium's list). */
+const headTagNames: ReadonlySet<string> = new Set(['script', 'noscript', 'style', 'link', 'meta', 'object', 'title', 'base']);
+/** Elements whose text is not markup: a `<` inside them opens no tag. */
+const rawTextTagNames: ReadonlySet<string> = new Set(['script', 'style', 'title', 'textarea', 'xmp', 'iframe', 'noembed', 'noframes']);
+
+/**
+ * The WHATWG prescan for `<meta charset>` / `<meta http-equiv>`: the first 1024 bytes always, and
+ * past them for as long as the page is still in its `<head>` (only head tags met so far), as
+ * Chromium reads it. A page that declares its charset late in a long head (1,222 bytes in, after
+ * consent-manager scripts and comments) is then read in its own charset, as a browser shows it,
+ * rather than as windows-1252; the HTML parser's "change the encoding" step reaches the same
+ * charset in a browser. The text of scripts and styles is skipped (a `<` there opens no tag).
+ */
 function metaPrescan(bytes: Uint8Array): string | null {
-  const end = Math.min(bytes.length, prescanLimit);
-  for (let position = 0; position < end; position++) {
+  const end = bytes.length;
+  let inHead = true;
+  for (let position = bytes.indexOf(0x3c); position !== -1 && position < end; position = bytes.indexOf(0x3c, position + 1)) {
+    if (position >= prescanLimit && !inHead) return null;
     if (startsWithAt(bytes, position, '<!--')) {
       const close = findSequence(bytes, position + 2, end, '-->');
       if (close === -1) return null;
@@ -201,7 +215,15 @@ function metaPrescan(bytes: Uint8Array): string | null {
       if (charset !== null) return charset;
       position = next;
     } else if (bytes[position] === 0x3c && (isLetter(bytes[position + 1]) || (bytes[position + 1] === 0x2f && isLetter(bytes[position + 2])))) {
+      const isEndTag = bytes[position + 1] === 0x2f;
+      const name = tagNameAt(bytes, position + (isEndTag ? 2 : 1));
       position = skipTag(bytes, position + 1, end);
+      if (!headTagNames.has(name) && (isEndTag || (name !== 'html' && name !== 'head'))) inHead = false;
+      if (!isEndTag && rawTextTagNames.has(name)) {
+        const close = findTagEnd(bytes, position, end, name);
+        if (close === -1) return null;
+        position = close;
+      }
     } else if (startsWithAt(bytes, position, '<!') || startsWithAt(bytes, position, '</') || startsWithAt(bytes, position, '<?')) {
       const close = findSequence(bytes, position + 2, end, '>');
       if (close === -1) return null;
@@ -209,6 +231,25 @@ function metaPrescan(bytes: Uint8Array): string | null {
     }
   }
   return null;
+}
+
+/** The lower-case tag name at `start` (letters and digits). */
+function tagNameAt(bytes: Uint8Array, start: number): string {
+  let name = '';
+  for (let position = start; position < bytes.length; position++) {
+    const byte = bytes[position]!;
+    if (!isLetter(byte) && !(byte >= 0x30 && byte <= 0x39)) break;
+    name += lower(byte);
+  }
+  return name;
+}
+
+/** The position of the `</name` that closes a raw-text element's text (any case), or -1. */
+function findTagEnd(bytes: Uint8Array, from: number, end: number, name: string): number {
+  for (let position = bytes.indexOf(0x3c, from); position !== -1 && position < end; position = bytes.indexOf(0x3c, position + 1)) {
+    if (bytes[position + 1] === 0x2f && startsWithAt(bytes, position + 2, name, true)) return position;
+  }
+  return -1;
 }
 
 function findSequence(bytes: Uint8Array, from: number, end: number, text: string): number {
