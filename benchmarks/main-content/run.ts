@@ -14,8 +14,9 @@
  * Folds: pages are split by site (hostname) into five folds; each fold's F1 is printed for both
  * extractors with the mean and spread, so a change can be judged on sites it was not tuned on.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type BlockModel, setBlockModel } from '../../packages/core/src/extract/block-classifier.js';
 import { loadAeb, loadTraf } from './corpus.js';
 import { foldCount, foldOf, parseFolds } from './folds.js';
 import { type Extraction, type Extractor, loadQuarryMarkdown, quarryExtractor, readabilityExtractor } from './extractors.js';
@@ -38,6 +39,10 @@ const inFolds = (url: string): boolean => !onlyFolds || onlyFolds.includes(foldO
 /** Class and id names replaced by meaningless ones before both pipelines (opaque-names.ts). */
 const isOpaque = args.includes('--opaque-names');
 const pageHtml = (html: string): string => (isOpaque ? withOpaqueNames(html) : html);
+
+/** `--block-model <file>`: the block classifier's model (block-features.ts --final) instead of the core's. */
+const blockModelPath = flag('--block-model');
+if (blockModelPath) setBlockModel(blockModelPath === 'off' ? undefined : (JSON.parse(readFileSync(blockModelPath, 'utf8')) as BlockModel));
 
 const { name: converterName, toMarkdown } = await loadQuarryMarkdown();
 const extractors: Record<string, Extractor> = {
