@@ -1,7 +1,7 @@
 /**
  * Issue 13, task 13d: a learned block classifier over structural features. For every page of the
- * chosen folds, Quarry's extractor runs (as `extractors.ts` calls it, the filter off), its final
- * content is cut into blocks (`contentBlocks` in packages/core/src/extract/block-classifier.ts),
+ * chosen folds, Quarry's extractor runs (as `extractors.ts` calls it), its final
+ * content is cut into blocks (`contentBlocks` in block-classifier.ts),
  * each block gets structural features (`blockFeatures`: no class or id words) and a label:
  *
  * - aeb: the share of the block's 4-token shingles found in the page's `articleBody`: >= 0.5
@@ -17,7 +17,8 @@
  * ```sh
  * npx tsx benchmarks/main-content/block-features.ts                   # train on 0,1, threshold on 2, named + opaque pages
  * npx tsx benchmarks/main-content/block-features.ts --final /tmp/m.json  # also train on 0-2 and write the model
- * npx tsx benchmarks/main-content/run.ts --folds 0,1,2 --block-model /tmp/m.json   # the filter on, page scores
+ * npx tsx benchmarks/main-content/run.ts --folds 0,1,2 --block-model /tmp/m.json   # that model's filter on, page scores
+ * npx tsx benchmarks/main-content/run.ts --block-model 13d                     # the model block-classifier.ts carries
  * ```
  */
 import { writeFileSync } from 'node:fs';
@@ -34,8 +35,7 @@ import {
   type ContentBlock,
   isSectionedDocument,
   modelInputCount,
-  setBlockModel,
-} from '../../packages/core/src/extract/block-classifier.js';
+} from './block-classifier.js';
 import { extractMainContent } from '../../packages/core/src/extract/index.js';
 import { htmlToMarkdown } from '../../packages/core/src/markdown/index.js';
 import { loadAeb, loadTraf } from './corpus.js';
@@ -89,8 +89,6 @@ function shingleList(text: string): string[] {
   }
   return result;
 }
-
-setBlockModel(undefined);
 
 interface PageBlock {
   element: Element;

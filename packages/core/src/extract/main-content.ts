@@ -17,7 +17,6 @@ import { isTag } from 'domhandler';
 import { append, prependChild } from 'domutils';
 import { trimArticleEdges } from './article-edges.js';
 import { removeAuthorBoxes } from './author-box.js';
-import { filterEdgeBlocks } from './block-classifier.js';
 import { articleBodyHintPattern, contentItemprops } from './boilerplate-patterns.js';
 import { type ChromeVerdict, chromeVerdict, removeChrome } from './chrome-removal.js';
 import { type CleanupOptions, cleanContent } from './content-cleanup.js';
@@ -326,9 +325,8 @@ function extractOnce(source: PageSource, titles: string[], summaries: string[], 
   const chosenParts = [...parts];
   const isSummaryAttached = attachSummary(container, chosenParts, summary, summaryAncestors, heading, elements);
   const isTitleAttached = attachTitle(container, chosenParts[0]!, heading, elements, body);
-  const isFiltered = filterEdgeBlocks(container);
-  // The content's text from the body's stats when the cleanup kept them and nothing was added or removed since.
-  const keptText = cleanup.isStatsKept && !isSummaryAttached && !isTitleAttached && !isFiltered ? stats.get(container)?.text : undefined;
+  // The content's text from the body's stats when the cleanup kept them and nothing was added since.
+  const keptText = cleanup.isStatsKept && !isSummaryAttached && !isTitleAttached ? stats.get(container)?.text : undefined;
   const text = keptText ?? measureTotalText(container);
   return { content: container, text, foundText, contentProse, pageProse, hintsMattered: hintsMattered || cleanup.hintsMattered === true, chrome };
 }

@@ -1,14 +1,26 @@
 /**
- * A learned precision filter over the content's blocks (issue 13, task 13d): the content is cut
- * into its top-level blocks (plain wrappers flattened), each block gets structural features only
+ * Issue 13, task 13d (tried, not kept in core; the core version is commit eb63624): a learned
+ * precision filter over the content's blocks. `run.ts --block-model 13d` applies it to Quarry's
+ * output after `extractMainContent`; `block-features.ts` trains it.
+ *
+ * The content is cut into its top-level blocks (plain wrappers flattened), each block gets structural features only
  * (lengths, link and sentence shares, tag kind, position, nesting, repeated shape; no class or id
  * words), and a logistic regression trained on the tuning folds of the main-content benchmark
- * (`benchmarks/main-content/block-features.ts`) gives each one a probability of being boilerplate.
+ * (`block-features.ts`) gives each one a probability of being boilerplate.
  * Runs of such blocks at the content's edges, before its first kept prose block and after its
  * last, are removed.
  */
 import { type AnyNode, type Element, isTag, isText } from 'domhandler';
-import { collapsedText, detachAll, documentSectionPeers, firstElement, hasCollapsedText, headingLevel, inlineTags, isNoteAside } from './dom-tools.js';
+import {
+  collapsedText,
+  detachAll,
+  documentSectionPeers,
+  firstElement,
+  hasCollapsedText,
+  headingLevel,
+  inlineTags,
+  isNoteAside,
+} from '../../packages/core/src/extract/dom-tools.js';
 
 const isCodeBlock = (element: Element): boolean => element.name === 'pre';
 
