@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { Readability } from '@mozilla/readability';
 import render from 'dom-serializer';
-import type { AnyNode } from 'domhandler';
+import { type AnyNode, type Element, isTag } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
 import { parseHTML } from 'linkedom';
 // @ts-expect-error turndown ships no types (and @types/turndown is not a dependency); typed below
@@ -59,12 +59,15 @@ export async function loadQuarryMarkdown(): Promise<{ name: string; toMarkdown: 
   return { name: 'turndown (interim)', toMarkdown: (nodes) => turndown.turndown(render(nodes)) };
 }
 
-export function quarryExtractor(toMarkdown: ToMarkdown): Extractor {
+/** `postFilter`: an experiment's step on the content's root after the extraction (not on a fallback), timed with it. */
+export function quarryExtractor(toMarkdown: ToMarkdown, postFilter?: (root: Element) => unknown): Extractor {
   return (html, url) => {
     const start = performance.now();
     const document = parseDocument(html);
     const extractStart = performance.now();
     const result = extractMainContent(document, { url });
+    const root = result.document.children[0];
+    if (postFilter && !result.isFallback && root && isTag(root)) postFilter(root);
     const extractMs = performance.now() - extractStart;
     const markdown = toMarkdown(result.document.children, url);
     return { markdown, ms: performance.now() - start, extractMs, isFallback: result.isFallback };

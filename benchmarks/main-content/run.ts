@@ -18,8 +18,9 @@
  * Folds: pages are split by site (hostname) into five folds; each fold's F1 is printed for both
  * extractors with the mean and spread, so a change can be judged on sites it was not tuned on.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type BlockModel, filterEdgeBlocks, setBlockModel } from './block-classifier.js';
 import { loadAeb, loadTraf } from './corpus.js';
 import { foldCount, foldOf, parseFolds } from './folds.js';
 import { type Extraction, type Extractor, loadQuarryMarkdown, quarryExtractor, readabilityExtractor } from './extractors.js';
@@ -46,9 +47,17 @@ const inFolds = (url: string): boolean => !onlyFolds || onlyFolds.includes(foldO
 const isOpaque = args.includes('--opaque-names');
 const pageHtml = (html: string): string => (isOpaque ? withOpaqueNames(html) : html);
 
+/**
+ * `--block-model <file|13d>`: task 13d's learned edge-block filter (block-classifier.ts) applied to
+ * Quarry's content after `extractMainContent`, with a model written by `block-features.ts --final`
+ * or the one block-classifier.ts carries (`13d`).
+ */
+const blockModelPath = flag('--block-model');
+if (blockModelPath && blockModelPath !== '13d') setBlockModel(JSON.parse(readFileSync(blockModelPath, 'utf8')) as BlockModel);
+
 const { name: converterName, toMarkdown } = await loadQuarryMarkdown();
 const extractors: Record<string, Extractor> = {
-  quarry: quarryExtractor(toMarkdown),
+  quarry: quarryExtractor(toMarkdown, blockModelPath ? filterEdgeBlocks : undefined),
   readability: readabilityExtractor,
 };
 const names = Object.keys(extractors);
