@@ -87,44 +87,78 @@ interface Attribute {
   next: number;
 }
 
-/** WHATWG "get an attribute": the next attribute from `start`, or null at `>` or the end. */
-function readAttribute(bytes: Uint8Array, start: number, end: number): Attribute | null {
+/** Attribute names a `<meta>` is read for; a longer name is none of them and is not spelled out. */
+const metaAttributeNames: ReadonlySet<string> = new Set(['http-equiv', 'content', 'charset']);
+const longestMetaAttributeName = 10;
+
+/** A `<meta>` attribute value is read up to this many bytes (a content type or a label is short). */
+const longestMetaValue = 1024;
+
+/** Bytes `start`..`end` as text, one char per byte, ASCII letters lower-cased (WHATWG's prescan reading). */
+function lowerText(bytes: Uint8Array, start: number, end: number): string {
+  let text = '';
+  for (let position = start; position < end; position++) text += lower(bytes[position]!);
+  return text;
+}
+
+/**
+ * WHATWG "get an attribute": the next attribute from `start`, or null at `>` or the end. Its name
+ * and value are spelled out only when `spell` is set (a `<meta>`), and the value only for the
+ * names a `<meta>` is read for: the prescan walks a whole `<head>`, whose other tags may carry
+ * attributes of megabytes (a data URL), and only their end is needed.
+ */
+function readAttribute(bytes: Uint8Array, start: number, end: number, spell = false): Attribute | null {
   let position = start;
   while (position < end && (isSpace(bytes[position]) || bytes[position] === 0x2f)) position++;
   if (position >= end || bytes[position] === 0x3e) return null;
-  let name = '';
-  let value = '';
+  const nameStart = position;
+  let nameEnd = position;
+  let valueStart = 0;
+  let valueEnd = 0;
+  const attribute = (next: number): Attribute => {
+    if (!spell) return { name: '', value: '', next };
+    const name = nameEnd - nameStart > longestMetaAttributeName ? '' : lowerText(bytes, nameStart, nameEnd);
+    const value = metaAttributeNames.has(name) ? lowerText(bytes, valueStart, Math.min(valueEnd, valueStart + longestMetaValue)) : '';
+    return { name, value, next };
+  };
   for (;;) {
     if (position >= end) return null;
     const byte = bytes[position]!;
-    if (byte === 0x3d && name !== '') {
+    if (byte === 0x3d && position > nameStart) {
+      nameEnd = position;
       position++;
       break;
     }
     if (isSpace(byte)) {
+      nameEnd = position;
       while (position < end && isSpace(bytes[position])) position++;
-      if (bytes[position] !== 0x3d) return { name, value, next: position };
+      if (bytes[position] !== 0x3d) return attribute(position);
       position++;
       break;
     }
-    if (byte === 0x2f || byte === 0x3e) return { name, value, next: position };
-    name += lower(byte);
+    if (byte === 0x2f || byte === 0x3e) {
+      nameEnd = position;
+      return attribute(position);
+    }
     position++;
   }
   while (position < end && isSpace(bytes[position])) position++;
   const quote = bytes[position];
   if (quote === 0x22 || quote === 0x27) {
-    for (position++; position < end; position++) {
-      if (bytes[position] === quote) return { name, value, next: position + 1 };
-      value += lower(bytes[position]!);
-    }
-    return null;
+    valueStart = position + 1;
+    const close = bytes.indexOf(quote, valueStart);
+    if (close === -1 || close >= end) return null;
+    valueEnd = close;
+    return attribute(close + 1);
   }
-  if (quote === 0x3e) return { name, value, next: position };
+  if (quote === 0x3e) return attribute(position);
+  valueStart = position;
   for (; position < end; position++) {
     const byte = bytes[position]!;
-    if (isSpace(byte) || byte === 0x3e) return { name, value, next: position };
-    value += lower(byte);
+    if (isSpace(byte) || byte === 0x3e) {
+      valueEnd = position;
+      return attribute(position);
+    }
   }
   return null;
 }
@@ -157,8 +191,9 @@ function metaCharset(bytes: Uint8Array, start: number, end: number): { charset: 
   let needsPragma: boolean | null = null;
   let charset: string | null = null;
   let position = start;
-  for (let attribute = readAttribute(bytes, position, end); attribute; attribute = readAttribute(bytes, position, end)) {
+  for (let attribute = readAttribute(bytes, position, end, true); attribute; attribute = readAttribute(bytes, position, end, true)) {
     position = attribute.next;
+    if (attribute.name === '') continue;
     if (seen.has(attribute.name)) continue;
     seen.add(attribute.name);
     if (attribute.name === 'http-equiv' && attribute.value === 'content-type') hasPragma = true;
