@@ -29,6 +29,13 @@ describe('hiddenTokensOfCss', () => {
     expect(tokens!.shown.has('md:block')).toBe(true);
   });
 
+  it('reads a hostile sheet in one pass: thousands of nested groups, lone and unclosed braces', () => {
+    const nested = `${'@media screen{'.repeat(20_000)}.deep{display:none}${'}'.repeat(20_000)}`;
+    expect([...hiddenTokensOfCss(nested)!.hidden]).toEqual(['deep']);
+    expect([...hiddenTokensOfCss(`${'}'.repeat(50_000)}.a{display:none}${'{'.repeat(50_000)}`)!.hidden]).toEqual(['a']);
+    expect(hiddenTokensOfCss('@font-face{src:url(x)} .b{display:none} @keyframes k{from{display:none}}')!.hidden).toEqual(new Set(['b']));
+  });
+
   it('finds nothing in a sheet that hides nothing', () => {
     expect(hiddenTokensOfCss('.a{display:block} .b{color:red}')).toBeUndefined();
   });

@@ -52,7 +52,7 @@ export function hiddenTokensOfCss(css: string): HiddenStyleTokens | undefined {
   const hidden = new Set<string>();
   const shown = new Set<string>();
   const text = css.replace(commentPattern, ' ');
-  readRules(text, 0, text.length, hidden, shown, true);
+  readRules(text, hidden, shown);
   for (const token of shown) hidden.delete(token);
   return hidden.size > 0 ? { hidden, shown } : undefined;
 }
@@ -63,25 +63,47 @@ function tokenKey(kind: string, token: string): string {
   return kind === '#' ? `#${name}` : name;
 }
 
-/** Reads the rules of `css` between `start` and `end`; `counts` is false inside a block whose rules do not apply to the screen. */
-function readRules(css: string, start: number, end: number, hidden: Set<string>, shown: Set<string>, counts: boolean): void {
-  let position = start;
-  while (position < end) {
-    const open = css.indexOf('{', position);
-    if (open < 0 || open >= end) return;
+/**
+ * Reads the rules of `css` in one pass. Group blocks (`@media`, `@supports`, `@layer`,
+ * `@container`) are entered, not recursed into: a stack holds whether each open group applies to
+ * the screen, so a hostile sheet of thousands of nested groups neither overflows the call stack
+ * nor is scanned once per level. Rules inside a group are read for what they show (a width query
+ * that shows a token hidden elsewhere) and count as hiding only under screen media. Other at-rules
+ * (`@font-face`, `@keyframes`...) are skipped whole.
+ */
+function readRules(css: string, hidden: Set<string>, shown: Set<string>): void {
+  const groupCounts: boolean[] = [true];
+  /** The next `char` from `from`, or the sheet's length when there is none. */
+  const next = (char: string, from: number): number => {
+    const at = css.indexOf(char, from);
+    return at < 0 ? css.length : at;
+  };
+  let position = 0;
+  let open = -1;
+  let close = -1;
+  while (position < css.length) {
+    // A search is run again only once passed: a long run of lone braces is read once.
+    if (open < position) open = next('{', position);
+    if (close < position) close = next('}', position);
+    if (open === css.length && close === css.length) return;
+    if (close < open) {
+      if (groupCounts.length > 1) groupCounts.pop();
+      position = close + 1;
+      continue;
+    }
     const prelude = css.slice(position, open).trim();
-    const close = blockEnd(css, open, end);
+    const counts = groupCounts[groupCounts.length - 1]!;
     if (prelude.startsWith('@')) {
       const media = /^@media\s+([^{]*)$/i.exec(prelude);
-      // A nested block: its rules are read for what they show (a width query that shows a token
-      // hidden elsewhere), and count as hiding only under a screen media query.
       if (media || /^@(?:supports|layer|container)\b/i.test(prelude)) {
-        readRules(css, open + 1, close, hidden, shown, counts && media !== null && screenMediaPattern.test(media[1]!));
+        groupCounts.push(counts && media !== null && screenMediaPattern.test(media[1]!));
+        position = open + 1;
+        continue;
       }
-    } else {
-      readRule(prelude, css.slice(open + 1, close), hidden, shown, counts);
     }
-    position = close + 1;
+    const end = blockEnd(css, open, css.length);
+    if (!prelude.startsWith('@')) readRule(prelude, css.slice(open + 1, end), hidden, shown, counts);
+    position = end + 1;
   }
 }
 
