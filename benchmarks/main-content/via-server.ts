@@ -10,20 +10,15 @@
  *
  * `--list` prints each page whose plain text differs, with the first line that differs.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { loadConfig } from '../../packages/http/src/compose.js';
-import { composeServer } from '../../packages/http/src/compose-server.js';
-import { buildServer } from '../../packages/http/src/server/build-server.js';
 import { corpusRoot, loadAeb, loadTraf } from './corpus.js';
 import { loadQuarryMarkdown, quarryExtractor } from './extractors.js';
 import { foldOf, parseFolds } from './folds.js';
 import { markdownToText } from './markdown-to-text.js';
 import { aebScores, type ShingleCounts, type SnippetCounts, shingleCounts, snippetCounts, trafScores } from './metrics.js';
+import { startScrapeServer } from './scrape-server.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string): string | undefined => {
@@ -38,40 +33,7 @@ const listDifferences = args.includes('--list');
 /** The page's bytes as stored, gunzipped and not decoded: what a site would send. */
 const storedBytes = (corpus: string, id: string): Buffer => gunzipSync(readFileSync(join(corpusRoot, corpus, 'html', `${id}.html.gz`)));
 
-const served = new Map<string, Buffer>();
-const site = createServer((request, response) => {
-  const body = served.get(request.url ?? '');
-  if (body === undefined) {
-    response.writeHead(404).end();
-    return;
-  }
-  response.writeHead(200, { 'content-type': 'text/html' });
-  response.end(body);
-});
-await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-
-const dataDir = mkdtempSync(join(tmpdir(), 'quarry-via-server-'));
-const config = loadConfig({
-  QUARRY_DATA_DIR: dataDir,
-  QUARRY_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
-  QUARRY_RATE_LIMITS: 'scrape=100000000',
-  LOG_LEVEL: 'silent',
-});
-const parts = await composeServer(config);
-const app = buildServer(parts.services);
-await app.ready();
-
-async function scrape(path: string): Promise<string> {
-  const response = await app.inject({
-    method: 'POST',
-    url: '/v1/scrape',
-    headers: { 'content-type': 'application/json' },
-    payload: JSON.stringify({ url: `${siteUrl}${path}`, formats: ['markdown'] }),
-  });
-  if (response.statusCode !== 200) throw new Error(`${path}: ${response.statusCode} ${response.body.slice(0, 200)}`);
-  return (response.json() as { data: { markdown?: string } }).data.markdown ?? '';
-}
+const server = await startScrapeServer();
 
 const { toMarkdown } = await loadQuarryMarkdown();
 const direct = quarryExtractor(toMarkdown);
@@ -87,10 +49,7 @@ interface Compared {
 async function compare(corpus: string, pages: Array<{ id: string; url: string; html: string }>): Promise<Compared[]> {
   const results: Compared[] = [];
   for (const page of pages) {
-    const path = `/${corpus}/${page.id}.html`;
-    served.set(path, storedBytes(corpus, page.id));
-    const serverText = markdownToText(await scrape(path));
-    served.delete(path);
+    const serverText = markdownToText(await server.scrape(`${corpus}-${page.id}`, storedBytes(corpus, page.id)));
     results.push({ id: page.id, url: page.url, directText: markdownToText(direct(page.html, page.url).markdown), serverText });
   }
   return results;
@@ -143,8 +102,5 @@ try {
     });
   }
 } finally {
-  await app.close();
-  await parts.close?.();
-  site.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await server.close();
 }
