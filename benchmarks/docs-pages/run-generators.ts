@@ -12,8 +12,23 @@ import type { Extractor } from '../main-content/extractors.js';
 import { shingleCounts } from '../main-content/metrics.js';
 import { generatorSamples } from './generator-corpus.js';
 import { generatorTruthHtml } from './generator-truth.js';
-import { featureNames, featuresOfHtml, featuresOfMarkdown, multisetRecall } from './score.js';
+import { type Features, featureNames, featuresOfHtml, featuresOfMarkdown, multisetRecall } from './score.js';
 import { scoresOf, type Tally, tallyIn } from './tally.js';
+
+/**
+ * Code without its blank first lines and trailing spaces, both sides: Javadoc writes `<pre> \n`
+ * (a space, then the code on the next line), which a reader does not see and a markdown fence
+ * cannot hold. Indentation and the language are kept.
+ */
+function trimmedCode(features: Features): Features {
+  const code = new Map<string, number>();
+  for (const [key, count] of features.code) {
+    const [language, text] = key.split('\u0000') as [string, string];
+    const trimmed = `${language}\u0000${(text ?? '').replace(/^(?:[ \t]*\n)+/, '').trimEnd()}`;
+    code.set(trimmed, (code.get(trimmed) ?? 0) + count);
+  }
+  return { ...features, code };
+}
 
 const pageUrl = 'https://docs.example.com/guide/page';
 const fixed = (value: number): string => value.toFixed(3);
@@ -36,12 +51,12 @@ export function runGenerators(extractors: [string, Extractor][], perGenerator: n
     const chosen = pages.slice(0, perGenerator).filter((page) => heldOut || !page.heldOut);
     chosen.forEach((page, index) => {
       const html = readFileSync(join(root, page.path), 'utf8');
-      const truth = featuresOfHtml(generatorTruthHtml(site.name, html));
+      const truth = trimmedCode(featuresOfHtml(generatorTruthHtml(site.name, html)));
       count += 1;
       const order = index % 2 === 0 ? extractors : [...extractors].reverse();
       for (const [extractorName, extract] of order) {
         // The page's URL is the score's base URL, so both sides resolve relative links alike.
-        const output = featuresOfMarkdown(extract(html, pageUrl).markdown);
+        const output = trimmedCode(featuresOfMarkdown(extract(html, pageUrl).markdown));
         const part = page.heldOut ? 'heldout' : 'tuning';
         const text = shingleCounts(truth.text, output.text);
         for (const key of [`${extractorName}|${site.name}|${part}`, `${extractorName}|all|${part}`]) {
