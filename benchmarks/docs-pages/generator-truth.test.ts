@@ -60,6 +60,12 @@ describe('generatorTruthHtml', () => {
     expect(features.text).toContain('1.0.0');
   });
 
+  it('separates blocks written with no space between them (rustdoc item tables), not inside code', () => {
+    const table = `<section id="main-content"><div class="item-table"><div class="item-row"><div class="item-left module-item"><a class="constant" href="constant.E.html">E</a></div><div class="item-right docblock-short"><p>Euler’s number (e)</p></div></div></div><pre class="rust"><code><span>a</span><span>b</span></code></pre></section>`;
+    const features = featuresOfHtml(generatorTruthHtml('rustdoc', table));
+    expect(features.text).toBe('E Euler’s number (e) ab');
+  });
+
   it('Javadoc: main without the summary tables tab buttons', () => {
     const features = featuresOfHtml(generatorTruthHtml('javadoc', javadoc));
     expect([...features.headings.keys()]).toEqual(['h1 Class Optional<T>']);

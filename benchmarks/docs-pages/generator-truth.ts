@@ -20,7 +20,7 @@
  *   (`a.headerlink`, empty, shown on hover).
  */
 import render from 'dom-serializer';
-import { type AnyNode, Element, isTag } from 'domhandler';
+import { type AnyNode, Element, isTag, Text } from 'domhandler';
 import { findAll, findOne, removeElement } from 'domutils';
 import { parseDocument } from 'htmlparser2';
 import type { GeneratorName } from './generator-corpus.js';
@@ -67,6 +67,67 @@ function isSelfLink(element: Element): boolean {
 
 function dropAll(root: Element, test: (element: Element) => boolean): void {
   for (const element of findAll(test, root.children)) removeElement(element);
+}
+
+/** Elements a reader sees as blocks of their own. */
+const blockTags: ReadonlySet<string> = new Set([
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'dd',
+  'details',
+  'div',
+  'dl',
+  'dt',
+  'figcaption',
+  'figure',
+  'footer',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hr',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'summary',
+  'table',
+  'td',
+  'th',
+  'tr',
+  'ul',
+]);
+
+/**
+ * A newline on each side of every block outside code: rustdoc and Javadoc write their item tables
+ * as `div` cells with no space between them (`<div>E</div><div><p>Euler's number`), which the
+ * score's plain text (`score.ts`, children's text joined) would read as one word ("EEuler's").
+ * A browser shows the cells apart, and so does any markdown of them.
+ */
+function separateBlocks(parent: Element): void {
+  for (const child of [...parent.children]) {
+    if (!isTag(child)) continue;
+    if (child.name !== 'pre') separateBlocks(child);
+    if (!blockTags.has(child.name)) continue;
+    const index = parent.children.indexOf(child);
+    const before = new Text('\n');
+    const after = new Text('\n');
+    before.parent = parent;
+    after.parent = parent;
+    parent.children.splice(index, 1, before, child, after);
+  }
+  parent.children.forEach((node, position) => {
+    node.prev = parent.children[position - 1] ?? null;
+    node.next = parent.children[position + 1] ?? null;
+  });
 }
 
 /** The generator's content element of a page, without its widgets, as HTML (empty when none). */
@@ -117,5 +178,6 @@ export function generatorTruthHtml(generator: GeneratorName, html: string): stri
       dropAll(content, (element) => element.name === 'a' && hasClass(element, 'headerlink'));
       break;
   }
+  separateBlocks(content);
   return render(content.children, { encodeEntities: 'utf8' });
 }
