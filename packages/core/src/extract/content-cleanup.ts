@@ -407,6 +407,7 @@ const clutterRules: readonly [string, (container: Container) => boolean, 'keep' 
   // Footnotes are the text's own notes, whatever share of them is a cited URL.
   ['notes', ({ element }) => isNoteAside(element), 'keep'],
   ['headings with linked words', ({ element, density }) => density > 0.4 && isHeadingsWithLinkedWords(element), 'keep'],
+  ['name beside its description', ({ element, density, allStats }) => density > 0.4 && isNameBesideDescription(element, allStats), 'keep'],
   ['mostly links', ({ density }) => density > 0.4, 'remove'],
   ['negative name with links', ({ density, weight }) => weight < 0 && density > negativeNameDensity, 'remove'],
   ['table', ({ element }) => element.name === 'table', 'keep'],
@@ -728,6 +729,37 @@ function isHeadingsWithLinkedWords(element: Element): boolean {
   let headingText = 0;
   for (const heading of headings) headingText += collapsedText(heading).length;
   return headingText >= headingsShare * collapsedText(element).length;
+}
+
+/** A name cell is short (a signature at most), not a block of links... */
+const nameMaximum = 200;
+/** ...and the description beside it is mostly not links. */
+const descriptionMaximumDensity = 0.4;
+
+/**
+ * A `div` cell that names an item beside the `div` cell that describes it, in a row or grid of
+ * `div` cells (rustdoc's module item table: the item's link, then its one-line summary; Javadoc's
+ * member summary: type, linked name, description). The name is the row's subject, not a link list.
+ */
+function isNameBesideDescription(element: Element, allStats: Map<Element, TextStats>): boolean {
+  const parent = element.parent;
+  if (element.name !== 'div' || !parent || !isTag(parent) || (allStats.get(element)?.text ?? 0) > nameMaximum) return false;
+  let isNext = false;
+  for (const child of parent.children) {
+    if (!isTag(child)) {
+      if (isText(child) && child.data.trim() !== '') return false;
+      continue;
+    }
+    if (child.name !== 'div') return false;
+    if (isNext) return isDescriptionCell(child, allStats);
+    if (child === element) isNext = true;
+  }
+  return false;
+}
+
+function isDescriptionCell(cell: Element, allStats: Map<Element, TextStats>): boolean {
+  const stats = allStats.get(cell);
+  return stats !== undefined && stats.text > 0 && linkDensity(stats) <= descriptionMaximumDensity;
 }
 
 /** The verdict of the first matching clutter rule; true when the container should go. */
