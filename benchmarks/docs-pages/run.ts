@@ -10,6 +10,8 @@
  *     [--tuning-only]   (Sphinx: only the tuning sites, so tuning runs never print a held-out figure)
  *     [--no-excuse]   (Sphinx: score text the build generated as chrome, as before task 13r)
  *     [--real N]   (real non-Sphinx sites, git, Node and docutils: up to N pages each; 0 skips them)
+ *     [--generators N]   (real mdBook, rustdoc, Javadoc and MkDocs pages: up to N of each sample, tuning half;
+ *       0, the default, skips them; with --generators-heldout the held-out half too, read once)
  *     [--opaque-names]   (every part: class tokens and ids made meaningless before both extractors, in-page
  *       references kept consistent and code-language tokens kept; see opaque.ts)
  *     [--opaque-languages]   (with --opaque-names: `language-*`/`lang-*` tokens made meaningless too)
@@ -21,6 +23,7 @@ import { loadSourcePages, type SourcePage } from './corpus.js';
 import { dress } from './dress.js';
 import { featureNames, featuresOfHtml, featuresOfMarkdown, multisetRecall, type Counts, type Features, type FeatureName } from './score.js';
 import { scoresOf, type Tally, tallyIn } from './tally.js';
+import { runGenerators } from './run-generators.js';
 import { runReal } from './run-real.js';
 import { runSphinx } from './run-sphinx.js';
 import { opaqueExtractors } from './opaque.js';
@@ -37,6 +40,7 @@ const option = (name: string): string | undefined => {
 const pageLimit = Number(option('--pages') ?? 240);
 const sphinxPerSite = Number(option('--sphinx') ?? 30);
 const realPerSite = Number(option('--real') ?? 30);
+const generatorsPerSite = Number(option('--generators') ?? 0);
 const detail = option('--pages-detail');
 const folds = 5;
 
@@ -141,6 +145,7 @@ async function main(): Promise<void> {
   }
   if (sphinxPerSite > 0) runSphinx(extractors, sphinxPerSite, detail, args.includes('--tuning-only'), !args.includes('--no-excuse'));
   if (realPerSite > 0) runReal(extractors, realPerSite, detail, args.includes('--tuning-only'));
+  if (generatorsPerSite > 0) runGenerators(extractors, generatorsPerSite, args.includes('--generators-heldout'), detail);
   if (details.length > 0) console.log(`\npages of ${detail} where Quarry lost structure:\n${details.join('\n')}`);
 }
 

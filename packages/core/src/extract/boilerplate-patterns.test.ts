@@ -15,4 +15,11 @@ describe('class-name vocabulary', () => {
     expect(chromeHintPattern.test('ad-slot')).toBe(true);
     expect(chromeHintPattern.test('adsbygoogle')).toBe(true);
   });
+
+  it("reads TRUSTe's consent widget by its whole name, not inside a word (rustdoc's impl-TrustedLen-3)", () => {
+    expect(chromeHintPattern.test('truste-consent-track')).toBe(true);
+    expect(chromeHintPattern.test('truste_box_overlay')).toBe(true);
+    expect(chromeHintPattern.test('impl-trustedlen-3')).toBe(false);
+    expect(chromeHintPattern.test('trustee-report')).toBe(false);
+  });
 });

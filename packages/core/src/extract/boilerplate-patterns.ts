@@ -63,7 +63,7 @@ export const chromeHintPattern = new RegExp(
     'cc-window',
     'cc-banner',
     'cc_banner',
-    'truste',
+    word('truste'),
     'qc-cmp',
     'cmp-container',
     'usercentrics',

@@ -340,15 +340,29 @@ function isInPageLink(element: Element): boolean {
   return element.name === 'a' && (element.attribs.href?.startsWith('#') ?? false);
 }
 
-/** A wrapper of one heading and its permalink widget (Starlight's `sl-heading-wrapper`). */
+/**
+ * A wrapper of one heading and its permalink widget (Starlight's `sl-heading-wrapper`), or of one
+ * heading and inline notes beside it that say less than it does (an API item's heading with its
+ * "since 1.0.0 · source" links: rustdoc's `main-heading` and item sections). The heading's own
+ * words may be mostly links (a signature whose type names link to their pages): it is a heading
+ * all the same.
+ */
 function isHeadingWrapper(element: Element): boolean {
-  let block: AnyNode | undefined;
+  let heading: Element | undefined;
+  let besideText = 0;
   for (const child of element.children) {
-    if (!((isTag(child) && !isInPageLink(child)) || (isText(child) && child.data.trim() !== ''))) continue;
-    if (block) return false; // a second block
-    block = child;
+    if (isText(child)) {
+      if (child.data.trim() !== '') return false; // loose text: a block of its own
+      continue;
+    }
+    if (!isTag(child) || isInPageLink(child)) continue;
+    if (headingTags.has(child.name)) {
+      if (heading) return false; // a second heading
+      heading = child;
+    } else if (inlineTags.has(child.name)) besideText += collapsedText(child).length;
+    else return false; // a block beside the heading
   }
-  return block !== undefined && isTag(block) && headingTags.has(block.name);
+  return heading !== undefined && besideText <= collapsedText(heading).length;
 }
 
 interface Container {
@@ -392,6 +406,8 @@ const clutterRules: readonly [string, (container: Container) => boolean, 'keep' 
   ['sentences of code terms', ({ element, stats, density }) => density > 0.4 && isProseBesideCodeTerms(element, stats), 'keep'],
   // Footnotes are the text's own notes, whatever share of them is a cited URL.
   ['notes', ({ element }) => isNoteAside(element), 'keep'],
+  ['headings with linked words', ({ element, density }) => density > 0.4 && isHeadingsWithLinkedWords(element), 'keep'],
+  ['name beside its description', ({ element, density, allStats }) => density > 0.4 && isNameBesideDescription(element, allStats), 'keep'],
   ['mostly links', ({ density }) => density > 0.4, 'remove'],
   ['negative name with links', ({ density, weight }) => weight < 0 && density > negativeNameDensity, 'remove'],
   ['table', ({ element }) => element.name === 'table', 'keep'],
@@ -686,6 +702,64 @@ function dataTableText(element: Element, allStats: Map<Element, TextStats>, know
     known.set(current, sum);
   }
   return known.get(element)!;
+}
+
+/** A container is its headings' when they hold at least this share of its text. */
+const headingsShare = 0.5;
+
+const isHeadingElement = (element: Element): boolean => headingTags.has(element.name);
+
+/** True when `node` has non-blank text outside links. */
+function hasTextOutsideLinks(node: AnyNode): boolean {
+  if (isText(node)) return node.data.trim() !== '';
+  if (!isTag(node) || node.name === 'a') return false;
+  return node.children.some(hasTextOutsideLinks);
+}
+
+/**
+ * A container whose text is mostly headings, each with words of its own beside its links: an API
+ * page's item headings, signatures whose type names link to their pages ("impl Copy for bool",
+ * "pub fn iter(&self) -> Iter<'_, T>", rustdoc's implementors list). Its links are the headings'
+ * words, not navigation. A list of linked headlines (a teaser block) has headings that are links
+ * through and through, and is not one.
+ */
+function isHeadingsWithLinkedWords(element: Element): boolean {
+  const headings = descendantElements(element, isHeadingElement);
+  if (headings.length === 0 || !headings.every(hasTextOutsideLinks)) return false;
+  let headingText = 0;
+  for (const heading of headings) headingText += collapsedText(heading).length;
+  return headingText >= headingsShare * collapsedText(element).length;
+}
+
+/** A name cell is short (a signature at most), not a block of links... */
+const nameMaximum = 200;
+/** ...and the description beside it is mostly not links. */
+const descriptionMaximumDensity = 0.4;
+
+/**
+ * A `div` cell that names an item beside the `div` cell that describes it, in a row or grid of
+ * `div` cells (rustdoc's module item table: the item's link, then its one-line summary; Javadoc's
+ * member summary: type, linked name, description). The name is the row's subject, not a link list.
+ */
+function isNameBesideDescription(element: Element, allStats: Map<Element, TextStats>): boolean {
+  const parent = element.parent;
+  if (element.name !== 'div' || !parent || !isTag(parent) || (allStats.get(element)?.text ?? 0) > nameMaximum) return false;
+  let isNext = false;
+  for (const child of parent.children) {
+    if (!isTag(child)) {
+      if (isText(child) && child.data.trim() !== '') return false;
+      continue;
+    }
+    if (child.name !== 'div') return false;
+    if (isNext) return isDescriptionCell(child, allStats);
+    if (child === element) isNext = true;
+  }
+  return false;
+}
+
+function isDescriptionCell(cell: Element, allStats: Map<Element, TextStats>): boolean {
+  const stats = allStats.get(cell);
+  return stats !== undefined && stats.text > 0 && linkDensity(stats) <= descriptionMaximumDensity;
 }
 
 /** The verdict of the first matching clutter rule; true when the container should go. */

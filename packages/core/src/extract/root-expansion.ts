@@ -32,6 +32,12 @@ const minimumAddedProse = 300;
 const minimumAddedProseShare = 0.1;
 /** Clutter (text of siblings that do not continue the content) tolerated at each step... */
 const clutterSlack = 100;
+/**
+ * ...or, for a root of much prose, this share of it: a few short blocks beside a long text (an API
+ * class's type signature and "Type Parameters"/"See Also" notes beside its description) do not stop
+ * the climb to the sections that continue it (Javadoc's member summary and details).
+ */
+const clutterSlackShare = 0.02;
 /** ...plus this much per character of prose the step adds. */
 const clutterPerProse = 0.25;
 /** A sibling continues the content when at most this share of its text is in links... */
@@ -149,7 +155,7 @@ export function expandRoot(root: Element, prose: Map<Element, number>, stats: Ma
       addedProse += tailProse;
       clutter += tailClutter;
     }
-    if (clutter > clutterSlack + clutterPerProse * addedProse) break;
+    if (clutter > Math.max(clutterSlack, clutterSlackShare * (prose.get(best) ?? 0)) + clutterPerProse * addedProse) break;
     if (addedProse >= Math.max(minimumAddedProse, minimumAddedProseShare * (prose.get(best) ?? 0))) {
       best = parent;
       addedProse = 0;

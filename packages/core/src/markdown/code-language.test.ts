@@ -48,6 +48,12 @@ describe('detectCodeLanguage', () => {
     expect(detectCodeLanguage(firstPre('<div class="language-css"><div><pre><code>x</code></pre></div></div>'))).toBe('css');
   });
 
+  it('reads the language of a pre that another pre only wraps (mdBook playground blocks)', () => {
+    expect(detectCodeLanguage(firstPre('<pre><pre class="playground"><code class="language-rust">fn main() {}</code></pre></pre>'))).toBe('rust');
+    expect(detectCodeLanguage(firstPre('<pre>\n<pre><code class="language-rust ignore">x</code></pre>\n</pre>'))).toBe('rust');
+    expect(detectCodeLanguage(firstPre('<pre>$ <pre><code class="language-rust">x</code></pre></pre>'))).toBe('');
+  });
+
   it('reads data-language on code and pre, and on wrappers only for known languages', () => {
     expect(detectCodeLanguage(firstPre('<pre data-language="tsx"><code>x</code></pre>'))).toBe('tsx');
     expect(detectCodeLanguage(firstPre('<div data-lang="en"><pre>x</pre></div>'))).toBe('');

@@ -1,4 +1,4 @@
-import { isTag, type Element } from 'domhandler';
+import { isTag, isText, type Element } from 'domhandler';
 
 /** How many ancestors of a `<pre>` are searched for a language (wrappers like `div.highlight-source-js`). */
 const ANCESTOR_DEPTH = 4;
@@ -129,6 +129,11 @@ const KNOWN_LANGUAGES = new Set([
  * `highlight-source-python`, `sourceCode python`, `hljs js`, `brush: js`). Returns `''` when none.
  */
 export function detectCodeLanguage(pre: Element): string {
+  const inner = soleInnerPre(pre);
+  if (inner) {
+    const language = detectCodeLanguage(inner);
+    if (language !== '') return language;
+  }
   for (const child of pre.children) {
     if (isTag(child) && child.name === 'code') {
       const language = languageOf(child, true);
@@ -143,6 +148,21 @@ export function detectCodeLanguage(pre: Element): string {
     ancestor = ancestor.parent;
   }
   return language;
+}
+
+/**
+ * The `pre` that `pre` only wraps (mdBook writes each runnable example as
+ * `<pre><pre class="playground"><code class="language-rust">`): its language is the block's.
+ */
+function soleInnerPre(pre: Element): Element | undefined {
+  let inner: Element | undefined;
+  for (const child of pre.children) {
+    if (isTag(child)) {
+      if (child.name !== 'pre' || inner) return undefined;
+      inner = child;
+    } else if (isText(child) && child.data.trim() !== '') return undefined;
+  }
+  return inner;
 }
 
 function languageOf(element: Element, isCodeElement: boolean): string {

@@ -1,0 +1,97 @@
+/**
+ * The generators part of the docs-pages benchmark (`--generators N`): real mdBook, rustdoc, Javadoc
+ * and MkDocs pages (`generator-corpus.ts`) through both extractors, each scored against the
+ * generator's own content element (`generator-truth.ts`) on the template corpus' seven features
+ * (`score.ts`: headings with their level, list items, table cells, code with its language, links,
+ * emphasis as recall; text as the aeb shingle F1, so chrome that leaks costs precision).
+ * Printed per generator, tuning half only unless `--generators-heldout` (read once, at the end).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Extractor } from '../main-content/extractors.js';
+import { shingleCounts } from '../main-content/metrics.js';
+import { generatorSamples } from './generator-corpus.js';
+import { generatorTruthHtml } from './generator-truth.js';
+import { type Features, featureNames, featuresOfHtml, featuresOfMarkdown, multisetRecall } from './score.js';
+import { scoresOf, type Tally, tallyIn } from './tally.js';
+
+/**
+ * Code without its blank first lines and trailing spaces, both sides: Javadoc writes `<pre> \n`
+ * (a space, then the code on the next line), which a reader does not see and a markdown fence
+ * cannot hold. Indentation and the language are kept.
+ */
+function trimmedCode(features: Features): Features {
+  const code = new Map<string, number>();
+  for (const [key, count] of features.code) {
+    const [language, text] = key.split('\u0000') as [string, string];
+    const trimmed = `${language}\u0000${(text ?? '').replace(/^(?:[ \t]*\n)+/, '').trimEnd()}`;
+    code.set(trimmed, (code.get(trimmed) ?? 0) + count);
+  }
+  return { ...features, code };
+}
+
+const pageUrl = 'https://docs.example.com/guide/page';
+const fixed = (value: number): string => value.toFixed(3);
+
+/**
+ * `perGenerator`: at most this many pages of each generator's sample; `heldOut`: score the held-out
+ * half too; `detail`: a generator whose tuning pages' losses are listed (Quarry only).
+ */
+export function runGenerators(extractors: [string, Extractor][], perGenerator: number, heldOut: boolean, detail?: string): void {
+  const samples = generatorSamples();
+  if (samples.length === 0) {
+    console.log('\ngenerators: none found (apt-get install -y rust-doc openjdk-17-doc mkdocs-doc)');
+    return;
+  }
+  const tallies = new Map<string, Tally>();
+  const tally = (key: string): Tally => tallyIn(tallies, key);
+  const details: string[] = [];
+  let count = 0;
+  for (const { site, root, pages } of samples) {
+    const chosen = pages.slice(0, perGenerator).filter((page) => heldOut || !page.heldOut);
+    chosen.forEach((page, index) => {
+      const html = readFileSync(join(root, page.path), 'utf8');
+      const truth = trimmedCode(featuresOfHtml(generatorTruthHtml(site.name, html)));
+      count += 1;
+      const order = index % 2 === 0 ? extractors : [...extractors].reverse();
+      for (const [extractorName, extract] of order) {
+        // The page's URL is the score's base URL, so both sides resolve relative links alike.
+        const output = trimmedCode(featuresOfMarkdown(extract(html, pageUrl).markdown));
+        const part = page.heldOut ? 'heldout' : 'tuning';
+        const text = shingleCounts(truth.text, output.text);
+        for (const key of [`${extractorName}|${site.name}|${part}`, `${extractorName}|all|${part}`]) {
+          for (const name of featureNames) {
+            const counts = multisetRecall(truth[name], output[name]);
+            tally(key).features[name].expected += counts.expected;
+            tally(key).features[name].found += counts.found;
+          }
+          tally(key).text.push(text);
+        }
+        if (detail === site.name && !page.heldOut && extractorName === 'quarry') {
+          const lost = featureNames.flatMap((name) =>
+            [...truth[name]]
+              .filter(([key, expected]) => (output[name].get(key) ?? 0) < expected)
+              .map(([key]) => `  ${name}: ${key.slice(0, 160).replace(/\n/g, '\\n')}`),
+          );
+          details.push(`${page.path} (${page.kind}): text tp ${text.tp.toFixed(2)} fp ${text.fp.toFixed(2)} fn ${text.fn.toFixed(2)}\n${lost.join('\n')}`);
+        }
+      }
+    });
+  }
+  console.log(`\nreal generator pages (mdBook, rustdoc, Javadoc, MkDocs), ${count} pages, against each generator's own content element:`);
+  console.log('feature recall against the content element less its widgets (code with its language); text = aeb shingle F1; overall = mean of the seven\n');
+  const columns = [...featureNames, 'text', 'overall'] as const;
+  console.log(['generator'.padEnd(22), 'extractor'.padEnd(12), ...columns.map((column) => column.padStart(9))].join(''));
+  const parts = heldOut ? ['tuning', 'heldout'] : ['tuning'];
+  for (const part of parts) {
+    for (const name of [...samples.map(({ site }) => site.name), 'all']) {
+      for (const [extractorName] of extractors) {
+        const key = `${extractorName}|${name}|${part}`;
+        if (!tallies.has(key)) continue;
+        const scores = scoresOf(tally(key));
+        console.log([`${name} (${part})`.padEnd(22), extractorName.padEnd(12), ...columns.map((column) => fixed(scores[column]).padStart(9))].join(''));
+      }
+    }
+  }
+  if (details.length > 0) console.log(`\npages of ${detail} where Quarry lost structure:\n${details.join('\n')}`);
+}
