@@ -48,6 +48,12 @@ describe('detectCodeLanguage', () => {
     expect(detectCodeLanguage(firstPre('<div class="language-css"><div><pre><code>x</code></pre></div></div>'))).toBe('css');
   });
 
+  it('reads through a few wrapping pres only: a page nesting thousands is read in bounded time and stack', () => {
+    const deep = `${'<pre>'.repeat(20_000)}<code class="language-rust">x</code>${'</pre>'.repeat(20_000)}`;
+    expect(detectCodeLanguage(firstPre(deep))).toBe('');
+    expect(detectCodeLanguage(firstPre(`${'<pre>'.repeat(3)}<code class="language-rust">x</code>${'</pre>'.repeat(3)}`))).toBe('rust');
+  });
+
   it('reads the language of a pre that another pre only wraps (mdBook playground blocks)', () => {
     expect(detectCodeLanguage(firstPre('<pre><pre class="playground"><code class="language-rust">fn main() {}</code></pre></pre>'))).toBe('rust');
     expect(detectCodeLanguage(firstPre('<pre>\n<pre><code class="language-rust ignore">x</code></pre>\n</pre>'))).toBe('rust');

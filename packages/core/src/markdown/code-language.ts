@@ -1,5 +1,7 @@
 import { isTag, isText, type Element } from 'domhandler';
 
+/** How many `pre`s a `<pre>` that only wraps another is read through (a hostile page nests thousands). */
+const INNER_PRE_DEPTH = 4;
 /** How many ancestors of a `<pre>` are searched for a language (wrappers like `div.highlight-source-js`). */
 const ANCESTOR_DEPTH = 4;
 
@@ -129,9 +131,14 @@ const KNOWN_LANGUAGES = new Set([
  * `highlight-source-python`, `sourceCode python`, `hljs js`, `brush: js`). Returns `''` when none.
  */
 export function detectCodeLanguage(pre: Element): string {
-  const inner = soleInnerPre(pre);
+  return languageThrough(pre, 0);
+}
+
+/** `pre`'s language, read first through the `pre`s it only wraps, at most `INNER_PRE_DEPTH` deep. */
+function languageThrough(pre: Element, depth: number): string {
+  const inner = depth < INNER_PRE_DEPTH ? soleInnerPre(pre) : undefined;
   if (inner) {
-    const language = detectCodeLanguage(inner);
+    const language = languageThrough(inner, depth + 1);
     if (language !== '') return language;
   }
   for (const child of pre.children) {
@@ -143,7 +150,7 @@ export function detectCodeLanguage(pre: Element): string {
   }
   let language = languageOf(pre, true);
   let ancestor = pre.parent;
-  for (let depth = 0; language === '' && depth < ANCESTOR_DEPTH && ancestor !== null && isTag(ancestor); depth++) {
+  for (let level = 0; language === '' && level < ANCESTOR_DEPTH && ancestor !== null && isTag(ancestor); level++) {
     language = languageOf(ancestor, false);
     ancestor = ancestor.parent;
   }
