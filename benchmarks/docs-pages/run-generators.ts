@@ -31,6 +31,21 @@ function trimmedCode(features: Features): Features {
 }
 
 const pageUrl = 'https://docs.example.com/guide/page';
+const failures: string[] = [];
+
+/**
+ * An extractor's markdown, or nothing when it throws: turndown-plugin-gfm (readability's converter)
+ * throws on some Doxygen and gtk-doc tables (`isHeadingRow` reads a missing row). The page then
+ * scores 0 for that extractor, and the failure is listed under the table.
+ */
+function markdownOrNothing(name: string, extract: Extractor, html: string, path: string): string {
+  try {
+    return extract(html, pageUrl).markdown;
+  } catch (error) {
+    failures.push(`${name} threw on ${path}: ${(error as Error).message.split('\n')[0]}`);
+    return '';
+  }
+}
 const fixed = (value: number): string => value.toFixed(3);
 
 /**
@@ -58,7 +73,7 @@ export function runGenerators(extractors: [string, Extractor][], perGenerator: n
       const order = index % 2 === 0 ? extractors : [...extractors].reverse();
       for (const [extractorName, extract] of order) {
         // The page's URL is the score's base URL, so both sides resolve relative links alike.
-        const output = trimmedCode(featuresOfMarkdown(extract(html, pageUrl).markdown));
+        const output = trimmedCode(featuresOfMarkdown(markdownOrNothing(extractorName, extract, html, page.path)));
         const part = fresh ? 'fresh' : page.heldOut ? 'heldout' : 'tuning';
         const text = shingleCounts(truth.text, output.text);
         for (const key of [`${extractorName}|${site.name}|${part}`, `${extractorName}|all|${part}`]) {
@@ -95,5 +110,6 @@ export function runGenerators(extractors: [string, Extractor][], perGenerator: n
       }
     }
   }
+  if (failures.length > 0) console.log(`\n${failures.length} pages scored as empty because the extractor threw:\n${failures.join('\n')}`);
   if (details.length > 0) console.log(`\npages of ${detail} where Quarry lost structure:\n${details.join('\n')}`);
 }
