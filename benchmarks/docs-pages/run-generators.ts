@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Extractor } from '../main-content/extractors.js';
 import { shingleCounts } from '../main-content/metrics.js';
-import { generatorSamples } from './generator-corpus.js';
+import { freshGeneratorSamples, generatorSamples } from './generator-corpus.js';
 import { generatorTruthHtml } from './generator-truth.js';
 import { type Features, featureNames, featuresOfHtml, featuresOfMarkdown, multisetRecall } from './score.js';
 import { scoresOf, type Tally, tallyIn } from './tally.js';
@@ -31,16 +31,33 @@ function trimmedCode(features: Features): Features {
 }
 
 const pageUrl = 'https://docs.example.com/guide/page';
+const failures: string[] = [];
+
+/**
+ * An extractor's markdown, or nothing when it throws: turndown-plugin-gfm (readability's converter)
+ * throws on some Doxygen and gtk-doc tables (`isHeadingRow` reads a missing row). The page then
+ * scores 0 for that extractor, and the failure is listed under the table.
+ */
+function markdownOrNothing(name: string, extract: Extractor, html: string, path: string): string {
+  try {
+    return extract(html, pageUrl).markdown;
+  } catch (error) {
+    failures.push(`${name} threw on ${path}: ${(error as Error).message.split('\n')[0]}`);
+    return '';
+  }
+}
 const fixed = (value: number): string => value.toFixed(3);
 
 /**
  * `perGenerator`: at most this many pages of each generator's sample; `heldOut`: score the held-out
- * half too; `detail`: a generator whose tuning pages' losses are listed (Quarry only).
+ * half too; `detail`: a generator whose tuning pages' losses are listed (Quarry only); `fresh`:
+ * score only the fresh held-out set of 13g's generators (task 13i, `freshGeneratorSamples`), read once.
  */
-export function runGenerators(extractors: [string, Extractor][], perGenerator: number, heldOut: boolean, detail?: string): void {
-  const samples = generatorSamples();
+export function runGenerators(extractors: [string, Extractor][], perGenerator: number, heldOut: boolean, detail?: string, fresh = false): void {
+  const samples = fresh ? freshGeneratorSamples() : generatorSamples();
+  if (fresh) heldOut = true;
   if (samples.length === 0) {
-    console.log('\ngenerators: none found (apt-get install -y rust-doc openjdk-17-doc mkdocs-doc)');
+    console.log('\ngenerators: none found (apt-get install -y rust-doc openjdk-17-doc mkdocs-doc libeigen3-doc libsdl2-doc libglib2.0-doc)');
     return;
   }
   const tallies = new Map<string, Tally>();
@@ -56,8 +73,8 @@ export function runGenerators(extractors: [string, Extractor][], perGenerator: n
       const order = index % 2 === 0 ? extractors : [...extractors].reverse();
       for (const [extractorName, extract] of order) {
         // The page's URL is the score's base URL, so both sides resolve relative links alike.
-        const output = trimmedCode(featuresOfMarkdown(extract(html, pageUrl).markdown));
-        const part = page.heldOut ? 'heldout' : 'tuning';
+        const output = trimmedCode(featuresOfMarkdown(markdownOrNothing(extractorName, extract, html, page.path)));
+        const part = fresh ? 'fresh' : page.heldOut ? 'heldout' : 'tuning';
         const text = shingleCounts(truth.text, output.text);
         for (const key of [`${extractorName}|${site.name}|${part}`, `${extractorName}|all|${part}`]) {
           for (const name of featureNames) {
@@ -78,11 +95,11 @@ export function runGenerators(extractors: [string, Extractor][], perGenerator: n
       }
     });
   }
-  console.log(`\nreal generator pages (mdBook, rustdoc, Javadoc, MkDocs), ${count} pages, against each generator's own content element:`);
+  console.log(`\nreal generator pages (mdBook, rustdoc, Javadoc, MkDocs, Doxygen, gtk-doc), ${count} pages, against each generator's own content element:`);
   console.log('feature recall against the content element less its widgets (code with its language); text = aeb shingle F1; overall = mean of the seven\n');
   const columns = [...featureNames, 'text', 'overall'] as const;
   console.log(['generator'.padEnd(22), 'extractor'.padEnd(12), ...columns.map((column) => column.padStart(9))].join(''));
-  const parts = heldOut ? ['tuning', 'heldout'] : ['tuning'];
+  const parts = fresh ? ['fresh'] : heldOut ? ['tuning', 'heldout'] : ['tuning'];
   for (const part of parts) {
     for (const name of [...samples.map(({ site }) => site.name), 'all']) {
       for (const [extractorName] of extractors) {
@@ -93,5 +110,6 @@ export function runGenerators(extractors: [string, Extractor][], perGenerator: n
       }
     }
   }
+  if (failures.length > 0) console.log(`\n${failures.length} pages scored as empty because the extractor threw:\n${failures.join('\n')}`);
   if (details.length > 0) console.log(`\npages of ${detail} where Quarry lost structure:\n${details.join('\n')}`);
 }

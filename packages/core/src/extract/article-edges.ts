@@ -215,6 +215,21 @@ function isSectionTitle(heading: Element): boolean {
   return firstElement(heading, (child) => child.name === 'a' && /^#./.test(child.attribs.href ?? '')) !== undefined;
 }
 
+/**
+ * A box opened by a heading with no link in it (past empty anchors: `<div><a name></a><h2>Types and
+ * Values</h2>…`) is a section of the document, titled by its author, however short: a teaser's
+ * headline links to the story it announces. gtk-doc closes each reference page with three or more
+ * such short sections ("Types and Values", "Property Details", "See Also"), which read as a run of
+ * same-shaped teasers after the last prose paragraph.
+ */
+function opensWithPlainHeading(element: Element, stats: Map<Element, TextStats>): boolean {
+  if (element.name !== 'div' && element.name !== 'section') return false;
+  const first = element.children.find((child): child is Element => isTag(child) && child.children.length > 0);
+  if (!first || !headingTags.has(first.name)) return false;
+  const headingStats = stats.get(first);
+  return !!headingStats && headingStats.text > 0 && headingStats.linkText === 0;
+}
+
 /** A heading whose whole text is a link to another page: a teaser's headline. */
 function isLinkedHeadline(heading: Element, stats: Map<Element, TextStats>): boolean {
   const headingStats = stats.get(heading);
@@ -229,6 +244,7 @@ function isLinkedHeadline(heading: Element, stats: Map<Element, TextStats>): boo
 function isTeaserItem(element: Element, stats: Map<Element, TextStats>, isLong = false): boolean {
   const itemStats = stats.get(element);
   if (!itemStats || itemStats.linkText === 0) return false;
+  if (opensWithPlainHeading(element, stats)) return false;
   if (itemStats.text > (isLong ? longTeaserMaximumText : teaserMaximumText)) return false;
   const inner = descendantElements(element);
   // Loops, not `some` with an arrow made per call, which V8 compiled again on later pages (issue 14, tenth pass).

@@ -408,6 +408,7 @@ const clutterRules: readonly [string, (container: Container) => boolean, 'keep' 
   ['notes', ({ element }) => isNoteAside(element), 'keep'],
   ['headings with linked words', ({ element, density }) => density > 0.4 && isHeadingsWithLinkedWords(element), 'keep'],
   ['name beside its description', ({ element, density, allStats }) => density > 0.4 && isNameBesideDescription(element, allStats), 'keep'],
+  ['rows named in plain text', ({ element, density, allStats }) => density > 0.4 && isTableOfNamedRows(soleTableOf(element), allStats), 'keep'],
   ['mostly links', ({ density }) => density > 0.4, 'remove'],
   ['negative name with links', ({ density, weight }) => weight < 0 && density > negativeNameDensity, 'remove'],
   ['table', ({ element }) => element.name === 'table', 'keep'],
@@ -755,6 +756,60 @@ function isNameBesideDescription(element: Element, allStats: Map<Element, TextSt
     if (child === element) isNext = true;
   }
   return false;
+}
+
+/** The rows of `table` itself (through `thead`/`tbody`/`tfoot`, not a nested table's). */
+function ownRows(table: Element): Element[] {
+  const rows: Element[] = [];
+  for (const child of table.children) {
+    if (!isTag(child)) continue;
+    if (child.name === 'tr') rows.push(child);
+    else if (child.name === 'tbody' || child.name === 'thead' || child.name === 'tfoot')
+      for (const row of child.children) if (isTag(row) && row.name === 'tr') rows.push(row);
+  }
+  return rows;
+}
+
+/**
+ * `element` when it is a table, or the one table it wraps with no text beside but a heading over it
+ * and empty anchors (gtk-doc: `div > a[name] + h4 "Parameters" + div > table`).
+ */
+function soleTableOf(element: Element): Element | undefined {
+  let current = element;
+  for (let depth = 0; depth < 3; depth++) {
+    if (current.name === 'table') return current;
+    if (current.name !== 'div') return undefined;
+    let only: Element | undefined;
+    for (const child of current.children) {
+      if (isTag(child)) {
+        if (child.children.length === 0 || (!only && headingTags.has(child.name))) continue;
+        if (only) return undefined;
+        only = child;
+      } else if (isText(child) && child.data.trim() !== '') return undefined;
+    }
+    if (!only) return undefined;
+    current = only;
+  }
+  return current.name === 'table' ? current : undefined;
+}
+
+/**
+ * A table whose every row opens with a cell of plain text, no link in it, beside further cells: a
+ * list of named things described (gtk-doc's parameter tables, `base_stream | a GOutputStream`),
+ * the names its subjects even when every description is a linked type. A table of links (a
+ * navigation grid, a link farm) links its first column too.
+ */
+function isTableOfNamedRows(table: Element | undefined, allStats: Map<Element, TextStats>): boolean {
+  if (!table) return false;
+  const rows = ownRows(table);
+  if (rows.length === 0) return false;
+  for (const row of rows) {
+    const cells = row.children.filter((child): child is Element => isTag(child) && (child.name === 'td' || child.name === 'th'));
+    if (cells.length < 2) return false;
+    const name = allStats.get(cells[0]!);
+    if (!name || name.text === 0 || name.linkText > 0 || name.text > nameMaximum) return false;
+  }
+  return true;
 }
 
 function isDescriptionCell(cell: Element, allStats: Map<Element, TextStats>): boolean {

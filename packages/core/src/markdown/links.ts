@@ -35,7 +35,12 @@ export function renderLink(element: Element, converter: MarkdownConverter): void
   converter.inlineOnly--;
   const text = writer.textSince(mark);
   const isOnPage = href.includes('#');
-  if (text === '' || (isOnPage && isPermalink(text, element)) || (text.length < 40 && SKIP_LINK_TEXT.test(text))) {
+  if (
+    text === '' ||
+    (isOnPage && isPermalink(text, element)) ||
+    (converter.headingDepth > 0 && isSymbolAnchorInHeading(text, href, element)) ||
+    (text.length < 40 && SKIP_LINK_TEXT.test(text))
+  ) {
     writer.dropSince(mark);
     return;
   }
@@ -66,6 +71,24 @@ function isOwnHeadingLink(element: Element, href: string): boolean {
   let previous = element.prev;
   while (previous && !isTag(previous)) previous = previous.prev;
   return previous !== null && previous !== undefined && isTag(previous) && headingNames.has(previous.name) && previous.attribs.id === id;
+}
+
+/** Letters or digits: a link text without any is a mark ("◆", "→", "⚓"), not words. */
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+
+/**
+ * A heading's permalink known by its shape, whatever its mark: an in-page link (`#id`) inside a
+ * heading whose text is a symbol with no letter or digit, when the heading has words besides.
+ * Doxygen writes each member's title `<h2><span><a href="#a1f…">◆ </a></span>SDL_OpenURL()</h2>`
+ * (its anchor is an `<a id>` before the heading, so the link does not point at the heading's id);
+ * the known marks (`#`, `¶`, `§`) are `PERMALINK_TEXT`.
+ */
+function isSymbolAnchorInHeading(text: string, href: string, element: Element): boolean {
+  if (!href.trimStart().startsWith('#') || WORD_CHARACTER.test(text)) return false;
+  for (let node = element.parent; node && isTag(node); node = node.parent) {
+    if (headingNames.has(node.name)) return WORD_CHARACTER.test(textOf(node).replace(textOf(element), ''));
+  }
+  return false;
 }
 
 function isPermalink(text: string, element: Element): boolean {
