@@ -86,9 +86,22 @@ const WORD_CHARACTER = /[\p{L}\p{N}]/u;
 function isSymbolAnchorInHeading(text: string, href: string, element: Element): boolean {
   if (!href.trimStart().startsWith('#') || WORD_CHARACTER.test(text)) return false;
   for (let node = element.parent; node && isTag(node); node = node.parent) {
-    if (headingNames.has(node.name)) return WORD_CHARACTER.test(textOf(node).replace(textOf(element), ''));
+    // The link's text has no word character, so the heading has words besides it when it has any.
+    if (headingNames.has(node.name)) return hasWords(node);
   }
   return false;
+}
+
+/** Whether a heading's text has a letter or digit, read once per heading (it may hold thousands of marks). */
+const headingHasWords = new WeakMap<Element, boolean>();
+
+function hasWords(heading: Element): boolean {
+  let known = headingHasWords.get(heading);
+  if (known === undefined) {
+    known = WORD_CHARACTER.test(textOf(heading));
+    headingHasWords.set(heading, known);
+  }
+  return known;
 }
 
 function isPermalink(text: string, element: Element): boolean {
