@@ -6,7 +6,9 @@
  * quadratic), and the largest output (markdown + html + links + images + metadata, in characters)
  * over the page's size: a transform whose output outgrows its input balloons the server's memory.
  *
- *   npx tsx benchmarks/html-to-markdown/hostile-transform.ts [--sizes 4000,8000,16000,32000] [--only table] [--mode main|all] [--repeat 3]
+ *   npx tsx benchmarks/html-to-markdown/hostile-transform.ts [--sizes 4000,8000,16000,32000] [--only 'table|pre'] [--mode main|all] [--repeat 3] [--decode]
+ *
+ * After the transform shapes, byte shapes go through `decodeBody` alone (`--decode`: only those).
  *
  * `--repeat k` keeps the least CPU time of k runs per size (a shared machine's noise only adds time).
  *
@@ -14,6 +16,7 @@
  * under the page limits (500,000 elements, 200,000 cells) where the shape allows; a page past a
  * limit is timed to its `too-large` answer (printed `limit`).
  */
+import { decodeBody } from '../../packages/core/src/html/decode-body.js';
 import { transformHtml } from '../../packages/core/src/transform.js';
 import { argument, cpuMs } from './script-tools.js';
 
@@ -80,7 +83,85 @@ const shapes: Record<string, (n: number) => string> = {
   'svg paths': (n) => `<body><svg>${repeat('<path d="M0 0L1 1"/>', n)}</svg><p>${words(50)}</p>`,
   entities: (n) => `<body><p>${repeat('&amp;&lt;&#x1F600;&nbsp;&unknown;', n)}</p>`,
   'unicode mix': (n) => `<body><p>${repeat('\u200b\u202e\ud83d\ude00\u0000e\u0301 ', n)}</p>`,
+  // Page stylesheets (`page-styles.ts`), the title lead, author boxes and chrome lines (session 13h).
+  'style unclosed /*': (n) => `<head><style>.x{display:none} ${repeat('/* c ', n)}</style></head><body><p class="x">hidden</p><p>${words(50)}</p>`,
+  'style selector list': (n) =>
+    `<head><style>${Array.from({ length: n }, (_, index) => `.h${index}`).join(',')}{display:none}</style></head><body><p class="h1">x</p><p>${words(50)}</p>`,
+  'style many rules': (n) =>
+    `<head><style>${Array.from({ length: n }, (_, index) => `.h${index}{display:none}.s${index} .h${index}{display:block}`).join('')}</style></head><body><p>${words(50)}</p>`,
+  'style escaped token': (n) =>
+    `<head><style>.a${repeat('\\:', n * 5)}b{display:none} .c${repeat('\\', n * 5)}{display:none}</style></head><body><p>${words(50)}</p>`,
+  'style nested @media': (n) => `<head><style>${repeat('@media screen{', n)}.x{display:none}</style></head><body><p class="x">x</p><p>${words(50)}</p>`,
+  'style open braces': (n) => `<head><style>.x{display:none}${repeat('.y{', n)}</style></head><body><p>${words(50)}</p>`,
+  'many style elements': (n) =>
+    `<body>${Array.from({ length: n / 2 }, (_, index) => `<style>.h${index}{display:none}</style><div class="h${index}">x</div>`).join('')}<p>${words(50)}</p>`,
+  'style hides many': (n) =>
+    `<head><style>.h{display:none}.g{visibility:hidden}</style></head><body>${repeat(`<div class="h"><p>${words(3)}</p></div><p class="g">${words(3)}</p><p>${words(6)}</p>`, n / 4)}`,
+  'style hides each once': (n) =>
+    `<head><style>${Array.from({ length: n / 2 }, (_, index) => `#i${index}{display:none}`).join('')}</style></head><body>${Array.from({ length: n / 2 }, (_, index) => `<div id="i${index}">x</div><p>${words(4)}</p>`).join('')}`,
+  'class 100k tokens': (n) =>
+    `<head><style>.h{display:none}.s{display:block}</style></head><body>${repeat(`<div class="${Array.from({ length: 100 }, (_, index) => `t${index}`).join(' ')} h"><p>${words(3)}</p></div>`, n / 100)}<div class="${Array.from({ length: n * 4 }, (_, index) => `t${index}`).join(' ')}"><p>${words(50)}</p></div>`,
+  'lead paragraphs': (n) =>
+    `<body><h1>The title of it</h1><div>${repeat(`<div><p>${words(20)} and so it ends.</p></div>`, n / 20)}</div><article><h2>Part</h2>${repeat(`<p>${words(40)}.</p>`, n / 10)}</article>`,
+  'lead siblings': (n) =>
+    `<body><div><h1>The title of it</h1>${repeat(`<p>${words(20)} and so it ends.</p>`, n / 20)}</div><main><h2>Part</h2>${repeat(`<p>${words(40)}.</p>`, n / 10)}</main>`,
+  'author headings': (n) =>
+    `<body><article><h1>T</h1>${repeat(`<div><div><h3><a rel="author" href="/a">Name</a></h3><p>${words(8)}</p></div><p>${words(30)}</p></div>`, n / 10)}</article>`,
+  'headings after prose': (n) =>
+    `<body><article><h1>T</h1><p>${words(40)}.</p><p>${words(40)}.</p>${repeat('<h3>Heading</h3>', n)}<address>1 Main St</address></article>`,
+  'empty headings': (n) => `<body><article><h1>T</h1><p>${words(40)}.</p>${repeat('<h3> </h3><span> </span>', n / 2)}<p>${words(40)}.</p></article>`,
+  'empty sections': (n) => `<body><article><h1>T</h1><p>${words(40)}.</p>${repeat('<section><h2>Heading</h2></section>', n / 2)}<p>${words(40)}.</p></article>`,
+  'date lines': (n) => `<body><article><h1>T</h1>${repeat(`<p>12 March 2024</p><p>${words(12)}.</p>`, n / 4)}</article>`,
 };
+
+/**
+ * Byte shapes for the charset prescan (`decodeBody`, run on every fetched body before the
+ * transform; it walks the whole `<head>` past the first 1024 bytes). Timed alone, content type
+ * `text/html` without a charset, so the prescan runs; `--decode` runs only these.
+ */
+const decodeShapes: Record<string, (n: number) => string> = {
+  'head of tiny tags': (n) => `<head>${repeat('<meta a>', n * 2)}<meta charset="koi8-r"></head>`,
+  'meta of n attributes': (n) => `<head><meta ${repeat('content="text/html" ', n)}charset="koi8-r"></head>`,
+  'meta long content': (n) => `<head>${repeat(`<meta http-equiv="content-type" content="${repeat('charsetx', 200)}">`, n / 64)}</head>`,
+  'unclosed comment': (n) => `<head><!--${repeat('<meta charset="x"> ', n)}`,
+  'many comments': (n) => `<head>${repeat('<!-- a --><!---->', n)}<meta charset="koi8-r">`,
+  'unclosed script': (n) => `<head><script>${repeat('</scrip <x ', n)}`,
+  'many scripts': (n) => `<head>${repeat('<script>a<b</script><style>c</style>', n / 2)}<meta charset="koi8-r">`,
+  'unclosed quotes': (n) => `<head>${repeat('<link href="a>', n)}`,
+  'long tag name': (n) => `<head><${repeat('a', n * 20)}>`,
+  'lone <': (n) => `<head>${repeat('< <! </ <? ', n)}`,
+  'bang tags': (n) => `<head>${repeat('<!x><?y></z>', n)}<meta charset="koi8-r">`,
+  'huge data url': (n) => `<head><link rel="icon" href="data:image/png;base64,${repeat('QUFB', n * 5)}"><meta charset="koi8-r">`,
+  'huge body, no head': (n) => `<p>${repeat('<b>x</b> ', n * 2)}</p>`,
+};
+
+function timeDecode(sizes: number[], only: string | undefined, times: number): string[] {
+  const flagged: string[] = [];
+  console.log(`\ndecodeBody (charset prescan): CPU ms at n = ${sizes.join(', ')}`);
+  for (const [shape, build] of Object.entries(decodeShapes)) {
+    if (only && !only.split('|').some((part) => shape.includes(part))) continue;
+    const row: number[] = [];
+    let kb = 0;
+    for (const size of sizes) {
+      const bytes = new TextEncoder().encode(build(size));
+      kb = Math.round(bytes.length / 1024);
+      let ms = Number.POSITIVE_INFINITY;
+      for (let run = 0; run < times; run++)
+        ms = Math.min(
+          ms,
+          cpuMs(() => decodeBody(bytes, 'text/html')),
+        );
+      row.push(ms);
+    }
+    const growth = row.length > 1 ? row.at(-1)! / Math.max(row.at(-2)!, 1) : undefined;
+    const bad = growth !== undefined && growth > 2.6 && row.at(-1)! > 50;
+    if (bad) flagged.push(`${shape} (decode)`);
+    console.log(
+      `${shape.padEnd(22)}${String(kb).padStart(7)}  ${row.map((ms) => ms.toFixed(0).padStart(7)).join('')} ${(growth?.toFixed(1) ?? '-').padStart(6)}${bad ? '!' : ''}`,
+    );
+  }
+  return flagged;
+}
 
 /** Characters of everything the transform answers: what a response would hold in memory. */
 function outputChars(out: ReturnType<typeof transformHtml>): number {
@@ -124,8 +205,8 @@ function main(): void {
     `${'shape'.padEnd(20)}${'KB'.padStart(7)}  ${modes.map(([name]) => `${name.padEnd(5)}${sizes.map((size) => String(size).padStart(7)).join('')} growth out/in`).join('  | ')}`,
   );
   const flagged: string[] = [];
-  for (const [shape, build] of Object.entries(shapes)) {
-    if (only && !shape.includes(only)) continue;
+  for (const [shape, build] of Object.entries(process.argv.includes('--decode') ? {} : shapes)) {
+    if (only && !only.split('|').some((part) => shape.includes(part))) continue;
     const cells: string[] = [];
     let topKb = 0;
     for (const [modeName, onlyMain] of modes) {
@@ -168,6 +249,7 @@ function main(): void {
     }
     console.log(`${shape.padEnd(20)}${String(topKb).padStart(7)}  ${cells.join(' | ')}`);
   }
+  flagged.push(...timeDecode(sizes, only, repeat));
   console.log(`\nflagged: ${flagged.length === 0 ? 'none' : flagged.join(', ')}`);
 }
 

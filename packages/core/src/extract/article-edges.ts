@@ -415,14 +415,17 @@ function trimAfterProse(flow: Element, stats: Map<Element, TextStats>, holders: 
     }
   }
   if (removed.size === 0) return;
-  // A heading whose section holds only removed blocks introduced them.
-  tail.forEach((block, index) => {
-    if (!headingTags.has(block.name)) return;
-    const section = tail.slice(index + 1);
-    const next = section.findIndex((other) => headingTags.has(other.name) && other.name <= block.name);
-    const body = next < 0 ? section : section.slice(0, next);
-    if (body.length > 0 && body.every((other) => removed.has(other))) removed.add(block);
-  });
+  // A heading whose section holds only removed blocks introduced them. Read by index up to the
+  // first block kept: copies of the rest of the tail per heading grew with the square of a tail
+  // of 16,000 headings (10 s).
+  for (let index = 0; index < tail.length; index++) {
+    const block = tail[index]!;
+    if (!headingTags.has(block.name)) continue;
+    let end = index + 1;
+    while (end < tail.length && !(headingTags.has(tail[end]!.name) && tail[end]!.name <= block.name) && removed.has(tail[end]!)) end++;
+    const isSectionEnd = end === tail.length || (headingTags.has(tail[end]!.name) && tail[end]!.name <= block.name);
+    if (end > index + 1 && isSectionEnd) removed.add(block);
+  }
   detachEach([...removed]);
 }
 

@@ -4,7 +4,7 @@
  * wrappers, photo credits glued to the end of a caption) and keeps tables, code blocks, lists of
  * prose, headings, figures and quotes.
  */
-import { type AnyNode, type Element, isTag, isText } from 'domhandler';
+import { type AnyNode, type Element, type ParentNode, isTag, isText } from 'domhandler';
 import { chromeSectionHeadingPattern } from './boilerplate-patterns.js';
 import { isChromeText } from './chrome-text.js';
 import { isDefinitionParagraph } from './definition-body.js';
@@ -31,7 +31,14 @@ import {
   sharedElements,
 } from './dom-tools.js';
 import { removePictureLabels } from './picture-labels.js';
-import { clearSectionsHoldMemo, sectionBlockLevel, sectionsHoldParent, startSectionsHoldMemo, stopSectionsHoldMemo } from './section-blocks.js';
+import {
+  clearSectionsHoldMemo,
+  sectionBlockLevel,
+  sectionPeerCount,
+  sectionsHoldParent,
+  startSectionsHoldMemo,
+  stopSectionsHoldMemo,
+} from './section-blocks.js';
 import { type TextStats, discountStats, linkDensity, measureText } from './text-stats.js';
 
 export interface CleanupOptions {
@@ -81,8 +88,14 @@ const dataTags: ReadonlySet<string> = new Set(['table', 'pre', 'code', 'math']);
 const mediaTags: ReadonlySet<string> = new Set(['img', 'picture', 'figure', 'table', 'pre', 'iframe', 'video', 'math']);
 
 /** True when an inline element sits beside loose text (part of a sentence, not of a meta row). */
-function isInSentence(element: Element): boolean {
-  return element.parent ? hasOwnText(element.parent) : false;
+function isInSentence(element: Element, ownTexts: Map<ParentNode, boolean>): boolean {
+  const parent = element.parent;
+  if (!parent) return false;
+  // Per parent: its text children stay while elements are detached, and each of thousands of
+  // inline siblings read them all again (quadratic: 9 s for 32,000 spans beside empty headings).
+  let has = ownTexts.get(parent);
+  if (has === undefined) ownTexts.set(parent, (has = hasOwnText(parent)));
+  return has;
 }
 
 /** True when `heading` opens `section`: the first element with text in it. */
@@ -194,6 +207,7 @@ function isContentList(list: Element, stats: Map<Element, TextStats>, known: Map
 function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): void {
   const stack = container.children.filter(isTag);
   const contentLists = new Map<Element, boolean>();
+  const ownTexts = new Map<ParentNode, boolean>();
   // Each heading compares its level with every sibling section's (its whole subtree): remember
   // them, and forget an ancestor's at each removal (the only change to the tree here).
   const known = newSectionLevels();
@@ -201,7 +215,7 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
   while (stack.length > 0) {
     const element = stack.pop()!;
     if (dataTags.has(element.name)) continue; // a table cell or code that reads "10000" or a date is data
-    if (inlineTags.has(element.name) && isInSentence(element)) continue; // a date link in a sentence stays
+    if (inlineTags.has(element.name) && isInSentence(element, ownTexts)) continue; // a date link in a sentence stays
     if (headingTags.has(element.name) && isDocumentSection(element, known)) continue;
     if (isDefinitionParagraph(element)) continue; // "See also: size, rows" closing a function's description
     if (element.name === 'li' && element.parent && isTag(element.parent) && isContentList(element.parent, stats, contentLists)) {
@@ -571,7 +585,7 @@ function isDocumentSectionBlock(element: Element): boolean {
   if (level === 0) return false;
   const parent = element.parent;
   if (!parent || !isTag(parent)) return false;
-  const peers = parent.children.filter((child) => isTag(child) && child.name === element.name && sectionBlockLevel(child) === level).length;
+  const peers = sectionPeerCount(parent, element.name, level);
   if (element.name === 'section' ? peers >= sectionPeersNeeded(parent, level) : peers >= documentSectionPeers && sectionsHoldParent(parent, level)) return true;
   // The one subsection of a document's section (nipype's "Index of Interfaces" under its
   // "Interfaces", as docutils nests them) is a part of that document too.
@@ -1086,18 +1100,85 @@ function headingsWithoutContent(items: Element[], levels: number[]): Set<Element
   return empty;
 }
 
+/**
+ * How many children of each parent hold text that is not whitespace, read once per parent and kept
+ * right as headings are detached (`detachHeading`): a parent's empty headings then ask it in
+ * constant time. Reading the parent's whole text for each of them grew with the square of a page
+ * of 16,000 headings after its text (16 s), and of headings that hold no text (39 s).
+ */
+type TextChildren = Map<ParentNode, number>;
+
+function textChildrenOf(parent: ParentNode, counts: TextChildren): number {
+  let count = counts.get(parent);
+  if (count === undefined) {
+    count = 0;
+    for (const child of parent.children) if (holdsText(child)) count++;
+    counts.set(parent, count);
+  }
+  return count;
+}
+
+const nonSpacePattern = /\S/;
+
+/** True when `node` holds text that is not whitespace (what `collapsedText` keeps). */
+function holdsText(node: AnyNode): boolean {
+  const stack: AnyNode[] = [node];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    if (isText(current)) {
+      if (nonSpacePattern.test(current.data)) return true;
+    } else if ('children' in current) {
+      for (const child of (current as ParentNode).children) stack.push(child);
+    }
+  }
+  return false;
+}
+
+/**
+ * True when `ancestor` holds text outside `node`: `collapsedText(ancestor)` is then longer than
+ * `collapsedText(node)`, and equal to it otherwise (collapsing keeps every character that is not
+ * whitespace). Read level by level: past the first level with none, the child on the path holds
+ * text exactly when `node` does.
+ */
+function hasTextBeside(node: Element, ancestor: ParentNode, counts: TextChildren): boolean {
+  const own = holdsText(node) ? 1 : 0;
+  for (let current: AnyNode = node; current !== ancestor && current.parent; current = current.parent) {
+    if (textChildrenOf(current.parent, counts) > own) return true;
+  }
+  return false;
+}
+
 /** True when the heading's parent holds text besides the heading (it sits in a flow of content). */
-function isInFlow(heading: Element): boolean {
+function isInFlow(heading: Element, counts: TextChildren): boolean {
   let parent = heading.parent;
   // Past a permalink wrapper (Starlight's `sl-heading-wrapper`: the heading and its `#id` link).
   while (parent && isTag(parent) && isHeadingWrapper(parent) && parent.children.some((child) => isTag(child) && isInPageLink(child))) {
     parent = parent.parent;
   }
-  // Past a `section` that holds only the heading: a section its author left empty (Sphinx).
-  while (parent && isTag(parent) && parent.name === 'section' && collapsedText(parent) === collapsedText(heading)) {
+  // Past a `section` that holds only the heading: a section its author left empty (Sphinx). The
+  // levels below `inner` are known to hold no other text.
+  let inner: Element = heading;
+  while (parent && isTag(parent) && parent.name === 'section' && !hasTextBeside(inner, parent, counts)) {
+    inner = parent;
     parent = parent.parent;
   }
-  return !!parent && isTag(parent) && collapsedText(parent).length > collapsedText(heading).length;
+  return !!parent && isTag(parent) && hasTextBeside(inner, parent, counts);
+}
+
+/**
+ * Detaches `heading`, first taking it out of the counts: its parent loses a child with text, and
+ * a parent left with none is no longer one for its own parent. Each parent is read at most once
+ * more (text only goes).
+ */
+function detachHeading(heading: Element, counts: TextChildren): void {
+  if (counts.size > 0 && holdsText(heading)) {
+    for (let node: AnyNode = heading; node.parent; node = node.parent) {
+      const left = textChildrenOf(node.parent, counts) - 1;
+      counts.set(node.parent, left);
+      if (left > 0) break;
+    }
+  }
+  detach(heading);
 }
 
 /**
@@ -1108,10 +1189,11 @@ function isInFlow(heading: Element): boolean {
  * empty now are those, not found again).
  */
 function removeOrphanHeadings(container: Element, emptyBefore: Set<Element>, isUnchanged: boolean, stats: Map<Element, TextStats>): void {
+  const counts: TextChildren = new Map();
   for (const heading of isUnchanged ? emptyBefore : emptySectionHeadings(container)) {
-    if (emptyBefore.has(heading) && isInFlow(heading)) continue;
+    if (emptyBefore.has(heading) && isInFlow(heading, counts)) continue;
     discountStats(heading, stats, container);
-    detach(heading);
+    detachHeading(heading, counts);
   }
 }
 

@@ -1,0 +1,49 @@
+/**
+ * Hostile shapes of content for the cleanup rules: thousands of sibling headings, sections and
+ * inline elements. Each ran in time that grew with the square of their count (up to 40 s for
+ * 32,000); the assertions are on what the rules leave, the vitest timeout is what the quadratic
+ * versions exceeded.
+ */
+import { findOne } from 'domutils';
+import { parseDocument } from 'htmlparser2';
+import { describe, expect, it } from 'vitest';
+import { parseHtml } from '../html/parse-html.js';
+import { trimArticleEdges } from './article-edges.js';
+import { type CleanupOptions, cleanContent } from './content-cleanup.js';
+import { descendantElements } from './dom-tools.js';
+import { measureText } from './text-stats.js';
+
+const prose = '<p>The lake lies in a valley between two ridges, and its water stays cold well into the summer, which keeps the fish deep.</p>';
+
+function cleaned(html: string): string[] {
+  const container = descendantElements(parseHtml(`<div>${html}</div>`))[0]!;
+  const options: CleanupOptions = { useClassHints: true, stats: measureText(container) };
+  cleanContent(container, options);
+  return descendantElements(container).map((element) => element.name);
+}
+
+describe('cleanup rules on thousands of siblings', () => {
+  it('keeps 30,000 empty headings between inline spacers in a flow of text, and the text', () => {
+    const names = cleaned(`${prose}${'<h3> </h3><span> </span>'.repeat(30_000)}${prose}`);
+    expect(names.filter((name) => name === 'h3')).toHaveLength(30_000);
+    expect(names.filter((name) => name === 'p')).toHaveLength(2);
+  });
+
+  it('reads 16,000 sections that hold only their heading', () => {
+    const names = cleaned(`${prose}${'<section><h2>Heading</h2></section>'.repeat(16_000)}${prose}`);
+    expect(names.filter((name) => name === 'p')).toHaveLength(2);
+    expect(names.filter((name) => name === 'h2')).toHaveLength(16_000);
+  });
+
+  it('trims an address after the text under the last of 30,000 headings, and only that heading', () => {
+    const document = parseDocument(
+      `<body><article><h1>T</h1>${prose}${prose}${'<h3>Heading</h3>'.repeat(30_000)}<address>1 Main St</address></article></body>`,
+    );
+    const container = findOne((element) => element.name === 'article', document.children)!;
+    const title = findOne((element) => element.name === 'h1', document.children)!;
+    expect(trimArticleEdges(container, title, measureText(document))).toBe(true);
+    const names = descendantElements(container).map((element) => element.name);
+    expect(names.filter((name) => name === 'h3')).toHaveLength(29_999);
+    expect(names).not.toContain('address');
+  });
+});
