@@ -112,6 +112,12 @@ const shapes: Record<string, (n: number) => string> = {
   'empty headings': (n) => `<body><article><h1>T</h1><p>${words(40)}.</p>${repeat('<h3> </h3><span> </span>', n / 2)}<p>${words(40)}.</p></article>`,
   'empty sections': (n) => `<body><article><h1>T</h1><p>${words(40)}.</p>${repeat('<section><h2>Heading</h2></section>', n / 2)}<p>${words(40)}.</p></article>`,
   'date lines': (n) => `<body><article><h1>T</h1>${repeat(`<p>12 March 2024</p><p>${words(12)}.</p>`, n / 4)}</article>`,
+  // API-page rules of the sixteenth session (13g, 13i): a grid of name and description cells, link-only
+  // cells beside each other, and a heading of symbol permalinks (each was quadratic in its count).
+  'name and description cells': (n) =>
+    `<body><article><p>${words(40)}.</p><div>${repeat('<div><a href="/a">name</a></div><div>A description of the item.</div>', n / 4)}</div></article>`,
+  'link-only cells': (n) => `<body><article><p>${words(40)}.</p><div>${repeat('<div><a href="/a">name</a></div>', n / 2)}</div></article>`,
+  'heading of symbol links': (n) => `<body><article><h2>Title ${repeat('<a href="#x">\u25c6</a>', n / 2)}</h2><p>${words(40)}.</p></article>`,
 };
 
 /**

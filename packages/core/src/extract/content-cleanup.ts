@@ -606,12 +606,25 @@ function isWholeSectionBody(element: Element): boolean {
   // asciidoc's paragraph sits three wrappers down (`div.sect1 > div.sectionbody > div.paragraph > p`).
   for (let depth = 0; depth < sectionBodyDepth && current.parent && isTag(current.parent); depth++) {
     const parent: Element = current.parent;
-    const withText = parent.children.filter((child) => isTag(child) && hasCollapsedText(child));
+    const withText = childrenWithText(parent, 3);
     if (sectionBlockLevel(parent) > 0 && isDocumentSectionBlock(parent)) return withText.length === 2 && withText[1] === current;
     if (withText.length !== 1) return false;
     current = parent;
   }
   return false;
+}
+
+/**
+ * The first `most` element children of `parent` that hold text. Stopping there keeps a parent of
+ * thousands of children from being read whole for each of them: the answer above needs to know
+ * only whether there are one, two or more.
+ */
+function childrenWithText(parent: Element, most: number): Element[] {
+  const found: Element[] = [];
+  for (const child of parent.children) {
+    if (isTag(child) && hasCollapsedText(child) && found.push(child) >= most) break;
+  }
+  return found;
 }
 
 /**
@@ -759,17 +772,36 @@ const descriptionMaximumDensity = 0.4;
 function isNameBesideDescription(element: Element, allStats: Map<Element, TextStats>): boolean {
   const parent = element.parent;
   if (element.name !== 'div' || !parent || !isTag(parent) || (allStats.get(element)?.text ?? 0) > nameMaximum) return false;
-  let isNext = false;
-  for (const child of parent.children) {
-    if (!isTag(child)) {
-      if (isText(child) && child.data.trim() !== '') return false;
-      continue;
+  const cells = divCellsOf(parent);
+  if (!cells.has(element)) return false;
+  let next = element.next;
+  while (next && !isTag(next)) next = next.next;
+  return next !== null && cells.has(next) && isDescriptionCell(next, allStats);
+}
+
+/** Per parent, its leading `div` children (see `divCellsOf`), read once: a grid of thousands is not rescanned per cell. */
+const divCellsByParent = new WeakMap<Element, ReadonlySet<AnyNode>>();
+
+/**
+ * The `div` children of `parent` that come before its first child that is not a `div` (another
+ * tag, or text that is not blank): the cells of a row or grid of `div` cells.
+ */
+function divCellsOf(parent: Element): ReadonlySet<AnyNode> {
+  let cells = divCellsByParent.get(parent);
+  if (cells === undefined) {
+    const found = new Set<AnyNode>();
+    for (const child of parent.children) {
+      if (!isTag(child)) {
+        if (isText(child) && child.data.trim() !== '') break;
+        continue;
+      }
+      if (child.name !== 'div') break;
+      found.add(child);
     }
-    if (child.name !== 'div') return false;
-    if (isNext) return isDescriptionCell(child, allStats);
-    if (child === element) isNext = true;
+    cells = found;
+    divCellsByParent.set(parent, cells);
   }
-  return false;
+  return cells;
 }
 
 /** The rows of `table` itself (through `thead`/`tbody`/`tfoot`, not a nested table's). */
