@@ -264,6 +264,63 @@ export function freshGeneratorSamples(): { site: GeneratorSite; root: string; pa
   });
 }
 
+/**
+ * Task 13j: a second fresh held-out set (`--generators-fresh2`), since 13g's held-out half and 13i's
+ * fresh set were read. Pages in none of the earlier samples (13g's both halves, 13i's fresh set), by
+ * the same rules with a new hash salt, every page held out:
+ * - mdBook: other chapters of the same books, at most 3 per book;
+ * - rustdoc: `proc_macro/` and `test/` (never sampled) and `std/` pages not in 13g's sample;
+ * - Javadoc: packages (folders) neither 13g nor 13i sampled from;
+ * - Doxygen: Eigen and SDL2 pages not in 13i's sample;
+ * - gtk-doc: `libtasn1` (never sampled) and GLib, GObject and GIO pages not in 13i's sample.
+ * MkDocs has no pages left.
+ */
+const fresh2Rules: Partial<Record<GeneratorName, (seen: Set<string>, folders: Set<string>) => Rule>> = {
+  mdbook: (seen) => ({ ...rules.mdbook, classify: (path, html) => (seen.has(path) ? undefined : rules.mdbook.classify(path, html)), perFolder: 3, total: 20 }),
+  rustdoc: (seen) => ({
+    ...rules.rustdoc,
+    files: (root) => ['proc_macro', 'test', 'std'].flatMap((crate) => htmlFiles(root, crate)),
+    classify: (path, html) => (seen.has(path) ? undefined : rules.rustdoc.classify(path, html)),
+    quotas: { index: 4, struct: 4, trait: 3, enum: 2, fn: 3, macro: 1, primitive: 1, other: 2 },
+    total: 20,
+  }),
+  javadoc: (_seen, folders) => ({
+    ...rules.javadoc,
+    classify: (path, html) => (folders.has(path.split('/').slice(0, -1).join('/')) ? undefined : rules.javadoc.classify(path, html)),
+    quotas: { class: 5, interface: 4, enum: 2, record: 1, annotation: 1, package: 5, module: 2 },
+    total: 20,
+  }),
+  doxygen: (seen) => ({
+    ...rules.doxygen,
+    classify: (path, html) => (seen.has(path) ? undefined : rules.doxygen.classify(path, html)),
+    quotas: { class: 7, file: 4, group: 4, page: 5 },
+    perFolder: 4,
+    total: 20,
+  }),
+  gtkdoc: (seen) => ({
+    ...rules.gtkdoc,
+    files: (root) => ['glib', 'gobject', 'gio', 'libtasn1'].flatMap((manual) => htmlFiles(root, manual)),
+    classify: (path, html) => (seen.has(path) ? undefined : rules.gtkdoc.classify(path, html)),
+    quotas: { reference: 14, chapter: 6 },
+    perFolder: 8,
+    total: 20,
+  }),
+};
+
+/** Task 13j's second fresh held-out set (`--generators-fresh2`), every page held out. */
+export function fresh2GeneratorSamples(): { site: GeneratorSite; root: string; pages: GeneratorCandidate[] }[] {
+  const earlier = [...generatorSamples(), ...freshGeneratorSamples()];
+  return generatorSites.flatMap((site) => {
+    const root = rootOfGenerator(site);
+    const fresh = fresh2Rules[site.name];
+    if (!root || !fresh) return [];
+    const pages = earlier.filter((sample) => sample.site.name === site.name).flatMap((sample) => sample.pages);
+    const seen = new Set(pages.map((page) => page.path));
+    const folders = new Set(pages.map((page) => page.path.split('/').slice(0, -1).join('/')));
+    return [{ site, root, pages: sampleBy(site.name, root, fresh(seen, folders), `fresh13j:${site.name}`, false) }];
+  });
+}
+
 /** Every installed generator's sample (a generator not installed is skipped). */
 export function generatorSamples(): { site: GeneratorSite; root: string; pages: GeneratorCandidate[] }[] {
   return generatorSites.flatMap((site) => {
@@ -281,5 +338,9 @@ if (process.argv[1]?.endsWith('generator-corpus.ts')) {
   for (const { site, pages } of freshGeneratorSamples()) {
     console.log(`${site.name} fresh held-out set (task 13i): ${pages.length} pages`);
     for (const page of pages) console.log(`  fresh   ${page.kind.padEnd(10)} ${page.path}`);
+  }
+  for (const { site, pages } of fresh2GeneratorSamples()) {
+    console.log(`${site.name} second fresh held-out set (task 13j): ${pages.length} pages`);
+    for (const page of pages) console.log(`  fresh2  ${page.kind.padEnd(10)} ${page.path}`);
   }
 }

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Extractor } from '../main-content/extractors.js';
 import { shingleCounts } from '../main-content/metrics.js';
-import { freshGeneratorSamples, generatorSamples } from './generator-corpus.js';
+import { fresh2GeneratorSamples, freshGeneratorSamples, generatorSamples } from './generator-corpus.js';
 import { generatorTruthHtml } from './generator-truth.js';
 import { type Features, featureNames, featuresOfHtml, featuresOfMarkdown, multisetRecall } from './score.js';
 import { scoresOf, type Tally, tallyIn } from './tally.js';
@@ -51,10 +51,17 @@ const fixed = (value: number): string => value.toFixed(3);
 /**
  * `perGenerator`: at most this many pages of each generator's sample; `heldOut`: score the held-out
  * half too; `detail`: a generator whose tuning pages' losses are listed (Quarry only); `fresh`:
- * score only the fresh held-out set of 13g's generators (task 13i, `freshGeneratorSamples`), read once.
+ * score only the fresh held-out set of 13g's generators (task 13i, `freshGeneratorSamples`), read once;
+ * `'fresh2'`: only task 13j's second fresh set (`fresh2GeneratorSamples`), read once.
  */
-export function runGenerators(extractors: [string, Extractor][], perGenerator: number, heldOut: boolean, detail?: string, fresh = false): void {
-  const samples = fresh ? freshGeneratorSamples() : generatorSamples();
+export function runGenerators(
+  extractors: [string, Extractor][],
+  perGenerator: number,
+  heldOut: boolean,
+  detail?: string,
+  fresh: false | 'fresh' | 'fresh2' = false,
+): void {
+  const samples = fresh === 'fresh2' ? fresh2GeneratorSamples() : fresh ? freshGeneratorSamples() : generatorSamples();
   if (fresh) heldOut = true;
   if (samples.length === 0) {
     console.log('\ngenerators: none found (apt-get install -y rust-doc openjdk-17-doc mkdocs-doc libeigen3-doc libsdl2-doc libglib2.0-doc)');
@@ -74,7 +81,7 @@ export function runGenerators(extractors: [string, Extractor][], perGenerator: n
       for (const [extractorName, extract] of order) {
         // The page's URL is the score's base URL, so both sides resolve relative links alike.
         const output = trimmedCode(featuresOfMarkdown(markdownOrNothing(extractorName, extract, html, page.path)));
-        const part = fresh ? 'fresh' : page.heldOut ? 'heldout' : 'tuning';
+        const part = fresh || (page.heldOut ? 'heldout' : 'tuning');
         const text = shingleCounts(truth.text, output.text);
         for (const key of [`${extractorName}|${site.name}|${part}`, `${extractorName}|all|${part}`]) {
           for (const name of featureNames) {
@@ -99,7 +106,7 @@ export function runGenerators(extractors: [string, Extractor][], perGenerator: n
   console.log('feature recall against the content element less its widgets (code with its language); text = aeb shingle F1; overall = mean of the seven\n');
   const columns = [...featureNames, 'text', 'overall'] as const;
   console.log(['generator'.padEnd(22), 'extractor'.padEnd(12), ...columns.map((column) => column.padStart(9))].join(''));
-  const parts = fresh ? ['fresh'] : heldOut ? ['tuning', 'heldout'] : ['tuning'];
+  const parts = fresh ? [fresh] : heldOut ? ['tuning', 'heldout'] : ['tuning'];
   for (const part of parts) {
     for (const name of [...samples.map(({ site }) => site.name), 'all']) {
       for (const [extractorName] of extractors) {

@@ -13,7 +13,8 @@
  *     [--generators N]   (real mdBook, rustdoc, Javadoc and MkDocs pages: up to N of each sample, tuning half;
  *       0, the default, skips them; with --generators-heldout the held-out half too, read once;
  *       Doxygen and gtk-doc since task 13i; --generators-fresh: only task 13i's fresh held-out set of
- *       13g's mdBook, rustdoc and Javadoc, read once)
+ *       13g's mdBook, rustdoc and Javadoc, read once; --generators-fresh2: only task 13j's second fresh set
+ *       of every generator but MkDocs, read once)
  *     [--opaque-names]   (every part: class tokens and ids made meaningless before both extractors, in-page
  *       references kept consistent and code-language tokens kept; see opaque.ts)
  *     [--opaque-languages]   (with --opaque-names: `language-*`/`lang-*` tokens made meaningless too)
@@ -147,7 +148,14 @@ async function main(): Promise<void> {
   }
   if (sphinxPerSite > 0) runSphinx(extractors, sphinxPerSite, detail, args.includes('--tuning-only'), !args.includes('--no-excuse'));
   if (realPerSite > 0) runReal(extractors, realPerSite, detail, args.includes('--tuning-only'));
-  if (generatorsPerSite > 0) runGenerators(extractors, generatorsPerSite, args.includes('--generators-heldout'), detail, args.includes('--generators-fresh'));
+  if (generatorsPerSite > 0)
+    runGenerators(
+      extractors,
+      generatorsPerSite,
+      args.includes('--generators-heldout'),
+      detail,
+      args.includes('--generators-fresh2') ? 'fresh2' : args.includes('--generators-fresh') ? 'fresh' : false,
+    );
   if (details.length > 0) console.log(`\npages of ${detail} where Quarry lost structure:\n${details.join('\n')}`);
 }
 

@@ -863,13 +863,30 @@ function isDescriptionCell(cell: Element, allStats: Map<Element, TextStats>): bo
   return stats !== undefined && stats.text > 0 && linkDensity(stats) <= descriptionMaximumDensity;
 }
 
+/**
+ * A list whose every item holds a heading: a sequence of titled sections laid out as a list
+ * (Javadoc's `ul.summary-list > li > section > h2` member summaries, `ul.member-list` details).
+ * A class that calls it a "list" says only what its tag says; chrome words (`nav`, `menu`, ...)
+ * still count.
+ */
+function isListOfSections(element: Element): boolean {
+  if (element.name !== 'ul' && element.name !== 'ol') return false;
+  const items = element.children.filter(isTag);
+  return items.length > 0 && items.every((item) => item.name === 'li' && descendantElements(item, isHeadingElement).length > 0);
+}
+
+function clutterHintWeight(element: Element): number {
+  const weight = hintWeight(element);
+  return weight < 0 && isListOfSections(element) ? hintWeight(element, true) : weight;
+}
+
 /** The verdict of the first matching clutter rule; true when the container should go. */
 function isClutter(element: Element, stats: TextStats, options: CleanupOptions, allStats: Map<Element, TextStats>, tables: Map<Element, TableText>): boolean {
   const container: Container = {
     element,
     stats,
     density: densityBesideDataTables(element, stats, allStats, tables),
-    weight: options.useClassHints ? hintWeight(element) : 0,
+    weight: options.useClassHints ? clutterHintWeight(element) : 0,
     allStats,
   };
   const verdict = clutterVerdict(container);

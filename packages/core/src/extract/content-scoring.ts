@@ -42,12 +42,15 @@ export interface ContentScores {
   tail: Element[];
 }
 
-/** Prior of a candidate from its class/id hints, role and itemprop. */
-export function hintWeight(element: Element): number {
+/**
+ * Prior of a candidate from its class/id hints, role and itemprop. `withoutListWord`: the word
+ * "list" is not held against it (a list of sections, `content-cleanup.ts`).
+ */
+export function hintWeight(element: Element, withoutListWord = false): number {
   let weight = 0;
   const hints = hintText(element);
   if (hints) {
-    if (negativeScoreHintPattern.test(hints)) weight -= 25;
+    if (negativeScoreHintPattern.test(withoutListWord ? hints.replace(/list/g, ' ') : hints)) weight -= 25;
     if (positiveScoreHintPattern.test(hints)) weight += 25;
     if (articleBodyHintPattern.test(hints)) weight += 25;
   }
