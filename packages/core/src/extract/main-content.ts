@@ -110,8 +110,23 @@ const isBody = (element: Element): boolean => element.name === 'body';
 const isArticle = (element: Element): boolean => element.name === 'article';
 const isH1 = (element: Element): boolean => element.name === 'h1';
 
+const isHtml = (element: Element): boolean => element.name === 'html';
+
 function bodyOf(document: ParentNode): ParentNode {
   return firstElement(document, isBody) ?? document;
+}
+
+/**
+ * A pass's working body as an element. A page with no `body` element (an HTML fragment, a docs
+ * site's partial such as Go's `go_spec.html`: headings and paragraphs at the top level) gets one
+ * around its nodes, as a browser's parser makes: the rules that stop at the body, or treat its
+ * children as the page's blocks, then see the page as a page. Without it the whole specification
+ * (240 KB) came out as one of its lists (2.5 KB).
+ */
+function asBodyElement(body: ParentNode): ParentNode {
+  if (isTag(body)) return body;
+  const html = body.children.find((node): node is Element => isTag(node) && isHtml(node));
+  return elementOf('body', [...(html ?? body).children]);
 }
 
 /**
@@ -379,9 +394,9 @@ function copyBody(source: PageSource): ParentNode {
     const body = bodyOf(page);
     source.document = undefined;
     pruneTree(body, drop);
-    return body;
+    return asBodyElement(body);
   }
-  return bodyOf(cloneTree(page, { within: bodyOf(page), drop }));
+  return asBodyElement(bodyOf(cloneTree(page, { within: bodyOf(page), drop })));
 }
 
 /**
