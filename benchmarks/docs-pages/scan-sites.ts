@@ -1,0 +1,70 @@
+/**
+ * A first look at sites nobody scored: for each folder of HTML pages on disk (an installed Debian
+ * documentation package, say), a fixed sample of pages through Quarry and readability, and the pages
+ * where the two keep very different amounts of text. No truth is read: a row is a place to look
+ * with `show-file.ts`, not a verdict (readability keeps nothing on a landing page; Quarry keeps an
+ * index page whole on purpose). It found Go's `go_spec.html`, a page with no `body` element, kept
+ * as one of its lists, and gi-docgen's class pages cut to their description.
+ *
+ *   npx tsx benchmarks/docs-pages/scan-sites.ts /usr/share/doc/libgtk-4-doc /usr/share/doc/sqlite3 [--pages 25]
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadQuarryMarkdown, quarryExtractor, readabilityExtractor } from '../main-content/extractors.js';
+import { markdownToText } from '../main-content/markdown-to-text.js';
+
+/** Quarry keeping less than this share of readability's text flags a page... */
+const lowShare = 0.6;
+/** ...and more than this share, with at least `highMinimumExtra` more characters. */
+const highShare = 1.8;
+const highMinimumExtra = 500;
+/** Pages smaller than this (bytes) are redirects and stubs, not pages. */
+const minimumBytes = 3000;
+
+const args = process.argv.slice(2);
+const pagesIndex = args.indexOf('--pages');
+const pageCount = pagesIndex >= 0 ? Number(args[pagesIndex + 1]) : 25;
+const folders = args.filter((arg, index) => !arg.startsWith('--') && index !== pagesIndex + 1);
+if (folders.length === 0) throw new Error('usage: scan-sites.ts <folder>... [--pages N]');
+
+function htmlFiles(folder: string, found: string[] = []): string[] {
+  for (const name of readdirSync(folder).sort()) {
+    if (name.startsWith('_') || name.startsWith('.')) continue;
+    const path = join(folder, name);
+    const stat = statSync(path);
+    if (stat.isDirectory()) htmlFiles(path, found);
+    else if (name.endsWith('.html') && stat.size >= minimumBytes) found.push(path);
+  }
+  return found;
+}
+
+/** A fixed sample: the files in the order of a hash of their path. */
+const hashOf = (text: string): string => createHash('sha1').update(text).digest('hex');
+const textLength = (markdown: string): number => markdownToText(markdown).replace(/\s+/g, ' ').trim().length;
+
+const { toMarkdown } = await loadQuarryMarkdown();
+const quarry = quarryExtractor(toMarkdown);
+for (const folder of folders) {
+  const sample = htmlFiles(folder)
+    .map((path) => ({ path, key: hashOf(path) }))
+    .sort((a, b) => (a.key < b.key ? -1 : 1))
+    .slice(0, pageCount);
+  let quarryTotal = 0;
+  let readabilityTotal = 0;
+  const flagged: string[] = [];
+  for (const { path } of sample) {
+    const html = readFileSync(path, 'utf8');
+    const url = `http://127.0.0.1/${path}`;
+    const kept = textLength(quarry(html, url).markdown);
+    const peer = textLength(readabilityExtractor(html, url).markdown);
+    quarryTotal += kept;
+    readabilityTotal += peer;
+    const share = kept / Math.max(peer, 1);
+    if (share < lowShare) flagged.push(`  less ${share.toFixed(2)}  quarry ${kept}  readability ${peer}  ${path}`);
+    else if (share > highShare && kept - peer >= highMinimumExtra) flagged.push(`  more ${share.toFixed(2)}  quarry ${kept}  readability ${peer}  ${path}`);
+  }
+  const share = readabilityTotal > 0 ? (quarryTotal / readabilityTotal).toFixed(2) : 'n/a';
+  console.log(`${folder}: ${sample.length} pages, Quarry's text / readability's ${share}, ${flagged.length} flagged`);
+  for (const line of flagged) console.log(line);
+}
