@@ -388,7 +388,12 @@ interface Container {
   weight: number;
   /** Every element's stats (a rule may read a neighbour's). */
   allStats: Map<Element, TextStats>;
+  /** Link density of the whole content being cleaned (its root's text as it stands). */
+  contentDensity: number;
 }
+
+/** Content with at least this share of its text in links is an index page (see 'list wrapper on a page of links'). */
+const indexPageDensity = 0.5;
 
 /** A container with a negative class/id name goes above this link density (the lowest of the rules). */
 const negativeNameDensity = 0.25;
@@ -408,6 +413,13 @@ const clutterRules: readonly [string, (container: Container) => boolean, 'keep' 
   [
     'list wrapper in a section body',
     ({ element, density, weight }) => isListWrapperInSectionBody(element) && !(weight < 0 && wrappedListWeight(element) < 0 && density > 0.3),
+    'keep',
+  ],
+  // An index page (a manual's contents, a Sphinx `toctree` under the title): the content is its
+  // lists of links, and a wrapped one is judged as its list is.
+  [
+    'lists on a page of links',
+    ({ element, density, weight, contentDensity }) => contentDensity >= indexPageDensity && !(weight < 0 && density > 0.3) && isCaptionedListWrapper(element),
     'keep',
   ],
   ['announced list', ({ element, density, weight, allStats }) => !(weight < 0 && density > 0.3) && isAnnouncedList(element, allStats), 'keep'],
@@ -525,6 +537,27 @@ function isListWrapper(element: Element): boolean {
   const children = element.children.filter(isTag);
   if (children.length !== 1 || !listTags.has(children[0]!.name)) return false;
   return firstElement(children[0]!, isOutboundLink) !== undefined;
+}
+
+const isAnchor = (element: Element): boolean => element.name === 'a';
+/** A caption over a list ("Appendices" over a Sphinx toctree) is at most this long. */
+const listCaptionMaximum = 80;
+
+/**
+ * A list wrapper (`isListWrapper`), or one whose list follows a short caption without links (a
+ * Sphinx toctree's `p.caption`).
+ */
+function isCaptionedListWrapper(element: Element): boolean {
+  if (isListWrapper(element)) return true;
+  if (hasOwnText(element)) return false;
+  const children = element.children.filter(isTag);
+  if (children.length !== 2 || !listTags.has(children[1]!.name) || listTags.has(children[0]!.name)) return false;
+  const caption = children[0]!;
+  return (
+    collapsedText(caption).length <= listCaptionMaximum &&
+    firstElement(caption, isAnchor) === undefined &&
+    firstElement(children[1]!, isOutboundLink) !== undefined
+  );
 }
 
 /**
@@ -881,13 +914,21 @@ function clutterHintWeight(element: Element): number {
 }
 
 /** The verdict of the first matching clutter rule; true when the container should go. */
-function isClutter(element: Element, stats: TextStats, options: CleanupOptions, allStats: Map<Element, TextStats>, tables: Map<Element, TableText>): boolean {
+function isClutter(
+  element: Element,
+  stats: TextStats,
+  options: CleanupOptions,
+  allStats: Map<Element, TextStats>,
+  tables: Map<Element, TableText>,
+  contentDensity: number,
+): boolean {
   const container: Container = {
     element,
     stats,
     density: densityBesideDataTables(element, stats, allStats, tables),
     weight: options.useClassHints ? clutterHintWeight(element) : 0,
     allStats,
+    contentDensity,
   };
   const verdict = clutterVerdict(container);
   // Whether the relaxed retry (weight 0) would judge it the same, asked until one verdict differs.
@@ -912,7 +953,7 @@ function removeClutter(container: Element, options: CleanupOptions, stats: Map<E
     const element = elements[index]!;
     if (!conditionalTags.has(element.name) || !element.parent) continue;
     const elementStats = stats.get(element);
-    if (elementStats && isClutter(element, elementStats, options, stats, tables)) {
+    if (elementStats && isClutter(element, elementStats, options, stats, tables, linkDensity(stats.get(container)))) {
       discountStats(element, stats, container);
       detach(element);
       clearSectionsHoldMemo();
