@@ -67,6 +67,14 @@ describe('a dateline under the title', () => {
     expect(textOf(dated('By Dana Whitfield, 3 March 2025, 15:40'))).not.toContain('Dana Whitfield');
     expect(textOf(dated('The council voted on 3 March 2025.'))).toContain('The council voted');
   });
+
+  it('reads an inline element standing as a line between blocks as a line, not one inside loose text', () => {
+    const inline = (lines: string): string =>
+      `<!doctype html><html><head><title>Why the river town rebuilt its ferry</title></head><body><div class="a"><div class="h"><h1>Why the river town rebuilt its ferry</h1>${lines}</div>${paragraph('first')}${paragraph('second')}${paragraph('third')}</div></body></html>`;
+    expect(textOf(inline('<span class="c">by <a href="/d">Dana Whitfield</a> on 3 March 2025, 15:40</span>'))).not.toContain('Dana Whitfield');
+    // Loose text beside it: the span is part of a line, which is not a dateline by itself.
+    expect(textOf(inline('Filed under ferries <span class="c">since 3 March 2025</span> by the desk'))).toContain('since 3 March 2025');
+  });
 });
 
 describe('a row printed above and below the text', () => {

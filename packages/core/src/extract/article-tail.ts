@@ -177,10 +177,14 @@ export function trimTitleDateline(title: Element, stats: Map<Element, TextStats>
   const start = order.indexOf(title);
   if (start < 0) return [];
   let seen = 0;
+  // Whether a parent's inline children stand as lines: judged once per parent (linear on a wide parent).
+  const linesIn = new Map<Element, boolean>();
   for (let index = start + 1; index < order.length && seen < datelineWindow; index++) {
     const element = order[index]!;
     const elementStats = stats.get(element);
-    if (isWithin(element, title) || !elementStats || elementStats.text === 0 || elementStats.blocks !== 1 || isInline(element)) continue;
+    if (isWithin(element, title) || !elementStats || elementStats.text === 0) continue;
+    // A block of inline content, or an inline element standing as a line between blocks.
+    if (isInline(element) ? !isLineAmongBlocks(element, linesIn) : elementStats.blocks !== 1) continue;
     seen++;
     if (elementStats.text > datelineMaximumText || headingLevel(element) > 0 || elementStats.media > 0 || isPictureCaption(element, stats)) continue;
     const text = collapsedText(element);
@@ -188,6 +192,23 @@ export function trimTitleDateline(title: Element, stats: Map<Element, TextStats>
   }
   return [];
 }
+
+/**
+ * True when the inline element stands as a line of its own: its parent is a block with no loose
+ * text, and holds a block beside it (`header > h1 + p + span.byline`).
+ */
+function isLineAmongBlocks(element: Element, linesIn: Map<Element, boolean>): boolean {
+  const parent = element.parent;
+  if (!parent || !isTag(parent) || isInline(parent)) return false;
+  let isLines = linesIn.get(parent);
+  if (isLines === undefined) {
+    isLines = !hasOwnText(parent) && parent.children.some(isBlockElement);
+    linesIn.set(parent, isLines);
+  }
+  return isLines;
+}
+
+const isBlockElement = (node: AnyNode): boolean => isTag(node) && !isInline(node);
 
 /**
  * True when the line comes right after a picture in its parent (an image, or a wrapper or link that
