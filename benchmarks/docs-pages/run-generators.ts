@@ -18,13 +18,18 @@ import { scoresOf, type Tally, tallyIn } from './tally.js';
 /**
  * Code without its blank first lines and trailing spaces, both sides: Javadoc writes `<pre> \n`
  * (a space, then the code on the next line), which a reader does not see and a markdown fence
- * cannot hold. Indentation and the language are kept.
+ * cannot hold. No-break spaces are read as spaces, both sides: gtk-doc writes a prototype's
+ * `GSequence&nbsp;*`, which a reader sees as a space and Quarry's fences write as one
+ * (`cleanCodeText`). Indentation and the language are kept.
  */
 function trimmedCode(features: Features): Features {
   const code = new Map<string, number>();
   for (const [key, count] of features.code) {
     const [language, text] = key.split('\u0000') as [string, string];
-    const trimmed = `${language}\u0000${(text ?? '').replace(/^(?:[ \t]*\n)+/, '').trimEnd()}`;
+    const trimmed = `${language}\u0000${(text ?? '')
+      .replace(/\u00a0/g, ' ')
+      .replace(/^(?:[ \t]*\n)+/, '')
+      .trimEnd()}`;
     code.set(trimmed, (code.get(trimmed) ?? 0) + count);
   }
   return { ...features, code };

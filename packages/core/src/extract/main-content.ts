@@ -39,7 +39,7 @@ import { fallbackContent } from './main-landmark.js';
 import { isNonContent } from './page-preparation.js';
 import { styleHiddenElements } from './page-styles.js';
 import { declaredSummaries, findSummaryBlock } from './page-summary.js';
-import { declaredTitles, findTitleHeading } from './page-title.js';
+import { declaredTitles, findTitleHeading, opensWithOwnTitle } from './page-title.js';
 import { includeSiblings } from './sibling-inclusion.js';
 import { preferSoleArticle, soleArticleOf, trimAfterSoleArticle } from './sole-article.js';
 import { titleLead } from './title-lead.js';
@@ -263,11 +263,14 @@ function isByName([, verdict]: [Element, ChromeVerdict]): boolean {
  * Puts (a copy of) the title heading on top when it came before the content and is not in it,
  * with the section it opens in its own container (a manual page's NAME: `title-section.ts`).
  * `order`: the body's elements in document order before any removal (two `indexOf`s here cost
- * less than a map of every element's position built on every pass). True when it attached it.
+ * less than a map of every element's position built on every pass). Not when the content opens
+ * with a title of its own and the heading names another part of the declared `titles` (the
+ * site's name: `opensWithOwnTitle`). True when it attached it.
  */
-function attachTitle(container: Element, firstPart: Element, title: Element | undefined, order: Element[], body: ParentNode): boolean {
+function attachTitle(container: Element, firstPart: Element, title: Element | undefined, order: Element[], body: ParentNode, titles: string[]): boolean {
   if (!title || isWithin(title, container)) return false;
   if (firstElement(container, isH1)) return false;
+  if (opensWithOwnTitle(container, title, titles)) return false;
   const titleIndex = order.indexOf(title);
   const firstPartIndex = order.indexOf(firstPart);
   if ((titleIndex < 0 ? Infinity : titleIndex) >= (firstPartIndex < 0 ? -1 : firstPartIndex)) return false;
@@ -340,7 +343,7 @@ function extractOnce(source: PageSource, titles: string[], summaries: string[], 
   // The parts as chosen: a container of several parts holds `parts` itself as its child list.
   const chosenParts = [...parts];
   const isSummaryAttached = attachSummary(container, chosenParts, summary, summaryAncestors, heading, elements);
-  const isTitleAttached = attachTitle(container, chosenParts[0]!, heading, elements, body);
+  const isTitleAttached = attachTitle(container, chosenParts[0]!, heading, elements, body, titles);
   // The content's text from the body's stats when the cleanup kept them and nothing was added since.
   const keptText = cleanup.isStatsKept && !isSummaryAttached && !isTitleAttached ? stats.get(container)?.text : undefined;
   const text = keptText ?? measureTotalText(container);

@@ -1,7 +1,8 @@
 import { parseDocument } from 'htmlparser2';
-import { textContent } from 'domutils';
+import { isTag } from 'domhandler';
+import { findOne, textContent } from 'domutils';
 import { describe, expect, it } from 'vitest';
-import { declaredTitles, findTitleHeading } from './page-title.js';
+import { declaredTitles, findTitleHeading, opensWithOwnTitle } from './page-title.js';
 
 function titleOf(html: string): string | undefined {
   const document = parseDocument(html);
@@ -27,5 +28,37 @@ describe('findTitleHeading', () => {
       '<head><title>Light Properties (GNU Octave (version 7.3.0))</title></head><div><p>Next: Uimenu Properties</p><h4>15.3.3.11 Light Properties</h4><h5>Other</h5></div>';
     expect(titleOf(node)).toBe('15.3.3.11 Light Properties');
     expect(titleOf('<head><title>Home</title></head><h2>A heading that stands alone</h2>')).toBeUndefined();
+  });
+});
+
+describe('opensWithOwnTitle', () => {
+  function opensWithOwn(title: string, outside: string, content: string): boolean {
+    const document = parseDocument(`<head><title>${title}</title></head><body>${outside}${content}</body>`);
+    const titles = declaredTitles(document);
+    const body = findOne((element) => element.name === 'body', document.children)!;
+    const root = body.children.filter(isTag).at(-1)!;
+    const heading = findOne((element) => element.name === 'h1', body.children)!;
+    return opensWithOwnTitle(root, heading, titles);
+  }
+
+  it('reads a heading before the content that names the trailing part of the title as the site name', () => {
+    const menuBar = '<div id="menu-bar"><button>Toggle</button><h1 class="menu-title">The Rust Programming Language</h1><a href="print.html">Print</a></div>';
+    const chapter = '<main><h2>Data Types</h2><p>Every value in Rust is of a certain data type.</p></main>';
+    expect(opensWithOwn('Data Types - The Rust Programming Language', menuBar, chapter)).toBe(true);
+  });
+
+  it('keeps a heading that names the leading part, and reads no part of a title with one part', () => {
+    // The page's h1 in its header ("What we do"), its body opening with a section naming the site.
+    const header = '<header><h1>What we do</h1></header>';
+    const body = '<div><h2>What is Creative Commons?</h2><p>Creative Commons helps you share.</p></div>';
+    expect(opensWithOwn('What we do - Creative Commons', header, body)).toBe(false);
+    // "Site | Page": which part is the page's is not known.
+    expect(opensWithOwn('Creative Commons | What we do', '<h1>Creative Commons</h1>', body.replace('What is Creative Commons?', 'What we do'))).toBe(false);
+    expect(opensWithOwn('Data Types', '<h1>The Rust Programming Language</h1>', '<main><h2>Data Types</h2><p>Text.</p></main>')).toBe(false);
+  });
+
+  it('needs the content to open with its heading', () => {
+    const body = '<main><p>A lead before it.</p><h2>Data Types</h2></main>';
+    expect(opensWithOwn('Data Types - The Rust Programming Language', '<h1>The Rust Programming Language</h1>', body)).toBe(false);
   });
 });

@@ -72,3 +72,28 @@ export function findTitleHeading(root: ParentNode, titles: string[], elements = 
   const [only] = headings;
   return headings.length === 1 && only && collapsedText(only).length >= 10 ? only : undefined;
 }
+
+const isTitledHeading = (element: Element): boolean => headingTags.has(element.name) && collapsedText(element) !== '';
+/** What parts a title into the page's name and the site's: "Data Types - The Rust Programming Language". */
+const titleSeparator = /\s+(?:[-|\u2013\u2014\u00b7\u00bb]|::)\s+/u;
+
+/**
+ * True when `content` opens with a heading of its own that names the page, the declared title's
+ * leading part, and `title`, a heading found before the content, names only a trailing part, the
+ * site's: mdBook's menu bar `h1` "The Rust Programming Language" above a chapter that opens with
+ * its `h2` "Data Types" ("Data Types - The Rust Programming Language"), a blog's logo `h1` above a
+ * post titled in an `h2`. Put on top, it would title the page with the site's name. A title that
+ * names the site first ("Site | Page") is not read: which part is the page's is then not known.
+ */
+export function opensWithOwnTitle(content: Element, title: Element, titles: string[]): boolean {
+  const declared = titles.map((text) => text.split(titleSeparator)).find((parts) => parts.length > 1);
+  if (!declared) return false;
+  const own = firstElement(content, isTitledHeading);
+  if (!own) return false;
+  const ownText = collapsedText(own);
+  if (!collapsedText(content).startsWith(ownText)) return false;
+  const [lead, ...rest] = declared.map((part) => new Set(tokens(part)));
+  const outside = tokens(collapsedText(title));
+  if (matchedWords(tokens(ownText), lead!) === 0 || matchedWords(outside, lead!) > 0) return false;
+  return rest.some((part) => matchedWords(outside, part) > 0);
+}
