@@ -9,7 +9,9 @@
  *   button and the language list (`button.lang-toggle`, `div.toplang`), the quick view
  *   (`#quickview`: the page's topics and directives as anchor links, with "see also" links, which
  *   the manual's own script moves out of the content into a floating page-navigation panel), the
- *   "back to top" arrows (`div.top`) and the heading permalinks (`a.permalink`, "¶").
+ *   "back to top" arrows (`div.top`) and the heading permalinks (`a.permalink`, "¶"). A code
+ *   block's language is stated on its `pre` (`prettyprint lang-config`): it is moved to a `code`
+ *   inside, where the score reads it (as rustdoc's truth does).
  * - SQLite (sqlite.org's template): the `body` less the site's header (its first `div.nosearch`:
  *   logo, menus, search form), the scripts, the collapsible table of contents (`div.fancy_toc`),
  *   the syntax diagrams' show/hide buttons (`button`), the C-API pages' link back to the API's
@@ -17,7 +19,7 @@
  *   paragraph holding `#mtimelink`).
  */
 import render from 'dom-serializer';
-import { type AnyNode, type Element, isTag, Text } from 'domhandler';
+import { type AnyNode, Element, isTag, Text } from 'domhandler';
 import { findAll, findOne, removeElement } from 'domutils';
 import { parseDocument } from 'htmlparser2';
 import type { NewGeneratorName } from './generator-corpus-new.js';
@@ -83,6 +85,16 @@ export function newGeneratorTruthHtml(generator: NewGeneratorName, html: string)
           element.attribs.id === 'quickview' ||
           (element.name === 'a' && hasClass(element, 'permalink')),
       );
+      // The manual states a block's language on the `pre` (`class="prettyprint lang-config"`, for
+      // its highlighter): it is written as a `code.language-*` inside, where the score reads it.
+      for (const pre of findAll((element) => element.name === 'pre', content.children)) {
+        const language = /(?:^|\s)lang-(\S+)/.exec(pre.attribs.class ?? '')?.[1];
+        if (!language || pre.children.some((child) => isTag(child) && child.name === 'code')) continue;
+        const code = new Element('code', { class: `language-${language}` }, pre.children);
+        for (const child of pre.children) child.parent = code;
+        code.parent = pre;
+        pre.children = [code];
+      }
       break;
     case 'sqlite': {
       const header = content.children.find((child): child is Element => isTag(child) && child.name === 'div' && hasClass(child, 'nosearch'));
