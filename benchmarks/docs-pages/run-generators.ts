@@ -12,6 +12,8 @@ import type { Extractor } from '../main-content/extractors.js';
 import { shingleCounts } from '../main-content/metrics.js';
 import { fresh2GeneratorSamples, freshGeneratorSamples, generatorSamples } from './generator-corpus.js';
 import { generatorTruthHtml } from './generator-truth.js';
+import { newGeneratorSamples } from './generator-corpus-new.js';
+import { newGeneratorTruthHtml } from './generator-truth-new.js';
 import { type Features, featureNames, featuresOfHtml, featuresOfMarkdown, multisetRecall } from './score.js';
 import { scoresOf, type Tally, tallyIn } from './tally.js';
 
@@ -65,8 +67,11 @@ export function runGenerators(
   heldOut: boolean,
   detail?: string,
   fresh: false | 'fresh' | 'fresh2' = false,
+  isNew = false,
 ): void {
-  const samples = fresh === 'fresh2' ? fresh2GeneratorSamples() : fresh ? freshGeneratorSamples() : generatorSamples();
+  const samples = isNew ? newGeneratorSamples() : fresh === 'fresh2' ? fresh2GeneratorSamples() : fresh ? freshGeneratorSamples() : generatorSamples();
+  const truthOf = (name: string, html: string): string =>
+    isNew ? newGeneratorTruthHtml(name as 'gidocgen', html) : generatorTruthHtml(name as 'mdbook', html);
   if (fresh) heldOut = true;
   if (samples.length === 0) {
     console.log('\ngenerators: none found (apt-get install -y rust-doc openjdk-17-doc mkdocs-doc libeigen3-doc libsdl2-doc libglib2.0-doc)');
@@ -80,7 +85,7 @@ export function runGenerators(
     const chosen = pages.slice(0, perGenerator).filter((page) => heldOut || !page.heldOut);
     chosen.forEach((page, index) => {
       const html = readFileSync(join(root, page.path), 'utf8');
-      const truth = trimmedCode(featuresOfHtml(generatorTruthHtml(site.name, html)));
+      const truth = trimmedCode(featuresOfHtml(truthOf(site.name, html)));
       count += 1;
       const order = index % 2 === 0 ? extractors : [...extractors].reverse();
       for (const [extractorName, extract] of order) {
@@ -107,7 +112,9 @@ export function runGenerators(
       }
     });
   }
-  console.log(`\nreal generator pages (mdBook, rustdoc, Javadoc, MkDocs, Doxygen, gtk-doc), ${count} pages, against each generator's own content element:`);
+  console.log(
+    `\nreal generator pages (${isNew ? 'task 13n: gi-docgen, Apache httpd manual, SQLite' : 'mdBook, rustdoc, Javadoc, MkDocs, Doxygen, gtk-doc'}), ${count} pages, against each generator's own content element:`,
+  );
   console.log('feature recall against the content element less its widgets (code with its language); text = aeb shingle F1; overall = mean of the seven\n');
   const columns = [...featureNames, 'text', 'overall'] as const;
   console.log(['generator'.padEnd(22), 'extractor'.padEnd(12), ...columns.map((column) => column.padStart(9))].join(''));

@@ -14,7 +14,8 @@
  *       0, the default, skips them; with --generators-heldout the held-out half too, read once;
  *       Doxygen and gtk-doc since task 13i; --generators-fresh: only task 13i's fresh held-out set of
  *       13g's mdBook, rustdoc and Javadoc, read once; --generators-fresh2: only task 13j's second fresh set
- *       of every generator but MkDocs, read once)
+ *       of every generator but MkDocs, read once; --generators-new: only task 13n's gi-docgen, Apache httpd
+ *       manual and SQLite samples, tuning half unless --generators-heldout)
  *     [--opaque-names]   (every part: class tokens and ids made meaningless before both extractors, in-page
  *       references kept consistent and code-language tokens kept; see opaque.ts)
  *     [--opaque-languages]   (with --opaque-names: `language-*`/`lang-*` tokens made meaningless too)
@@ -155,6 +156,7 @@ async function main(): Promise<void> {
       args.includes('--generators-heldout'),
       detail,
       args.includes('--generators-fresh2') ? 'fresh2' : args.includes('--generators-fresh') ? 'fresh' : false,
+      args.includes('--generators-new'),
     );
   if (details.length > 0) console.log(`\npages of ${detail} where Quarry lost structure:\n${details.join('\n')}`);
 }

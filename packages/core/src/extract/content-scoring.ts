@@ -93,7 +93,7 @@ export function scoreContent(body: ParentNode, stats: Map<Element, TextStats>, e
   for (const [element, score] of raw) scores.set(element, score * (1 - linkDensity(stats.get(element))));
   const chosen = chooseRoot(scores);
   const tail: Element[] = [];
-  return { scores, prose, root: chosen && flatDocumentOf(titledDocumentOf(documentOfSections(expandRoot(chosen, prose, stats, tail)))), tail };
+  return { scores, prose, root: chosen && flatDocumentOf(titledDocumentOf(documentOfSections(expandRoot(chosen, prose, stats, tail), stats))), tail };
 }
 
 /**
@@ -102,12 +102,12 @@ export function scoreContent(body: ParentNode, stats: Map<Element, TextStats>, e
  * longest section's list outscores the rest ("4.3.0 RC1" of a changelog) is the whole changelog.
  * Section `div`s count as well, when enough of them hold most of their parent (`isSectionDivOfDocument`).
  */
-function documentOfSections(root: Element): Element {
+function documentOfSections(root: Element, stats: Map<Element, TextStats>): Element {
   let lifted = root;
   for (let node = root.parent; node && isTag(node) && node.name !== 'body'; node = node.parent) {
     const parent = node.parent;
     if (!parent || !isTag(parent) || parent.name === 'body') continue;
-    if (isSectionDivOfDocument(node, parent)) {
+    if (isSectionDivOfDocument(node, parent) || isWrappedSectionOfDocument(node, parent, stats)) {
       lifted = parent;
       continue;
     }
@@ -128,6 +128,31 @@ function isSectionDivOfDocument(node: Element, parent: Element): boolean {
   if (node.name !== 'div') return false;
   const level = sectionBlockLevel(node);
   if (level === 0) return false;
+  const peers = parent.children.filter((child) => isTag(child) && child.name === 'div' && sectionBlockLevel(child) === level).length;
+  return peers >= documentSectionPeers && sectionsHoldParent(parent, level);
+}
+
+/**
+ * A box whose one child with text is a section `div` (gi-docgen writes a class page's
+ * "Description" as `summary > div.toggle-wrapper > h4 + div.docblock`, the box that shows it
+ * unfolded), among section `div`s of that level that hold their parent (its "Constructors",
+ * "Instance methods", "Properties", each `div.toggle-wrapper > h4 + div.docblock` of name links
+ * and one-line descriptions): the description is one section of the page's document, and the
+ * member sections continue it. The wrapped section is opened by a heading below the page title's
+ * level: an article opened by its own title (`h1`) in the box that holds its text does not pull in
+ * a row of "More on this" boxes after it.
+ */
+function isWrappedSectionOfDocument(node: Element, parent: Element, stats: Map<Element, TextStats>): boolean {
+  if (node.name === 'section' || sectionBlockLevel(node) > 0) return false;
+  let wrapped: Element | undefined;
+  for (const child of node.children) {
+    if (!isTag(child) || (stats.get(child)?.text ?? 0) === 0) continue;
+    if (wrapped) return false;
+    wrapped = child;
+  }
+  if (wrapped?.name !== 'div') return false;
+  const level = sectionBlockLevel(wrapped);
+  if (level < 2) return false;
   const peers = parent.children.filter((child) => isTag(child) && child.name === 'div' && sectionBlockLevel(child) === level).length;
   return peers >= documentSectionPeers && sectionsHoldParent(parent, level);
 }
