@@ -22,6 +22,14 @@ describe('measureText', () => {
     expect(linkDensity(divStats)).toBeCloseTo(12 / 37);
   });
 
+  it('does not count a named anchor as a link: DocBook writes section titles inside one', () => {
+    const page = parseDocument('<h2 id="h"><a id="setup">Setup</a></h2><p id="p"><a name="n">Here</a> and <a onclick="go()">there</a></p>');
+    const pageStats = measureText(page);
+    expect(pageStats.get(findOne((element) => element.attribs.id === 'h', page.children)!)!.linkText).toBe(0);
+    // an `a` with neither `href` nor a name is a script's link: still link text
+    expect(pageStats.get(findOne((element) => element.attribs.id === 'p', page.children)!)!.linkText).toBe('there'.length);
+  });
+
   it('gives the same total as the per-element stats, without them', () => {
     expect(measureTotalText(div)).toBe(stats.get(div)!.text);
   });

@@ -131,6 +131,18 @@ function countElement(name: string, stats: TextStats): void {
   if (!inlineTags.has(name)) stats.blocks += 1;
 }
 
+/**
+ * True for an `a` that links: not a named anchor (`<a id>` or `<a name>` without `href`), which
+ * marks a place and whose text is the text around it (DocBook writes every section title inside
+ * one: `<h2><a id="_setup">5.1. Setup</a></h2>`; read as link text, each title was a link-only
+ * block and went).
+ */
+function isLink(element: Element): boolean {
+  if (element.name !== 'a') return false;
+  const { attribs } = element;
+  return attribs.href !== undefined || (attribs.id === undefined && attribs.name === undefined);
+}
+
 /** Adds one text node's measure to `stats`, those of its parent: its direct text too. */
 function addText(node: Text, stats: TextStats, inLink: boolean): void {
   const length = measureNode(node);
@@ -168,7 +180,7 @@ export function measureText(root: ParentNode): Map<Element, TextStats> {
     elements[0] = node;
     statsOf[0] = emptyStats();
     nextChild[0] = 0;
-    inLinks[0] = node.name === 'a';
+    inLinks[0] = isLink(node);
     depth = 1;
     while (depth > 0) {
       const level = depth - 1;
@@ -182,7 +194,7 @@ export function measureText(root: ParentNode): Map<Element, TextStats> {
           elements[depth] = child;
           statsOf[depth] = emptyStats();
           nextChild[depth] = 0;
-          inLinks[depth] = inLinks[level]! || child.name === 'a';
+          inLinks[depth] = inLinks[level]! || isLink(child);
           depth++;
         }
         continue;
@@ -274,7 +286,7 @@ export function ownText(element: Element, stats: Map<Element, TextStats>): OwnTe
       const childStats = stats.get(child);
       if (!childStats || childStats.blocks > 0) continue; // an inline wrapper around blocks is a block
       own.length += childStats.text;
-      own.linkLength += child.name === 'a' ? childStats.text : childStats.linkText;
+      own.linkLength += isLink(child) ? childStats.text : childStats.linkText;
       own.commas += childStats.commas;
     }
   }
