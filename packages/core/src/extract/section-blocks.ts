@@ -4,7 +4,7 @@
  * `div.section`). Read by the scoring (a root inside one section is lifted to the document) and
  * by the cleanup (a section of a document is kept, whatever share of it is links).
  */
-import { type Element, isTag } from 'domhandler';
+import { type Element, isTag, isText } from 'domhandler';
 import { collapsedLength, hasCollapsedText, headingLevel, headingTags, sectionHeadingLevel } from './dom-tools.js';
 
 /**
@@ -18,9 +18,33 @@ export function sectionBlockLevel(element: Element): number {
   if (element.name === 'section') return sectionHeadingLevel(element);
   if (element.name !== 'div') return 0;
   // The first element past empty anchors (`<a id>`), read without its subtree's text: a deep
-  // chain of wrappers costs nothing here.
-  const first = element.children.find((child): child is Element => isTag(child) && child.children.length > 0);
+  // chain of wrappers costs nothing here. DocBook wraps the heading in title divs that hold only
+  // it (`div.section > div.titlepage > div > div > h2`): a few such wrappers are looked through.
+  let first = firstFilledChild(element);
+  for (let depth = 0; first && first.name === 'div' && depth < headingWrapperDepth; depth++) first = soleFilledChild(first);
   return first && headingTags.has(first.name) && hasCollapsedText(first) ? headingLevel(first) : 0;
+}
+
+const nonSpacePattern = /\S/;
+/** How many wrapper `div`s around a section's heading are looked through. */
+const headingWrapperDepth = 3;
+
+/** The first child element with children of its own (past empty anchors). */
+function firstFilledChild(element: Element): Element | undefined {
+  return element.children.find((child): child is Element => isTag(child) && child.children.length > 0);
+}
+
+/** The one child element with children of `wrapper`, when it has no other and no loose text. */
+function soleFilledChild(wrapper: Element): Element | undefined {
+  let sole: Element | undefined;
+  for (const child of wrapper.children) {
+    if (isTag(child)) {
+      if (child.children.length === 0) continue;
+      if (sole) return undefined;
+      sole = child;
+    } else if (isText(child) && nonSpacePattern.test(child.data)) return undefined;
+  }
+  return sole;
 }
 
 /**
