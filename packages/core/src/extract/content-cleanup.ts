@@ -13,6 +13,7 @@ import {
   collapsedText,
   descendantElements,
   detach,
+  detachUnsettled,
   detachedCount,
   documentSectionPeers,
   firstElement,
@@ -27,6 +28,7 @@ import {
   isNoteAside,
   sectionHeadingLevel,
   sectionPeersNeeded,
+  settleDetached,
   shareElements,
   sharedElements,
 } from './dom-tools.js';
@@ -399,9 +401,16 @@ const negativeNameDensity = 0.25;
  * their name is negative and links are many; other containers go when links dominate them, or
  * when their name is negative and links are many.
  */
-const clutterRules: readonly [string, (container: Container) => boolean, 'keep' | 'remove'][] = [
+type ClutterRule<Judged = Container> = readonly [string, (container: Judged) => boolean, 'keep' | 'remove'];
+
+/** The first rules, which read the container's own stats and nothing else (no neighbour, no subtree). */
+const statsRules: readonly ClutterRule<Pick<Container, 'stats'>>[] = [
   ['empty', ({ stats }) => stats.text === 0 && stats.media === 0, 'remove'],
   ['media without text', ({ stats }) => stats.text === 0, 'keep'],
+];
+
+const clutterRules: readonly ClutterRule[] = [
+  ...statsRules,
   ['link list', ({ element, density, weight }) => listTags.has(element.name) && weight < 0 && density > 0.3, 'remove'],
   ['list', ({ element }) => listTags.has(element.name), 'keep'],
   ['list wrapper', ({ element, density, weight }) => isSectionListWrapper(element) && !(weight < 0 && density > 0.3), 'keep'],
@@ -903,22 +912,49 @@ function clutterVerdict(container: Container): boolean {
   return false;
 }
 
+/** The verdict of the stats rules alone (true: remove, false: keep), undefined when none applies. */
+function statsVerdict(stats: TextStats): boolean | undefined {
+  for (const [, applies, verdict] of statsRules) if (applies({ stats })) return verdict === 'remove';
+  return undefined;
+}
+
 function removeClutter(container: Element, options: CleanupOptions, stats: Map<Element, TextStats>): void {
   const elements = sharedElements(container);
   const tables = new Map<Element, TableText>();
+  // Parents whose `children` still hold containers taken out on their stats alone: settled before
+  // any other verdict reads the tree, so every verdict reads the tree a one-by-one removal leaves.
+  const unsettled = new Set<ParentNode>();
   startSectionsHoldMemo();
-  // Backwards: children before parents.
-  for (let index = elements.length - 1; index >= 0; index--) {
-    const element = elements[index]!;
-    if (!conditionalTags.has(element.name) || !element.parent) continue;
-    const elementStats = stats.get(element);
-    if (elementStats && isClutter(element, elementStats, options, stats, tables)) {
-      discountStats(element, stats, container);
-      detach(element);
-      clearSectionsHoldMemo();
+  try {
+    // Backwards: children before parents.
+    for (let index = elements.length - 1; index >= 0; index--) {
+      const element = elements[index]!;
+      if (!conditionalTags.has(element.name) || !element.parent) continue;
+      const elementStats = stats.get(element);
+      if (!elementStats) continue;
+      // An empty container goes, one with only media stays, whatever its name or neighbours (the
+      // relaxed retry of `isClutter` judges it the same): thousands of empty blocks among kept
+      // ones leave their parent's children unsettled, not spliced one by one.
+      const early = statsVerdict(elementStats);
+      if (early !== undefined) {
+        if (early) {
+          discountStats(element, stats, container);
+          detachUnsettled(element, unsettled);
+          clearSectionsHoldMemo();
+        }
+        continue;
+      }
+      settleDetached(unsettled);
+      if (isClutter(element, elementStats, options, stats, tables)) {
+        discountStats(element, stats, container);
+        detach(element);
+        clearSectionsHoldMemo();
+      }
     }
+  } finally {
+    settleDetached(unsettled);
+    stopSectionsHoldMemo();
   }
-  stopSectionsHoldMemo();
 }
 
 /** Blocks that can form a run of stand-alone links ("Read next" lists written as paragraphs). */
