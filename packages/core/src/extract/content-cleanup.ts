@@ -615,12 +615,50 @@ function isWholeSectionBody(element: Element): boolean {
   // asciidoc's paragraph sits three wrappers down (`div.sect1 > div.sectionbody > div.paragraph > p`).
   for (let depth = 0; depth < sectionBodyDepth && current.parent && isTag(current.parent); depth++) {
     const parent: Element = current.parent;
-    const withText = childrenWithText(parent, 3);
+    const withText = firstChildrenWithText(parent);
     if (sectionBlockLevel(parent) > 0 && isDocumentSectionBlock(parent)) return withText.length === 2 && withText[1] === current;
     if (withText.length !== 1) return false;
     current = parent;
   }
   return false;
+}
+
+/**
+ * Per parent, its first three element children with text, while a walk keeps them (see
+ * `keepTextChildren`): a section body's verdict asks its parent and up to four ancestors, and a
+ * parent of thousands of children with no text before its last blocks (pictures, then links) was
+ * read through all of them for each of its blocks (30 s for a 1 MB page).
+ */
+let textChildrenKept: Map<Element, Element[]> | undefined;
+
+/** Starts (`true`) or ends keeping `firstChildrenWithText`'s answers, for a walk that changes the tree only by `forgetTextChildren` and a detach. */
+function keepTextChildren(isKept: boolean): void {
+  textChildrenKept = isKept ? new Map() : undefined;
+}
+
+/** `childrenWithText(parent, 3)`, kept while a walk allows (see `textChildrenKept`). */
+function firstChildrenWithText(parent: Element): Element[] {
+  let found = textChildrenKept?.get(parent);
+  if (found === undefined) {
+    found = childrenWithText(parent, 3);
+    textChildrenKept?.set(parent, found);
+  }
+  return found;
+}
+
+/**
+ * Before `element` is detached: forgets the kept answer of each ancestor whose answer holds the
+ * child on the way down to `element` (that child goes, or may lose its text). Any other answer
+ * stays right, since a detach only takes text away: a child without text never gains any, and
+ * the children after the third with text are not read.
+ */
+function forgetTextChildren(element: Element): void {
+  if (!textChildrenKept || textChildrenKept.size === 0) return;
+  let child: AnyNode = element;
+  for (let parent = element.parent; parent && isTag(parent); parent = parent.parent) {
+    if (textChildrenKept.get(parent)?.includes(child as Element)) textChildrenKept.delete(parent);
+    child = parent;
+  }
 }
 
 /**
@@ -925,6 +963,7 @@ function removeClutter(container: Element, options: CleanupOptions, stats: Map<E
   // any other verdict reads the tree, so every verdict reads the tree a one-by-one removal leaves.
   const unsettled = new Set<ParentNode>();
   startSectionsHoldMemo();
+  keepTextChildren(true);
   try {
     // Backwards: children before parents.
     for (let index = elements.length - 1; index >= 0; index--) {
@@ -939,6 +978,7 @@ function removeClutter(container: Element, options: CleanupOptions, stats: Map<E
       if (early !== undefined) {
         if (early) {
           discountStats(element, stats, container);
+          forgetTextChildren(element);
           detachUnsettled(element, unsettled);
           clearSectionsHoldMemo();
         }
@@ -947,12 +987,14 @@ function removeClutter(container: Element, options: CleanupOptions, stats: Map<E
       settleDetached(unsettled);
       if (isClutter(element, elementStats, options, stats, tables)) {
         discountStats(element, stats, container);
+        forgetTextChildren(element);
         detach(element);
         clearSectionsHoldMemo();
       }
     }
   } finally {
     settleDetached(unsettled);
+    keepTextChildren(false);
     stopSectionsHoldMemo();
   }
 }
@@ -993,6 +1035,7 @@ function flushLinkRun(run: Element[], stats: Map<Element, TextStats>, container:
   if (removed > 0) {
     for (const element of run) {
       discountStats(element, stats, container);
+      forgetTextChildren(element);
       detach(element);
     }
     clearSectionsHoldMemo();
@@ -1027,6 +1070,7 @@ function removeLinkRuns(container: Element, stats: Map<Element, TextStats>): voi
   run.length = 0;
   const elements = sharedElements(container);
   startSectionsHoldMemo();
+  keepTextChildren(true);
   for (let parentIndex = -1; parentIndex < elements.length; parentIndex++) {
     const parent = parentIndex < 0 ? container : elements[parentIndex]!;
     const children = parent.children;
@@ -1038,6 +1082,7 @@ function removeLinkRuns(container: Element, stats: Map<Element, TextStats>): voi
     }
     if (run.length > 0) flushLinkRun(run, stats, container);
   }
+  keepTextChildren(false);
   stopSectionsHoldMemo();
 }
 
