@@ -118,6 +118,11 @@ const shapes: Record<string, (n: number) => string> = {
     `<body><article><p>${words(40)}.</p><div>${repeat('<div><a href="/a">name</a></div><div>A description of the item.</div>', n / 4)}</div></article>`,
   'link-only cells': (n) => `<body><article><p>${words(40)}.</p><div>${repeat('<div><a href="/a">name</a></div>', n / 2)}</div></article>`,
   'heading of symbol links': (n) => `<body><article><h2>Title ${repeat('<a href="#x">\u25c6</a>', n / 2)}</h2><p>${words(40)}.</p></article>`,
+  // Session 13m: thousands of containers the cleanup removes, each before thousands of blocks it keeps.
+  'empty blocks among kept': (n) => `<body><article>${repeat(`<div></div><section></section><p>${words(5)}</p>`, n / 3)}</article>`,
+  'pictures, then link blocks': (n) =>
+    `<body><article><p>${words(40)}.</p>${repeat('<div><img src="/i.png"></div>', n / 2)}${repeat('<div><a href="/x">a link</a></div>', n / 2)}</article>`,
+  'link blocks among kept': (n) => `<body><article>${repeat(`<div><a href="/x">a link here</a></div><p>${words(5)}</p>`, n / 2)}</article>`,
 };
 
 /**

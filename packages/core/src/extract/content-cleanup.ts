@@ -13,6 +13,7 @@ import {
   collapsedText,
   descendantElements,
   detach,
+  detachUnsettled,
   detachedCount,
   documentSectionPeers,
   firstElement,
@@ -27,6 +28,7 @@ import {
   isNoteAside,
   sectionHeadingLevel,
   sectionPeersNeeded,
+  settleDetached,
   shareElements,
   sharedElements,
 } from './dom-tools.js';
@@ -404,9 +406,16 @@ const negativeNameDensity = 0.25;
  * their name is negative and links are many; other containers go when links dominate them, or
  * when their name is negative and links are many.
  */
-const clutterRules: readonly [string, (container: Container) => boolean, 'keep' | 'remove'][] = [
+type ClutterRule<Judged = Container> = readonly [string, (container: Judged) => boolean, 'keep' | 'remove'];
+
+/** The first rules, which read the container's own stats and nothing else (no neighbour, no subtree). */
+const statsRules: readonly ClutterRule<Pick<Container, 'stats'>>[] = [
   ['empty', ({ stats }) => stats.text === 0 && stats.media === 0, 'remove'],
   ['media without text', ({ stats }) => stats.text === 0, 'keep'],
+];
+
+const clutterRules: readonly ClutterRule[] = [
+  ...statsRules,
   ['link list', ({ element, density, weight }) => listTags.has(element.name) && weight < 0 && density > 0.3, 'remove'],
   ['list', ({ element }) => listTags.has(element.name), 'keep'],
   ['list wrapper', ({ element, density, weight }) => isSectionListWrapper(element) && !(weight < 0 && density > 0.3), 'keep'],
@@ -639,12 +648,50 @@ function isWholeSectionBody(element: Element): boolean {
   // asciidoc's paragraph sits three wrappers down (`div.sect1 > div.sectionbody > div.paragraph > p`).
   for (let depth = 0; depth < sectionBodyDepth && current.parent && isTag(current.parent); depth++) {
     const parent: Element = current.parent;
-    const withText = childrenWithText(parent, 3);
+    const withText = firstChildrenWithText(parent);
     if (sectionBlockLevel(parent) > 0 && isDocumentSectionBlock(parent)) return withText.length === 2 && withText[1] === current;
     if (withText.length !== 1) return false;
     current = parent;
   }
   return false;
+}
+
+/**
+ * Per parent, its first three element children with text, while a walk keeps them (see
+ * `keepTextChildren`): a section body's verdict asks its parent and up to four ancestors, and a
+ * parent of thousands of children with no text before its last blocks (pictures, then links) was
+ * read through all of them for each of its blocks (30 s for a 1 MB page).
+ */
+let textChildrenKept: Map<Element, Element[]> | undefined;
+
+/** Starts (`true`) or ends keeping `firstChildrenWithText`'s answers, for a walk that changes the tree only by `forgetTextChildren` and a detach. */
+function keepTextChildren(isKept: boolean): void {
+  textChildrenKept = isKept ? new Map() : undefined;
+}
+
+/** `childrenWithText(parent, 3)`, kept while a walk allows (see `textChildrenKept`). */
+function firstChildrenWithText(parent: Element): Element[] {
+  let found = textChildrenKept?.get(parent);
+  if (found === undefined) {
+    found = childrenWithText(parent, 3);
+    textChildrenKept?.set(parent, found);
+  }
+  return found;
+}
+
+/**
+ * Before `element` is detached: forgets the kept answer of each ancestor whose answer holds the
+ * child on the way down to `element` (that child goes, or may lose its text). Any other answer
+ * stays right, since a detach only takes text away: a child without text never gains any, and
+ * the children after the third with text are not read.
+ */
+function forgetTextChildren(element: Element): void {
+  if (!textChildrenKept || textChildrenKept.size === 0) return;
+  let child: AnyNode = element;
+  for (let parent = element.parent; parent && isTag(parent); parent = parent.parent) {
+    if (textChildrenKept.get(parent)?.includes(child as Element)) textChildrenKept.delete(parent);
+    child = parent;
+  }
 }
 
 /**
@@ -944,22 +991,53 @@ function clutterVerdict(container: Container): boolean {
   return false;
 }
 
+/** The verdict of the stats rules alone (true: remove, false: keep), undefined when none applies. */
+function statsVerdict(stats: TextStats): boolean | undefined {
+  for (const [, applies, verdict] of statsRules) if (applies({ stats })) return verdict === 'remove';
+  return undefined;
+}
+
 function removeClutter(container: Element, options: CleanupOptions, stats: Map<Element, TextStats>): void {
   const elements = sharedElements(container);
   const tables = new Map<Element, TableText>();
+  // Parents whose `children` still hold containers taken out on their stats alone: settled before
+  // any other verdict reads the tree, so every verdict reads the tree a one-by-one removal leaves.
+  const unsettled = new Set<ParentNode>();
   startSectionsHoldMemo();
-  // Backwards: children before parents.
-  for (let index = elements.length - 1; index >= 0; index--) {
-    const element = elements[index]!;
-    if (!conditionalTags.has(element.name) || !element.parent) continue;
-    const elementStats = stats.get(element);
-    if (elementStats && isClutter(element, elementStats, options, stats, tables, linkDensity(stats.get(container)))) {
-      discountStats(element, stats, container);
-      detach(element);
-      clearSectionsHoldMemo();
+  keepTextChildren(true);
+  try {
+    // Backwards: children before parents.
+    for (let index = elements.length - 1; index >= 0; index--) {
+      const element = elements[index]!;
+      if (!conditionalTags.has(element.name) || !element.parent) continue;
+      const elementStats = stats.get(element);
+      if (!elementStats) continue;
+      // An empty container goes, one with only media stays, whatever its name or neighbours (the
+      // relaxed retry of `isClutter` judges it the same): thousands of empty blocks among kept
+      // ones leave their parent's children unsettled, not spliced one by one.
+      const early = statsVerdict(elementStats);
+      if (early !== undefined) {
+        if (early) {
+          discountStats(element, stats, container);
+          forgetTextChildren(element);
+          detachUnsettled(element, unsettled);
+          clearSectionsHoldMemo();
+        }
+        continue;
+      }
+      settleDetached(unsettled);
+      if (isClutter(element, elementStats, options, stats, tables, linkDensity(stats.get(container)))) {
+        discountStats(element, stats, container);
+        forgetTextChildren(element);
+        detach(element);
+        clearSectionsHoldMemo();
+      }
     }
+  } finally {
+    settleDetached(unsettled);
+    keepTextChildren(false);
+    stopSectionsHoldMemo();
   }
-  stopSectionsHoldMemo();
 }
 
 /** Blocks that can form a run of stand-alone links ("Read next" lists written as paragraphs). */
@@ -998,6 +1076,7 @@ function flushLinkRun(run: Element[], stats: Map<Element, TextStats>, container:
   if (removed > 0) {
     for (const element of run) {
       discountStats(element, stats, container);
+      forgetTextChildren(element);
       detach(element);
     }
     clearSectionsHoldMemo();
@@ -1032,6 +1111,7 @@ function removeLinkRuns(container: Element, stats: Map<Element, TextStats>): voi
   run.length = 0;
   const elements = sharedElements(container);
   startSectionsHoldMemo();
+  keepTextChildren(true);
   for (let parentIndex = -1; parentIndex < elements.length; parentIndex++) {
     const parent = parentIndex < 0 ? container : elements[parentIndex]!;
     const children = parent.children;
@@ -1043,6 +1123,7 @@ function removeLinkRuns(container: Element, stats: Map<Element, TextStats>): voi
     }
     if (run.length > 0) flushLinkRun(run, stats, container);
   }
+  keepTextChildren(false);
   stopSectionsHoldMemo();
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isTag, type Element } from 'domhandler';
 import { parseHtml } from '../html/parse-html.js';
-import { detachAll } from './dom-tools.js';
+import { detachAll, detachUnsettled, settleDetached } from './dom-tools.js';
 
 describe('detachAll', () => {
   it('removes many siblings in one pass and relinks the ones left', () => {
@@ -28,5 +28,26 @@ describe('detachAll', () => {
     expect(div!.children.map((node) => (node as Element).name)).toEqual(['i']);
     expect(div!.children[0]!.prev).toBeNull();
     expect(section!.children).toEqual([]);
+  });
+});
+
+describe('detachUnsettled', () => {
+  it('cuts the links at once, leaves the children array to settleDetached, and keeps the array', () => {
+    const document = parseHtml(`<ul>${Array.from({ length: 6 }, (_, index) => `<li>${index}</li>`).join('')}</ul>`);
+    const list = document.children.find((node): node is Element => isTag(node) && node.name === 'ul')!;
+    const children = list.children;
+    const items = children.filter(isTag);
+    const unsettled = new Set<Element>();
+    for (const index of [5, 3, 2]) detachUnsettled(items[index]!, unsettled);
+    detachUnsettled(items[3]!, unsettled);
+    expect(items[1]!.next).toBe(items[4]);
+    expect(items[4]!.prev).toBe(items[1]);
+    expect(items[4]!.next).toBeNull();
+    expect(items[3]!.parent).toBeNull();
+    expect(list.children).toHaveLength(6);
+    settleDetached(unsettled);
+    expect(list.children).toBe(children);
+    expect(list.children).toEqual([items[0], items[1], items[4]]);
+    expect(unsettled.size).toBe(0);
   });
 });

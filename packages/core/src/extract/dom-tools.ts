@@ -518,6 +518,36 @@ export function detachAll(nodes: readonly AnyNode[]): void {
   }
 }
 
+/**
+ * Takes `node` out of the tree for every reader but its parent's `children` array: its parent and
+ * sibling links are cut now, the array keeps it until `settleDetached(unsettled)`. A walk that
+ * detaches thousands of children of one parent one by one searched and spliced that array each
+ * time (domutils `removeElement`), quadratic in the children kept after them (10,000 empty
+ * sections among 20,000 kept blocks took 6 s). Only while nothing reads the parent's `children`.
+ */
+export function detachUnsettled(node: AnyNode, unsettled: Set<ParentNode>): void {
+  const parent = node.parent;
+  if (!parent) return;
+  if (node.prev) node.prev.next = node.next;
+  if (node.next) node.next.prev = node.prev;
+  node.parent = null;
+  node.prev = null;
+  node.next = null;
+  unsettled.add(parent);
+  detachedNodes++;
+}
+
+/** Drops from each parent's `children` the nodes `detachUnsettled` took out: one pass per parent, in place. */
+export function settleDetached(unsettled: Set<ParentNode>): void {
+  for (const parent of unsettled) {
+    const children = parent.children;
+    let kept = 0;
+    for (const child of children) if (child.parent === parent) children[kept++] = child;
+    children.length = kept;
+  }
+  unsettled.clear();
+}
+
 /** Detaches `nodes` and links them as the children of `parent`. */
 function adopt<T extends Document | Element>(parent: T, nodes: AnyNode[]): T {
   detachAll(nodes);

@@ -47,6 +47,19 @@ describe('cleanup rules on thousands of siblings', () => {
     expect(names).not.toContain('address');
   });
 
+  it('removes 40,000 empty sections between the blocks it keeps (each was spliced out before the blocks kept after it: 3.9 s, 0.5 s now)', () => {
+    const names = cleaned(`${prose}${`<section></section><h2>Heading</h2>${prose}`.repeat(40_000)}`);
+    expect(names.filter((name) => name === 'section')).toHaveLength(0);
+    expect(names.filter((name) => name === 'h2')).toHaveLength(40_000);
+    expect(names.filter((name) => name === 'p')).toHaveLength(40_001);
+  });
+
+  it('removes 10,000 link blocks after 10,000 pictures (each read all the pictures for a sibling with text: 32 s for 16,000 of each)', () => {
+    const names = cleaned(`${prose}${'<div><img src="/i.png"></div>'.repeat(10_000)}${'<div><a href="/a">a link</a></div>'.repeat(10_000)}`);
+    expect(names.filter((name) => name === 'a')).toHaveLength(0);
+    expect(names.filter((name) => name === 'img')).toHaveLength(10_000);
+  });
+
   it('keeps a grid of 10,000 name cells beside their descriptions (each cell read its whole grid: 110 s)', () => {
     const names = cleaned(`${prose}<div>${'<div><a href="/a">name</a></div><div>A description of the item, in words.</div>'.repeat(10_000)}</div>`);
     expect(names.filter((name) => name === 'a')).toHaveLength(10_000);
