@@ -43,6 +43,15 @@ function htmlFiles(folder: string, found: string[] = []): string[] {
 const hashOf = (text: string): string => createHash('sha1').update(text).digest('hex');
 const textLength = (markdown: string): number => markdownToText(markdown).replace(/\s+/g, ' ').trim().length;
 
+/** Readability's text length; 0 when the peer fails (turndown's table plugin throws on some gi-docgen pages). */
+function peerLength(html: string, url: string): number {
+  try {
+    return textLength(readabilityExtractor(html, url).markdown);
+  } catch {
+    return 0;
+  }
+}
+
 const { toMarkdown } = await loadQuarryMarkdown();
 const quarry = quarryExtractor(toMarkdown);
 for (const folder of folders) {
@@ -57,7 +66,7 @@ for (const folder of folders) {
     const html = readFileSync(path, 'utf8');
     const url = `http://127.0.0.1/${path}`;
     const kept = textLength(quarry(html, url).markdown);
-    const peer = textLength(readabilityExtractor(html, url).markdown);
+    const peer = peerLength(html, url);
     quarryTotal += kept;
     readabilityTotal += peer;
     const share = kept / Math.max(peer, 1);
