@@ -123,6 +123,12 @@ const shapes: Record<string, (n: number) => string> = {
   'pictures, then link blocks': (n) =>
     `<body><article><p>${words(40)}.</p>${repeat('<div><img src="/i.png"></div>', n / 2)}${repeat('<div><a href="/x">a link</a></div>', n / 2)}</article>`,
   'link blocks among kept': (n) => `<body><article>${repeat(`<div><a href="/x">a link here</a></div><p>${words(5)}</p>`, n / 2)}</article>`,
+  // Section divs, each with a link block the cleanup removes (seventeenth session): every removal
+  // made the sections' parent be read again whole.
+  'section divs with link blocks': (n) =>
+    `<body><div>${repeat(`<div><h2>h</h2><p>${words(12)}</p><div><a href="/x">l</a> <a href="/y">m</a></div></div>`, n / 8)}</div>`,
+  'wrapped section headings': (n) =>
+    `<body><div>${repeat(`<div><div><div><h2>h</h2></div></div><p>${words(12)}</p><div><a href="/x">l</a> <a href="/y">m</a></div></div>`, n / 10)}</div>`,
 };
 
 /**

@@ -236,8 +236,9 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
         if (isNoteLabel(element, text)) continue; // kept whole: its bare number is the note's name
         discountStats(element, stats, container);
         forgetAncestors(element, known);
+        const parent = element.parent;
         detach(element);
-        clearSectionsHoldMemo();
+        clearSectionsHoldMemo(parent);
         continue;
       }
     }
@@ -1020,8 +1021,8 @@ function removeClutter(container: Element, options: CleanupOptions, stats: Map<E
         if (early) {
           discountStats(element, stats, container);
           forgetTextChildren(element);
+          clearSectionsHoldMemo(element.parent);
           detachUnsettled(element, unsettled);
-          clearSectionsHoldMemo();
         }
         continue;
       }
@@ -1029,8 +1030,8 @@ function removeClutter(container: Element, options: CleanupOptions, stats: Map<E
       if (isClutter(element, elementStats, options, stats, tables, linkDensity(stats.get(container)))) {
         discountStats(element, stats, container);
         forgetTextChildren(element);
+        clearSectionsHoldMemo(element.parent);
         detach(element);
-        clearSectionsHoldMemo();
       }
     }
   } finally {
@@ -1074,12 +1075,13 @@ function isLinkOnly(element: Element, stats: Map<Element, TextStats>): boolean {
 function flushLinkRun(run: Element[], stats: Map<Element, TextStats>, container: Element): number {
   const removed = run.length >= 2 || (run.length === 1 && outboundLinkCount(run[0]!) >= 2) ? run.length : 0;
   if (removed > 0) {
+    // The run's elements are siblings: the answers about their parent and its ancestors go.
+    clearSectionsHoldMemo(run[0]!.parent);
     for (const element of run) {
       discountStats(element, stats, container);
       forgetTextChildren(element);
       detach(element);
     }
-    clearSectionsHoldMemo();
   }
   run.length = 0;
   return removed;

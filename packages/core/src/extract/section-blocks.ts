@@ -4,7 +4,7 @@
  * `div.section`). Read by the scoring (a root inside one section is lifted to the document) and
  * by the cleanup (a section of a document is kept, whatever share of it is links).
  */
-import { type Element, isTag, isText } from 'domhandler';
+import { type Element, type ParentNode, isTag, isText } from 'domhandler';
 import { collapsedLength, hasCollapsedText, headingLevel, headingTags, sectionHeadingLevel } from './dom-tools.js';
 
 /**
@@ -59,7 +59,7 @@ export function sectionsHoldParent(parent: Element, level: number): boolean {
   let total = 0;
   for (const child of parent.children) {
     if (!isTag(child)) continue;
-    const length = collapsedLength(child);
+    const length = childLength(child);
     total += length;
     if (child.name === 'div' && sectionBlockLevel(child) === level) inSections += length;
   }
@@ -87,20 +87,50 @@ let sectionsHoldMemo: Map<Element, Map<number, boolean>> | undefined;
  */
 let sectionPeersMemo: Map<Element, Map<string, number>> | undefined;
 
+/**
+ * The collapsed text length of each section's parent's children, kept by the same rules: a
+ * removal inside one section left the others' lengths as they were, and reading all of them again
+ * at each removal made a page of 4,000 section `div`s with a link block each take 14 s.
+ */
+let lengthMemo: Map<Element, number> | undefined;
+
+function childLength(child: Element): number {
+  const known = lengthMemo?.get(child);
+  if (known !== undefined) return known;
+  const length = collapsedLength(child);
+  lengthMemo?.set(child, length);
+  return length;
+}
+
 export function startSectionsHoldMemo(): void {
   sectionsHoldMemo = new Map();
   sectionPeersMemo = new Map();
+  lengthMemo = new Map();
 }
 
-/** The tree changed: every remembered answer may be wrong now. */
-export function clearSectionsHoldMemo(): void {
-  sectionsHoldMemo?.clear();
-  sectionPeersMemo?.clear();
+/**
+ * The tree changed under `parent` (a child of it was removed): the answers about it and its
+ * ancestors may be wrong now, those about the rest of the tree stand. Without `parent`, all go.
+ */
+export function clearSectionsHoldMemo(parent?: ParentNode | null): void {
+  if (parent === undefined) {
+    sectionsHoldMemo?.clear();
+    sectionPeersMemo?.clear();
+    lengthMemo?.clear();
+    return;
+  }
+  if (!sectionsHoldMemo) return;
+  for (let node: ParentNode | null = parent; node && isTag(node); node = node.parent) {
+    sectionsHoldMemo.delete(node);
+    sectionPeersMemo?.delete(node);
+    lengthMemo?.delete(node);
+  }
 }
 
 export function stopSectionsHoldMemo(): void {
   sectionsHoldMemo = undefined;
   sectionPeersMemo = undefined;
+  lengthMemo = undefined;
 }
 
 /**
