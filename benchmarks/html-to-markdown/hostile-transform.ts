@@ -123,6 +123,11 @@ const shapes: Record<string, (n: number) => string> = {
   'pictures, then link blocks': (n) =>
     `<body><article><p>${words(40)}.</p>${repeat('<div><img src="/i.png"></div>', n / 2)}${repeat('<div><a href="/x">a link</a></div>', n / 2)}</article>`,
   'link blocks among kept': (n) => `<body><article>${repeat(`<div><a href="/x">a link here</a></div><p>${words(5)}</p>`, n / 2)}</article>`,
+  // Session 13p: link-dense blocks nested past the parser's depth cut (1,024), each kept by a rule
+  // that read its whole subtree (`isMostlyAddresses`, `isProseBesideCodeTerms`, `isHeadingsWithLinkedWords`).
+  'nested mailto divs': (n) => `<body><article><p>${words(40)}.</p>${repeat('<div><a href="mailto:a@b.c">a@b.c</a> ', n / 2)}</article>`,
+  'nested code-term divs': (n) => `<body><article><p>${words(40)}.</p>${repeat('<div>See <a href="/x"><code>f()</code></a>.', n / 2)}</article>`,
+  'nested divs of linked headings': (n) => `<body><article><p>${words(40)}.</p>${repeat('<div><h3>impl <a href="/x">Copy</a> for bool</h3>', n / 2)}</article>`,
 };
 
 /**
