@@ -129,6 +129,11 @@ const shapes: Record<string, (n: number) => string> = {
     `<body><div>${repeat(`<div><h2>h</h2><p>${words(12)}</p><div><a href="/x">l</a> <a href="/y">m</a></div></div>`, n / 8)}</div>`,
   'wrapped section headings': (n) =>
     `<body><div>${repeat(`<div><div><div><h2>h</h2></div></div><p>${words(12)}</p><div><a href="/x">l</a> <a href="/y">m</a></div></div>`, n / 10)}</div>`,
+  // Session 13p: link-dense blocks nested past the parser's depth cut (1,024), each kept by a rule
+  // that read its whole subtree (`isMostlyAddresses`, `isProseBesideCodeTerms`, `isHeadingsWithLinkedWords`).
+  'nested mailto divs': (n) => `<body><article><p>${words(40)}.</p>${repeat('<div><a href="mailto:a@b.c">a@b.c</a> ', n / 2)}</article>`,
+  'nested code-term divs': (n) => `<body><article><p>${words(40)}.</p>${repeat('<div>See <a href="/x"><code>f()</code></a>.', n / 2)}</article>`,
+  'nested divs of linked headings': (n) => `<body><article><p>${words(40)}.</p>${repeat('<div><h3>impl <a href="/x">Copy</a> for bool</h3>', n / 2)}</article>`,
 };
 
 /**

@@ -12,6 +12,7 @@ import { hintWeight } from './content-scoring.js';
 import {
   collapsedText,
   descendantElements,
+  joinedText,
   detach,
   detachUnsettled,
   detachedCount,
@@ -393,6 +394,8 @@ interface Container {
   allStats: Map<Element, TextStats>;
   /** Link density of the whole content being cleaned (its root's text as it stands). */
   contentDensity: number;
+  /** What the subtree rules count under each element judged so far (see `subtreeSums`). */
+  sums: SubtreeMemo;
 }
 
 /** Content with at least this share of its text in links is an index page (see 'list wrapper on a page of links'). */
@@ -438,11 +441,11 @@ const clutterRules: readonly ClutterRule[] = [
   ['heading wrapper', ({ element }) => isHeadingWrapper(element), 'keep'],
   ['data table', ({ element }) => element.name === 'table' && hasHeaderCells(element), 'keep'],
   ['prose with many commas', ({ stats, density }) => stats.commas >= 10 && density < 0.5, 'keep'],
-  ['addresses', ({ element, density }) => density > 0.4 && isMostlyAddresses(element), 'keep'],
-  ['sentences of code terms', ({ element, stats, density }) => density > 0.4 && isProseBesideCodeTerms(element, stats), 'keep'],
+  ['addresses', ({ element, density, sums }) => density > 0.4 && isMostlyAddresses(subtreeSums(element, sums.counts)), 'keep'],
+  ['sentences of code terms', ({ element, stats, density, sums }) => density > 0.4 && isProseBesideCodeTerms(element, stats, sums), 'keep'],
   // Footnotes are the text's own notes, whatever share of them is a cited URL.
   ['notes', ({ element }) => isNoteAside(element), 'keep'],
-  ['headings with linked words', ({ element, density }) => density > 0.4 && isHeadingsWithLinkedWords(element), 'keep'],
+  ['headings with linked words', ({ element, density, sums }) => density > 0.4 && isHeadingsWithLinkedWords(element, sums), 'keep'],
   ['name beside its description', ({ element, density, allStats }) => density > 0.4 && isNameBesideDescription(element, allStats), 'keep'],
   ['rows named in plain text', ({ element, density, allStats }) => density > 0.4 && isTableOfNamedRows(soleTableOf(element), allStats), 'keep'],
   ['mostly links', ({ density }) => density > 0.4, 'remove'],
@@ -505,15 +508,11 @@ const addressesNeeded = 3;
  * text is the address): a list of contributors or contacts, read as text, not a way to other pages.
  * A "Share by e-mail" link reads "Email", not an address.
  */
-function isMostlyAddresses(element: Element): boolean {
-  let links = 0;
-  let addresses = 0;
-  for (const link of descendantElements(element, (child) => child.name === 'a')) {
-    links++;
-    if (link.attribs.href?.toLowerCase().startsWith('mailto:') && collapsedText(link).includes('@')) addresses++;
-  }
+function isMostlyAddresses({ links, addresses }: SubtreeSums): boolean {
   return addresses >= addressesNeeded && addresses * 5 >= links * 4;
 }
+
+const isAddressLink = (link: Element): boolean => link.attribs.href?.toLowerCase().startsWith('mailto:') === true && collapsedText(link).includes('@');
 
 /** Most of a block's text (the share) may be in links when links around code are read as text. */
 const termProseMaximumDensity = 0.4;
@@ -523,16 +522,17 @@ const termProseMaximumDensity = 0.4;
  * "See also" note names `loop.create_connection()` with a link to its reference, a term of the
  * sentence, not a way out of the page. Its other links must leave most of the text as prose.
  */
-function isProseBesideCodeTerms(element: Element, stats: TextStats): boolean {
-  let termText = 0;
-  for (const link of descendantElements(element, (child) => child.name === 'a')) {
-    const children = link.children.filter((child) => isTag(child) || (isText(child) && child.data.trim() !== ''));
-    if (children.length === 1 && isTag(children[0]!) && children[0]!.name === 'code') termText += collapsedText(link).length;
-  }
+function isProseBesideCodeTerms(element: Element, stats: TextStats, memo: SubtreeMemo): boolean {
+  const { termText } = subtreeSums(element, memo.counts);
   if (termText === 0) return false;
-  const text = collapsedText(element);
-  if (!sentenceEnd.test(text)) return false;
+  if (!sentenceEnd.test(collapsedEnd(subtreeText(element, memo.texts)))) return false;
   return (stats.linkText - termText) / stats.text <= termProseMaximumDensity;
+}
+
+/** The collapsed text of a link around one `code` element (a term of the sentence), or 0. */
+function codeTermText(link: Element): number {
+  const children = link.children.filter((child) => isTag(child) || (isText(child) && child.data.trim() !== ''));
+  return children.length === 1 && isTag(children[0]!) && children[0]!.name === 'code' ? collapsedText(link).length : 0;
 }
 
 const sentenceEnd = /[.!?]["'”’)]?$/;
@@ -832,12 +832,134 @@ function hasTextOutsideLinks(node: AnyNode): boolean {
  * words, not navigation. A list of linked headlines (a teaser block) has headings that are links
  * through and through, and is not one.
  */
-function isHeadingsWithLinkedWords(element: Element): boolean {
-  const headings = descendantElements(element, isHeadingElement);
-  if (headings.length === 0 || !headings.every(hasTextOutsideLinks)) return false;
-  let headingText = 0;
-  for (const heading of headings) headingText += collapsedText(heading).length;
-  return headingText >= headingsShare * collapsedText(element).length;
+function isHeadingsWithLinkedWords(element: Element, memo: SubtreeMemo): boolean {
+  const { headings, linkedHeadings } = subtreeSums(element, memo.counts);
+  if (headings === 0 || linkedHeadings > 0) return false;
+  const text = subtreeText(element, memo.texts);
+  return text.headingText >= headingsShare * collapsedLength(text);
+}
+
+/**
+ * What the subtree rules (addresses, code terms, headings with linked words) count under an
+ * element, its descendants (not itself): links, `mailto:` addresses, the text of links around
+ * code, headings.
+ */
+interface SubtreeSums {
+  links: number;
+  addresses: number;
+  /** Collapsed text of the links around one `code` element (`codeTermText`). */
+  termText: number;
+  headings: number;
+  /** Headings with no text outside their links. */
+  linkedHeadings: number;
+}
+
+/**
+ * The text under an element as `collapsedText` reads it before the trim (whitespace runs as one
+ * space), read only when a rule gets that far (most link-dense blocks have no code term and no
+ * heading): its length, whether it starts with its space, its last three characters (all when
+ * shorter), and the collapsed text of its headings (a heading inside another counts in both, as a
+ * list of them would).
+ */
+interface SubtreeText {
+  headingText: number;
+  length: number;
+  leadingSpace: boolean;
+  end: string;
+}
+
+/** Both memos, kept for one `removeClutter` walk. */
+interface SubtreeMemo {
+  counts: Map<Element, SubtreeSums>;
+  texts: Map<Element, SubtreeText>;
+}
+
+const emptySums = (): SubtreeSums => ({ links: 0, addresses: 0, termText: 0, headings: 0, linkedHeadings: 0 });
+
+/** Appends a piece of collapsed text (its length, leading space and last three characters) to `text`: a space run across the seam is one. */
+function appendCollapsed(text: SubtreeText, length: number, leadingSpace: boolean, end: string): void {
+  if (length === 0) return;
+  if (text.length === 0) {
+    text.length = length;
+    text.leadingSpace = leadingSpace;
+    text.end = end;
+    return;
+  }
+  const seam = leadingSpace && text.end.endsWith(' ');
+  text.end = length > 3 ? end : (text.end + (seam ? end.slice(1) : end)).slice(-3);
+  text.length += seam ? length - 1 : length;
+}
+
+function appendText(text: SubtreeText, data: string): void {
+  const collapsed = uncollapsedSpace.test(data) ? data.replace(/\s+/g, ' ') : data;
+  appendCollapsed(text, collapsed.length, collapsed.startsWith(' '), collapsed.slice(-3));
+}
+
+const uncollapsedSpace = /[^\S ]| {2}/;
+
+/** `collapsedText(element).length` from its subtree text. */
+function collapsedLength({ length, leadingSpace, end }: SubtreeText): number {
+  return Math.max(0, length - (leadingSpace ? 1 : 0) - (end.endsWith(' ') ? 1 : 0));
+}
+
+/** The last characters of `collapsedText(element)` (up to three; two when the text ends in a space run). */
+function collapsedEnd({ end }: SubtreeText): string {
+  return end.endsWith(' ') ? end.slice(0, -1) : end;
+}
+
+/**
+ * The subtree sums of `element`, each element's from its children's in one walk of the part of
+ * the subtree `known` does not hold yet: each rule listing the links or headings of every
+ * link-dense container in a chain of nested ones read the page once per container (the parser's
+ * depth cut, 1,024, bounded the chain). Only for a subtree that no longer changes, as
+ * `dataTableText`.
+ */
+function subtreeSums(element: Element, known: Map<Element, SubtreeSums>): SubtreeSums {
+  const cached = known.get(element);
+  if (cached !== undefined) return cached;
+  for (const current of childrenFirst(element, known)) {
+    const sums = emptySums();
+    for (const child of current.children) {
+      if (!isTag(child)) continue;
+      const below = known.get(child)!;
+      sums.links += below.links;
+      sums.addresses += below.addresses;
+      sums.termText += below.termText;
+      sums.headings += below.headings;
+      sums.linkedHeadings += below.linkedHeadings;
+      if (child.name === 'a') {
+        sums.links++;
+        if (isAddressLink(child)) sums.addresses++;
+        sums.termText += codeTermText(child);
+      } else if (isHeadingElement(child)) {
+        sums.headings++;
+        if (!hasTextOutsideLinks(child)) sums.linkedHeadings++;
+      }
+    }
+    known.set(current, sums);
+  }
+  return known.get(element)!;
+}
+
+/** The subtree text of `element`, as `subtreeSums` (each element's from its children's, once). */
+function subtreeText(element: Element, known: Map<Element, SubtreeText>): SubtreeText {
+  const cached = known.get(element);
+  if (cached !== undefined) return cached;
+  for (const current of childrenFirst(element, known)) {
+    const text: SubtreeText = { headingText: 0, length: 0, leadingSpace: false, end: '' };
+    for (const child of current.children) {
+      if (isText(child)) appendText(text, child.data);
+      else if (isTag(child)) {
+        const below = known.get(child)!;
+        text.headingText += below.headingText;
+        if (isHeadingElement(child)) text.headingText += collapsedText(child).length;
+        if (child.name === 'br') appendCollapsed(text, 1, true, ' ');
+        appendCollapsed(text, below.length, below.leadingSpace, below.end);
+      } else if ('children' in child) appendText(text, joinedText(child));
+    }
+    known.set(current, text);
+  }
+  return known.get(element)!;
 }
 
 /** A name cell is short (a signature at most), not a block of links... */
@@ -969,6 +1091,7 @@ function isClutter(
   allStats: Map<Element, TextStats>,
   tables: Map<Element, TableText>,
   contentDensity: number,
+  sums: SubtreeMemo,
 ): boolean {
   const container: Container = {
     element,
@@ -977,6 +1100,7 @@ function isClutter(
     weight: options.useClassHints ? clutterHintWeight(element) : 0,
     allStats,
     contentDensity,
+    sums,
   };
   const verdict = clutterVerdict(container);
   // Whether the relaxed retry (weight 0) would judge it the same, asked until one verdict differs.
@@ -1001,6 +1125,7 @@ function statsVerdict(stats: TextStats): boolean | undefined {
 function removeClutter(container: Element, options: CleanupOptions, stats: Map<Element, TextStats>): void {
   const elements = sharedElements(container);
   const tables = new Map<Element, TableText>();
+  const sums: SubtreeMemo = { counts: new Map(), texts: new Map() };
   // Parents whose `children` still hold containers taken out on their stats alone: settled before
   // any other verdict reads the tree, so every verdict reads the tree a one-by-one removal leaves.
   const unsettled = new Set<ParentNode>();
@@ -1027,7 +1152,7 @@ function removeClutter(container: Element, options: CleanupOptions, stats: Map<E
         continue;
       }
       settleDetached(unsettled);
-      if (isClutter(element, elementStats, options, stats, tables, linkDensity(stats.get(container)))) {
+      if (isClutter(element, elementStats, options, stats, tables, linkDensity(stats.get(container)), sums)) {
         discountStats(element, stats, container);
         forgetTextChildren(element);
         clearSectionsHoldMemo(element.parent);
@@ -1293,15 +1418,34 @@ function textChildrenOf(parent: ParentNode, counts: TextChildren): number {
 
 const nonSpacePattern = /\S/;
 
-/** True when `node` holds text that is not whitespace (what `collapsedText` keeps). */
+/**
+ * True when `node` holds text that is not whitespace (what `collapsedText` keeps). In document
+ * order, one child list at a time: pushing every child of each level first read all of a wide
+ * block (thousands of siblings past the parser's depth cut) for each of the 1,024 wrappers above
+ * it, though the text came first.
+ */
 function holdsText(node: AnyNode): boolean {
-  const stack: AnyNode[] = [node];
-  while (stack.length > 0) {
-    const current = stack.pop()!;
+  if (isText(node)) return nonSpacePattern.test(node.data);
+  if (!('children' in node)) return false;
+  const lists: AnyNode[][] = [(node as ParentNode).children];
+  const next: number[] = [0];
+  let depth = 1;
+  while (depth > 0) {
+    const level = depth - 1;
+    const list = lists[level]!;
+    const index = next[level]!;
+    if (index >= list.length) {
+      depth = level;
+      continue;
+    }
+    next[level] = index + 1;
+    const current = list[index]!;
     if (isText(current)) {
       if (nonSpacePattern.test(current.data)) return true;
-    } else if ('children' in current) {
-      for (const child of (current as ParentNode).children) stack.push(child);
+    } else if ('children' in current && (current as ParentNode).children.length > 0) {
+      lists[depth] = (current as ParentNode).children;
+      next[depth] = 0;
+      depth++;
     }
   }
   return false;
