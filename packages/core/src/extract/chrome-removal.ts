@@ -161,11 +161,26 @@ function holdsData(element: Element, stats: TextStats | undefined): boolean {
   return dataTags.has(element.name) || firstElement(element, (child) => dataTags.has(child.name)) !== undefined;
 }
 
+/** Link density from which a `nav` is a menu however much text its labels add up to. */
+const menuMinimumLinkDensity = 0.9;
+/** ...as long as the page has prose of its own beside it: a `nav` holding this share of it is the page. */
+const menuMaximumProseShare = 0.9;
+
+/**
+ * A `nav` that is almost all links, on a page with prose beside it: a generator's tree of every
+ * page of the manual (Erlang/OTP's reference pages: 70,000 characters of function names, whose
+ * un-linked module labels outweigh a short page's prose) is navigation by its tag and its links,
+ * not the content, and the prose share does not spare it.
+ */
+function isMenuBesideContent(element: Element, stats: TextStats | undefined, prose: number, options: ChromeRemovalOptions): boolean {
+  return element.name === 'nav' && linkDensity(stats) >= menuMinimumLinkDensity && prose < menuMaximumProseShare * options.totalProse;
+}
+
 function isSpared(element: Element, verdict: ChromeVerdict, options: ChromeRemovalOptions): boolean {
   if (verdict.kind === 'definitive') return false;
   const prose = options.prose.get(element) ?? 0;
-  if (options.totalProse > 0 && prose / options.totalProse >= mostProseShare) return true;
   const stats = options.stats.get(element);
+  if (options.totalProse > 0 && prose / options.totalProse >= mostProseShare && !isMenuBesideContent(element, stats, prose, options)) return true;
   if (verdict.rule.startsWith('class:') || verdict.rule.startsWith('weak:') || verdict.rule === 'tag:form') {
     if (holdsData(element, stats)) return true;
   }
