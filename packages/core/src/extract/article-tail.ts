@@ -13,7 +13,7 @@
  */
 import type { AnyNode, Element } from 'domhandler';
 import { isTag, isText } from 'domhandler';
-import { collapsedText, descendantElements, firstElement, headingLevel, isInline, isWithin } from './dom-tools.js';
+import { collapsedText, descendantElements, firstElement, hasOwnText, headingLevel, isInline, isWithin } from './dom-tools.js';
 import { linksToOwnSection } from './section-anchor.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
@@ -248,9 +248,6 @@ const rowExcludedTags: ReadonlySet<string> = new Set([
   'textarea',
 ]);
 
-function hasOwnText(element: Element): boolean {
-  return element.children.some((child) => isText(child) && child.data.trim() !== '');
-}
 const sentenceEnd = /[.!?。！？]["'”’)]?(?:\s|$)/;
 
 /**

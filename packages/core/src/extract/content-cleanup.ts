@@ -1410,45 +1410,10 @@ function textChildrenOf(parent: ParentNode, counts: TextChildren): number {
   let count = counts.get(parent);
   if (count === undefined) {
     count = 0;
-    for (const child of parent.children) if (holdsText(child)) count++;
+    for (const child of parent.children) if (hasCollapsedText(child)) count++;
     counts.set(parent, count);
   }
   return count;
-}
-
-const nonSpacePattern = /\S/;
-
-/**
- * True when `node` holds text that is not whitespace (what `collapsedText` keeps). In document
- * order, one child list at a time: pushing every child of each level first read all of a wide
- * block (thousands of siblings past the parser's depth cut) for each of the 1,024 wrappers above
- * it, though the text came first.
- */
-function holdsText(node: AnyNode): boolean {
-  if (isText(node)) return nonSpacePattern.test(node.data);
-  if (!('children' in node)) return false;
-  const lists: AnyNode[][] = [(node as ParentNode).children];
-  const next: number[] = [0];
-  let depth = 1;
-  while (depth > 0) {
-    const level = depth - 1;
-    const list = lists[level]!;
-    const index = next[level]!;
-    if (index >= list.length) {
-      depth = level;
-      continue;
-    }
-    next[level] = index + 1;
-    const current = list[index]!;
-    if (isText(current)) {
-      if (nonSpacePattern.test(current.data)) return true;
-    } else if ('children' in current && (current as ParentNode).children.length > 0) {
-      lists[depth] = (current as ParentNode).children;
-      next[depth] = 0;
-      depth++;
-    }
-  }
-  return false;
 }
 
 /**
@@ -1458,7 +1423,7 @@ function holdsText(node: AnyNode): boolean {
  * text exactly when `node` does.
  */
 function hasTextBeside(node: Element, ancestor: ParentNode, counts: TextChildren): boolean {
-  const own = holdsText(node) ? 1 : 0;
+  const own = hasCollapsedText(node) ? 1 : 0;
   for (let current: AnyNode = node; current !== ancestor && current.parent; current = current.parent) {
     if (textChildrenOf(current.parent, counts) > own) return true;
   }
@@ -1488,7 +1453,7 @@ function isInFlow(heading: Element, counts: TextChildren): boolean {
  * more (text only goes).
  */
 function detachHeading(heading: Element, counts: TextChildren): void {
-  if (counts.size > 0 && holdsText(heading)) {
+  if (counts.size > 0 && hasCollapsedText(heading)) {
     for (let node: AnyNode = heading; node.parent; node = node.parent) {
       const left = textChildrenOf(node.parent, counts) - 1;
       counts.set(node.parent, left);

@@ -655,16 +655,34 @@ export function isWhitespaceCode(code: number): boolean {
   );
 }
 
-/** `collapsedText(node) !== ''` without building the text: true at the first text node with a non-space. */
+/**
+ * `collapsedText(node) !== ''` without building the text: true at the first text node with a
+ * non-space. In document order, one child list at a time: pushing every child of each level first
+ * read all of a wide block (thousands of siblings past the parser's depth cut) for each of the
+ * wrappers above it, though the text came first.
+ */
 export function hasCollapsedText(node: AnyNode): boolean {
-  const stack: AnyNode[] = [node];
-  while (stack.length > 0) {
-    const current = stack.pop()!;
+  if (isText(node)) return nonSpacePattern.test(node.data);
+  if (!('children' in node)) return false;
+  const lists: AnyNode[][] = [(node as ParentNode).children];
+  const next: number[] = [0];
+  let depth = 1;
+  while (depth > 0) {
+    const level = depth - 1;
+    const list = lists[level]!;
+    const index = next[level]!;
+    if (index >= list.length) {
+      depth = level;
+      continue;
+    }
+    next[level] = index + 1;
+    const current = list[index]!;
     if (isText(current)) {
-      if (/\S/.test(current.data)) return true;
-    } else if ('children' in current) {
-      const children = (current as ParentNode).children;
-      for (let index = children.length - 1; index >= 0; index--) stack.push(children[index]!);
+      if (nonSpacePattern.test(current.data)) return true;
+    } else if ('children' in current && (current as ParentNode).children.length > 0) {
+      lists[depth] = (current as ParentNode).children;
+      next[depth] = 0;
+      depth++;
     }
   }
   return false;

@@ -4,8 +4,8 @@
  * `div.section`). Read by the scoring (a root inside one section is lifted to the document) and
  * by the cleanup (a section of a document is kept, whatever share of it is links).
  */
-import { type Element, type ParentNode, isTag, isText } from 'domhandler';
-import { collapsedLength, hasCollapsedText, headingLevel, headingTags, sectionHeadingLevel } from './dom-tools.js';
+import { type Element, type ParentNode, isTag } from 'domhandler';
+import { collapsedLength, hasCollapsedText, hasOwnText, headingLevel, headingTags, sectionHeadingLevel } from './dom-tools.js';
 
 /**
  * The level of the heading a section block opens: a `section` (docutils' HTML5 writer), or a
@@ -25,7 +25,6 @@ export function sectionBlockLevel(element: Element): number {
   return first && headingTags.has(first.name) && hasCollapsedText(first) ? headingLevel(first) : 0;
 }
 
-const nonSpacePattern = /\S/;
 /** How many wrapper `div`s around a section's heading are looked through. */
 const headingWrapperDepth = 3;
 
@@ -36,13 +35,12 @@ function firstFilledChild(element: Element): Element | undefined {
 
 /** The one child element with children of `wrapper`, when it has no other and no loose text. */
 function soleFilledChild(wrapper: Element): Element | undefined {
+  if (hasOwnText(wrapper)) return undefined;
   let sole: Element | undefined;
   for (const child of wrapper.children) {
-    if (isTag(child)) {
-      if (child.children.length === 0) continue;
-      if (sole) return undefined;
-      sole = child;
-    } else if (isText(child) && nonSpacePattern.test(child.data)) return undefined;
+    if (!isTag(child) || child.children.length === 0) continue;
+    if (sole) return undefined;
+    sole = child;
   }
   return sole;
 }
