@@ -51,6 +51,16 @@ describe('a discussion titled with the article title', () => {
     expect(textOf(html(160))).toContain('covers the valley');
   });
 
+  it('drops a closing box titled by a short bold line, and keeps one whose bold line is a sentence of the text', () => {
+    const long = `${paragraph('fourth')}${paragraph('fifth')}${paragraph('sixth')}`;
+    const box = (bold: string) =>
+      `<div class="c"><div class="d"><div><strong>${bold}</strong></div>If this reporting matters to you, become a member and keep it free for every reader.</div><div><a href="/join">Join us</a></div></div>`;
+    const html = (bold: string) => page('Why the river town rebuilt its ferry', `${long}${box(bold)}`);
+    expect(textOf(html('Support local reporting'))).not.toContain('become a member');
+    const sentence = 'The council will vote on the ferry budget again next spring, after the first full season of the new boat.';
+    expect(textOf(html(sentence))).toContain('become a member');
+  });
+
   it('keeps a short last section when a section of links of the same shape follows it (a Sphinx index page)', () => {
     const links = ['Fernet', 'X.509', 'Hazmat', 'Exceptions', 'Random'].map((name) => `<li><a href="/${name}.html">${name} reference</a></li>`).join('');
     const sections = `<section><h2>Installation</h2><p>You can install it with pip:</p><pre>$ pip install ferry</pre></section><section><h2>Layout</h2><ul>${links}</ul></section>`;

@@ -108,18 +108,38 @@ function firstTextHolder(element: Element): Element | undefined {
 /** The heading `element`'s text opens with, if it opens with one. */
 function openingHeading(element: Element): Element | undefined {
   for (let node = firstTextHolder(element); node && node !== element; node = node.parent && isTag(node.parent) ? node.parent : undefined) {
-    if (headingLevel(node) >= 2) return node;
+    if (headingLevel(node) >= 2 || isBoldLine(node, element)) return node;
   }
   return undefined;
+}
+
+const boldTags: ReadonlySet<string> = new Set(['strong', 'b']);
+/** A bold line titles a box when it is at most this long (characters): a title, not a bold sentence. */
+const boldLineMaximumText = 80;
+
+/**
+ * A heading written as a bold line: `strong` or `b` that is the whole text of a block of its own
+ * inside `box`, and short (`<div><strong>Apoya el periodismo incómodo</strong></div>`, a centred
+ * `<p><strong>– • –</strong></p>` over a disclaimer): a box's title typed in an editor that
+ * offers no heading element.
+ */
+function isBoldLine(node: Element, box: Element): boolean {
+  if (!boldTags.has(node.name)) return false;
+  let block = node.parent;
+  while (block && isTag(block) && block !== box && isInline(block)) block = block.parent;
+  if (!block || !isTag(block) || block === box) return false;
+  const text = collapsedText(node);
+  return text.length <= boldLineMaximumText && collapsedText(block) === text;
 }
 
 /**
  * Removes a closing box: the flow's last block with text, when it is a wrapper of its own that
  * holds a few lines after the text's paragraphs and either
  *
- * - opens with a heading ("Subscribe to our newsletter!", "Support our journalism"); a text whose
- *   sections are wrappers opening with a heading (`section > h2`) ends with such a section, so a
- *   box is shaped unlike the blocks beside it (before it, or the link-only ones after it); or
+ * - opens with a heading ("Subscribe to our newsletter!", "Support our journalism"), or with a
+ *   short bold line standing as one (`isBoldLine`); a text whose sections are wrappers opening
+ *   with a heading (`section > h2`) ends with such a section, so a box is shaped unlike the blocks
+ *   beside it (before it, or the link-only ones after it); or
  * - is a card: a square picture (a portrait: declared width and height within a fifth of each
  *   other) beside the lines, with no other picture (the author's photo and bio). A photo with its
  *   caption is wider than high.
