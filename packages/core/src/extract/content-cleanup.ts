@@ -630,10 +630,35 @@ function isDocumentSectionBlock(element: Element): boolean {
   if (!parent || !isTag(parent)) return false;
   const peers = sectionPeerCount(parent, element.name, level);
   if (element.name === 'section' ? peers >= sectionPeersNeeded(parent, level) : peers >= documentSectionPeers && sectionsHoldParent(parent, level)) return true;
+  if (isItemOfListOfSections(element, parent, level)) return true;
   // The one subsection of a document's section (nipype's "Index of Interfaces" under its
   // "Interfaces", as docutils nests them) is a part of that document too.
   const parentLevel = sectionHeadingLevel(parent);
   return parentLevel > 0 && parentLevel < level && isDocumentSectionBlock(parent);
+}
+
+/** Fewest items of a list that are each one section for the list to be the document's sections. */
+const listedSectionsNeeded = 2;
+
+/**
+ * A `section` that is the whole of a list item, in a list whose every item is one section of the
+ * same level: the document's sections written as a list (Javadoc's class pages hold their
+ * "Field Summary", "Constructor Summary", "Method Summary" as `ul.summary-list > li > section`,
+ * and their details as `ul.details-list` the same way). Each is a part of the document like any
+ * other, even when most of it is links to members and to the members inherited.
+ */
+function isItemOfListOfSections(element: Element, item: Element, level: number): boolean {
+  if (element.name !== 'section' || item.name !== 'li') return false;
+  const list = item.parent;
+  if (!list || !isTag(list) || !listTags.has(list.name)) return false;
+  let sections = 0;
+  for (const child of list.children) {
+    if (!isTag(child)) continue;
+    const withText = firstChildrenWithText(child);
+    if (child.name !== 'li' || withText.length !== 1 || withText[0]!.name !== 'section' || sectionBlockLevel(withText[0]!) !== level) return false;
+    sections++;
+  }
+  return sections >= listedSectionsNeeded;
 }
 
 /** How many wrappers up a section's whole body is looked for. */
