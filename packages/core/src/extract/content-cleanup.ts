@@ -651,14 +651,34 @@ function isItemOfListOfSections(element: Element, item: Element, level: number):
   if (element.name !== 'section' || item.name !== 'li') return false;
   const list = item.parent;
   if (!list || !isTag(list) || !listTags.has(list.name)) return false;
+  let listLevel = listOfSectionsLevels.get(list);
+  if (listLevel === undefined) {
+    listLevel = levelOfListedSections(list);
+    listOfSectionsLevels.set(list, listLevel);
+  }
+  return listLevel === level;
+}
+
+/**
+ * Per list, the level of the sections it lists (0: not a list of sections): every section of a
+ * long list asks it of the same list. Judged once, on the tree before the clutter went, as
+ * `documentSectionBlocks`; emptied by `cleanContent`.
+ */
+let listOfSectionsLevels = new WeakMap<Element, number>();
+
+function levelOfListedSections(list: Element): number {
+  let level = 0;
   let sections = 0;
   for (const child of list.children) {
     if (!isTag(child)) continue;
     const withText = firstChildrenWithText(child);
-    if (child.name !== 'li' || withText.length !== 1 || withText[0]!.name !== 'section' || sectionBlockLevel(withText[0]!) !== level) return false;
+    const section = withText.length === 1 ? withText[0]! : undefined;
+    const sectionLevel = child.name === 'li' && section?.name === 'section' ? sectionBlockLevel(section) : 0;
+    if (sectionLevel === 0 || (level !== 0 && sectionLevel !== level)) return 0;
+    level = sectionLevel;
     sections++;
   }
-  return sections >= listedSectionsNeeded;
+  return sections >= listedSectionsNeeded ? level : 0;
 }
 
 /** How many wrappers up a section's whole body is looked for. */
@@ -1512,6 +1532,7 @@ function removeOrphanHeadings(container: Element, emptyBefore: Set<Element>, isU
  */
 export function cleanContent(container: Element, options: CleanupOptions): void {
   documentSectionBlocks = new WeakMap();
+  listOfSectionsLevels = new WeakMap();
   // The rules change the tree only by detaching (and `removeCreditTails` by cutting texts): one
   // walk of the content's elements serves them all until something is detached.
   shareElements(container);

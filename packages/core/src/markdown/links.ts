@@ -118,9 +118,22 @@ function isBracketedControlInHeading(text: string, element: Element): boolean {
   const label = text.replace(/\\/g, '').trim();
   if (!BRACKETED_WORD.test(label)) return false;
   for (let node = element.parent; node && isTag(node); node = node.parent) {
-    if (headingNames.has(node.name)) return WORD_CHARACTER.test(textOf(node).replace(textOf(element), ''));
+    if (headingNames.has(node.name)) return hasWordsBesideBracketedWords(node);
   }
   return false;
+}
+
+/** Whether a heading has a letter or digit outside bracketed words, read once per heading (it may hold thousands of links). */
+const headingHasWordsBesideBrackets = new WeakMap<Element, boolean>();
+const BRACKETED_WORDS = /\[\p{Ll}{2,12}\]/gu;
+
+function hasWordsBesideBracketedWords(heading: Element): boolean {
+  let known = headingHasWordsBesideBrackets.get(heading);
+  if (known === undefined) {
+    known = WORD_CHARACTER.test(textOf(heading).replace(BRACKETED_WORDS, ''));
+    headingHasWordsBesideBrackets.set(heading, known);
+  }
+  return known;
 }
 
 function isPermalink(text: string, element: Element): boolean {
