@@ -630,10 +630,55 @@ function isDocumentSectionBlock(element: Element): boolean {
   if (!parent || !isTag(parent)) return false;
   const peers = sectionPeerCount(parent, element.name, level);
   if (element.name === 'section' ? peers >= sectionPeersNeeded(parent, level) : peers >= documentSectionPeers && sectionsHoldParent(parent, level)) return true;
+  if (isItemOfListOfSections(element, parent, level)) return true;
   // The one subsection of a document's section (nipype's "Index of Interfaces" under its
   // "Interfaces", as docutils nests them) is a part of that document too.
   const parentLevel = sectionHeadingLevel(parent);
   return parentLevel > 0 && parentLevel < level && isDocumentSectionBlock(parent);
+}
+
+/** Fewest items of a list that are each one section for the list to be the document's sections. */
+const listedSectionsNeeded = 2;
+
+/**
+ * A `section` that is the whole of a list item, in a list whose every item is one section of the
+ * same level: the document's sections written as a list (Javadoc's class pages hold their
+ * "Field Summary", "Constructor Summary", "Method Summary" as `ul.summary-list > li > section`,
+ * and their details as `ul.details-list` the same way). Each is a part of the document like any
+ * other, even when most of it is links to members and to the members inherited.
+ */
+function isItemOfListOfSections(element: Element, item: Element, level: number): boolean {
+  if (element.name !== 'section' || item.name !== 'li') return false;
+  const list = item.parent;
+  if (!list || !isTag(list) || !listTags.has(list.name)) return false;
+  let listLevel = listOfSectionsLevels.get(list);
+  if (listLevel === undefined) {
+    listLevel = levelOfListedSections(list);
+    listOfSectionsLevels.set(list, listLevel);
+  }
+  return listLevel === level;
+}
+
+/**
+ * Per list, the level of the sections it lists (0: not a list of sections): every section of a
+ * long list asks it of the same list. Judged once, on the tree before the clutter went, as
+ * `documentSectionBlocks`; emptied by `cleanContent`.
+ */
+let listOfSectionsLevels = new WeakMap<Element, number>();
+
+function levelOfListedSections(list: Element): number {
+  let level = 0;
+  let sections = 0;
+  for (const child of list.children) {
+    if (!isTag(child)) continue;
+    const withText = firstChildrenWithText(child);
+    const section = withText.length === 1 ? withText[0]! : undefined;
+    const sectionLevel = child.name === 'li' && section?.name === 'section' ? sectionBlockLevel(section) : 0;
+    if (sectionLevel === 0 || (level !== 0 && sectionLevel !== level)) return 0;
+    level = sectionLevel;
+    sections++;
+  }
+  return sections >= listedSectionsNeeded ? level : 0;
 }
 
 /** How many wrappers up a section's whole body is looked for. */
@@ -1487,6 +1532,7 @@ function removeOrphanHeadings(container: Element, emptyBefore: Set<Element>, isU
  */
 export function cleanContent(container: Element, options: CleanupOptions): void {
   documentSectionBlocks = new WeakMap();
+  listOfSectionsLevels = new WeakMap();
   // The rules change the tree only by detaching (and `removeCreditTails` by cutting texts): one
   // walk of the content's elements serves them all until something is detached.
   shareElements(container);

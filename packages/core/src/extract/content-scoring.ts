@@ -101,10 +101,13 @@ export function scoreContent(body: ParentNode, stats: Map<Element, TextStats>, e
  * of them in one parent) is lifted to the parent that holds them all: a release-notes page whose
  * longest section's list outscores the rest ("4.3.0 RC1" of a changelog) is the whole changelog.
  * Section `div`s count as well, when enough of them hold most of their parent (`isSectionDivOfDocument`).
+ * The root itself is one of the sections it may be lifted from: a gi-docgen interface page's
+ * "Interface structure" (`div.toggle-wrapper > h4 + div.docblock` of code and a table of members)
+ * outscores the description and the member sections beside it and was the whole extract.
  */
 function documentOfSections(root: Element, stats: Map<Element, TextStats>): Element {
   let lifted = root;
-  for (let node = root.parent; node && isTag(node) && node.name !== 'body'; node = node.parent) {
+  for (let node: ParentNode | null = root; node && isTag(node) && node.name !== 'body'; node = node.parent) {
     const parent = node.parent;
     if (!parent || !isTag(parent) || parent.name === 'body') continue;
     if (isSectionDivOfDocument(node, parent) || isWrappedSectionOfDocument(node, parent, stats)) {

@@ -69,6 +69,7 @@ export function renderInlineCode(element: Element, converter: MarkdownConverter)
     if (code !== '') writeCode(code, languageFromClass(element.attribs.class ?? '', true), converter);
     return;
   }
+  if (converter.linkDepth === 0 && writeCodeLinks(element, converter)) return;
   const text = collapseWhitespace(raw);
   const trimmed = text.trim();
   const writer = converter.writer;
@@ -100,6 +101,39 @@ function writeCode(code: string, language: string, converter: MarkdownConverter)
     writer.writeLine(fence);
   }
   converter.closeBlock();
+}
+
+/** Text between the links of a code element that holds a list of them: separators only. */
+const LINK_SEPARATOR = /^[\s,;]*$/;
+
+/**
+ * A code element holding several links and only separators between them (Javadoc's inherited
+ * members, `<code><a>finalize</a>, <a>getClass</a>, ...</code>` under "Methods declared in class
+ * Object") is a list of names in code, each a link: written as code links side by side, as one
+ * linked name is, rather than one code span that drops every link. False when it is not one.
+ */
+function writeCodeLinks(element: Element, converter: MarkdownConverter): boolean {
+  const links: [string, string][] = [];
+  for (const child of element.children) {
+    if (isText(child)) {
+      if (!LINK_SEPARATOR.test(child.data)) return false;
+    } else if (isTag(child)) {
+      const href = child.attribs.href;
+      if (child.name !== 'a' || href === undefined || !child.children.every(isText)) return false;
+      const url = converter.settings.resolveUrl(href);
+      const name = collapseWhitespace(collectCodeText(child).text).trim();
+      if (url === undefined || name === '') return false;
+      links.push([name, url]);
+    }
+  }
+  if (links.length < 2) return false;
+  const writer = converter.writer;
+  const separator = element.children.find((child) => isText(child) && child.data.trim() !== '');
+  const between = separator && isText(separator) ? `${separator.data.trim()} ` : ' ';
+  writer.softBoundary();
+  writer.appendRaw(links.map(([name, url]) => `[${codeSpan(name)}](${markdownDestination(url)})`).join(between));
+  writer.softBoundary();
+  return true;
 }
 
 /** The href of a link that is an element's only content, as in `<code><a href>name</a></code>`. */

@@ -118,3 +118,15 @@ describe('code in several languages in one pre', () => {
     expect(htmlToMarkdown('<pre><code>one</code>\n<code>two</code></pre>')).toBe('```\none\ntwo\n```');
   });
 });
+
+describe('a code element that is a list of links', () => {
+  it('writes each linked name as a code link, the separators between them as text (Javadoc inherited members)', () => {
+    const html = '<p><code><a href="https://a.example/O.html#clone()">clone</a>, <a href="https://a.example/O.html#wait()">wait</a></code></p>';
+    expect(htmlToMarkdown(html)).toBe('[`clone`](https://a.example/O.html#clone()), [`wait`](https://a.example/O.html#wait())');
+  });
+
+  it('keeps one code span when words stand between the links', () => {
+    const html = '<p><code><a href="https://a.example/a">Map</a> of <a href="https://a.example/b">String</a></code></p>';
+    expect(htmlToMarkdown(html)).toBe('`Map of String`');
+  });
+});

@@ -38,7 +38,7 @@ export function renderLink(element: Element, converter: MarkdownConverter): void
   if (
     text === '' ||
     (isOnPage && isPermalink(text, element)) ||
-    (converter.headingDepth > 0 && isSymbolAnchorInHeading(text, href, element)) ||
+    (converter.headingDepth > 0 && (isSymbolAnchorInHeading(text, href, element) || isBracketedControlInHeading(text, element))) ||
     (text.length < 40 && SKIP_LINK_TEXT.test(text))
   ) {
     writer.dropSince(mark);
@@ -100,6 +100,38 @@ function hasWords(heading: Element): boolean {
   if (known === undefined) {
     known = WORD_CHARACTER.test(textOf(heading));
     headingHasWords.set(heading, known);
+  }
+  return known;
+}
+
+/** A link text that is one lowercase word in square brackets: `[src]`, `[source]`, `[edit]`. */
+const BRACKETED_WORD = /^\[\p{Ll}{2,12}\]$/u;
+
+/**
+ * A control written into a heading as a bracketed word, when the heading has words besides it:
+ * gi-docgen ends every section heading with `<a class="srclink">[src]</a>` (a link to the line of
+ * C source), Node's API docs each class and method heading (`[src]` to the line on GitHub),
+ * rustdoc before 1.58 its item headings the same way. The heading is the words before it. One lowercase word only: a
+ * type written in brackets is content (rustdoc's slice `[T]` in `impl<T> Deref for [T]`).
+ */
+function isBracketedControlInHeading(text: string, element: Element): boolean {
+  const label = text.replace(/\\/g, '').trim();
+  if (!BRACKETED_WORD.test(label)) return false;
+  for (let node = element.parent; node && isTag(node); node = node.parent) {
+    if (headingNames.has(node.name)) return hasWordsBesideBracketedWords(node);
+  }
+  return false;
+}
+
+/** Whether a heading has a letter or digit outside bracketed words, read once per heading (it may hold thousands of links). */
+const headingHasWordsBesideBrackets = new WeakMap<Element, boolean>();
+const BRACKETED_WORDS = /\[\p{Ll}{2,12}\]/gu;
+
+function hasWordsBesideBracketedWords(heading: Element): boolean {
+  let known = headingHasWordsBesideBrackets.get(heading);
+  if (known === undefined) {
+    known = WORD_CHARACTER.test(textOf(heading).replace(BRACKETED_WORDS, ''));
+    headingHasWordsBesideBrackets.set(heading, known);
   }
   return known;
 }

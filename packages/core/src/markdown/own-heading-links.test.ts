@@ -19,3 +19,17 @@ describe('heading permalinks known by where they point', () => {
     expect(markdownOf('<h2 id="api">API</h2><p><a href="#usage">see usage</a></p>')).toBe('## API\n\n[see usage](https://docs.example.com/#usage)');
   });
 });
+
+describe('controls written into a heading as a bracketed word', () => {
+  it('drops a trailing `[src]` link when the heading has words besides it', () => {
+    expect(markdownOf('<h4 id="d">Description <a class="u1" href="https://gitlab.example/a.c#L19">[src]</a></h4>')).toBe('#### Description');
+  });
+
+  it('keeps a bracketed type, a bracketed number and a heading that is only the link', () => {
+    expect(markdownOf('<h3>impl Deref for <a href="/primitive.slice.html">[T]</a></h3>')).toBe(
+      '### impl Deref for [\\[T\\]](https://docs.example.com/primitive.slice.html)',
+    );
+    expect(markdownOf('<h2>Results <a href="/notes#1">[1]</a></h2>')).toBe('## Results [\\[1\\]](https://docs.example.com/notes#1)');
+    expect(markdownOf('<h2><a href="/src">[src]</a></h2>')).toBe('## [\\[src\\]](https://docs.example.com/src)');
+  });
+});
