@@ -39,6 +39,7 @@ import {
   sectionBlockLevel,
   sectionPeerCount,
   sectionsHoldParent,
+  wrapsSection,
   startSectionsHoldMemo,
   stopSectionsHoldMemo,
 } from './section-blocks.js';
@@ -630,11 +631,22 @@ function isDocumentSectionBlock(element: Element): boolean {
   if (!parent || !isTag(parent)) return false;
   const peers = sectionPeerCount(parent, element.name, level);
   if (element.name === 'section' ? peers >= sectionPeersNeeded(parent, level) : peers >= documentSectionPeers && sectionsHoldParent(parent, level)) return true;
+  // Among section `div`s of its level that hold the document (Erlang's "Events" and "See Also"
+  // beside its `div` sections), a `section` is one of them.
+  if (element.name === 'section' && peers + sectionPeerCount(parent, 'div', level) >= documentSectionPeers && sectionsHoldParent(parent, level)) return true;
   if (isItemOfListOfSections(element, parent, level)) return true;
+  if (isWrappedDocumentSection(parent, level)) return true;
   // The one subsection of a document's section (nipype's "Index of Interfaces" under its
   // "Interfaces", as docutils nests them) is a part of that document too.
   const parentLevel = sectionHeadingLevel(parent);
   return parentLevel > 0 && parentLevel < level && isDocumentSectionBlock(parent);
+}
+
+/** A block that wraps one section `div` of `level`, among that level's section `div`s of a document (see `wrapsSection`). */
+function isWrappedDocumentSection(wrapper: Element, level: number): boolean {
+  const parent = wrapper.parent;
+  if (!parent || !isTag(parent) || !wrapsSection(wrapper, level)) return false;
+  return sectionPeerCount(parent, 'div', level) >= documentSectionPeers && sectionsHoldParent(parent, level);
 }
 
 /** Fewest items of a list that are each one section for the list to be the document's sections. */
@@ -1174,6 +1186,7 @@ function removeClutter(container: Element, options: CleanupOptions, stats: Map<E
   // Parents whose `children` still hold containers taken out on their stats alone: settled before
   // any other verdict reads the tree, so every verdict reads the tree a one-by-one removal leaves.
   const unsettled = new Set<ParentNode>();
+  const inHeadings = blocksInHeadings(elements, stats);
   startSectionsHoldMemo();
   keepTextChildren(true);
   try {
@@ -1196,6 +1209,7 @@ function removeClutter(container: Element, options: CleanupOptions, stats: Map<E
         }
         continue;
       }
+      if (inHeadings.has(element)) continue;
       settleDetached(unsettled);
       if (isClutter(element, elementStats, options, stats, tables, linkDensity(stats.get(container)), sums)) {
         discountStats(element, stats, container);
@@ -1209,6 +1223,24 @@ function removeClutter(container: Element, options: CleanupOptions, stats: Map<E
     keepTextChildren(false);
     stopSectionsHoldMemo();
   }
+}
+
+/** Most text of a heading whose inner blocks are judged with it: a heading, not a page left inside an unclosed one. */
+const headingTextMost = 300;
+
+/**
+ * The elements inside a heading, which goes or stays whole (the orphan-heading and chrome rules
+ * judge it): Erlang's reference pages write a function's heading as `h4 > div.title-anchors +
+ * div.title-name`, and the name's links to its types made that `div` "mostly links". Each element
+ * is walked once: a heading inside one already listed is not walked again.
+ */
+function blocksInHeadings(elements: readonly Element[], stats: Map<Element, TextStats>): Set<Element> {
+  const inside = new Set<Element>();
+  for (const element of elements) {
+    if (!headingTags.has(element.name) || inside.has(element) || (stats.get(element)?.text ?? 0) > headingTextMost) continue;
+    for (const descendant of descendantElements(element)) if (descendant !== element) inside.add(descendant);
+  }
+  return inside;
 }
 
 /** Blocks that can form a run of stand-alone links ("Read next" lists written as paragraphs). */
@@ -1475,6 +1507,9 @@ function hasTextBeside(node: Element, ancestor: ParentNode, counts: TextChildren
   return false;
 }
 
+/** The elements that stand for one section of a document. */
+const sectioningTags: ReadonlySet<string> = new Set(['section', 'article']);
+
 /** True when the heading's parent holds text besides the heading (it sits in a flow of content). */
 function isInFlow(heading: Element, counts: TextChildren): boolean {
   let parent = heading.parent;
@@ -1482,10 +1517,11 @@ function isInFlow(heading: Element, counts: TextChildren): boolean {
   while (parent && isTag(parent) && isHeadingWrapper(parent) && parent.children.some((child) => isTag(child) && isInPageLink(child))) {
     parent = parent.parent;
   }
-  // Past a `section` that holds only the heading: a section its author left empty (Sphinx). The
-  // levels below `inner` are known to hold no other text.
+  // Past a `section` or `article` that holds only the heading: a section its author left empty
+  // (Sphinx), an entry with no description (Erlang's data types, `article > h4` each). The levels
+  // below `inner` are known to hold no other text.
   let inner: Element = heading;
-  while (parent && isTag(parent) && parent.name === 'section' && !hasTextBeside(inner, parent, counts)) {
+  while (parent && isTag(parent) && sectioningTags.has(parent.name) && !hasTextBeside(inner, parent, counts)) {
     inner = parent;
     parent = parent.parent;
   }

@@ -146,7 +146,7 @@ function isSectionDivOfDocument(node: Element, parent: Element): boolean {
  * a row of "More on this" boxes after it.
  */
 function isWrappedSectionOfDocument(node: Element, parent: Element, stats: Map<Element, TextStats>): boolean {
-  if (node.name === 'section' || sectionBlockLevel(node) > 0) return false;
+  if (sectionBlockLevel(node) > 0) return false;
   let wrapped: Element | undefined;
   for (const child of node.children) {
     if (!isTag(child) || (stats.get(child)?.text ?? 0) === 0) continue;

@@ -33,6 +33,23 @@ function firstFilledChild(element: Element): Element | undefined {
   return element.children.find((child): child is Element => isTag(child) && child.children.length > 0);
 }
 
+/**
+ * True when `element`'s one filled child is a section `div` of `level` (Erlang's reference pages
+ * write "Description" as `section > div > h3 + div`, its other sections as bare `div > h3 + div`).
+ */
+export function wrapsSection(element: Element, level: number): boolean {
+  if (sectionBlockLevel(element) > 0) return false;
+  const sole = soleFilledChild(element);
+  return sole?.name === 'div' && sectionBlockLevel(sole) === level;
+}
+
+/** True when a section `div`'s one filled child is its heading (through title wrappers): its body stands after it. */
+function holdsOnlyHeading(section: Element): boolean {
+  let sole = soleFilledChild(section);
+  for (let depth = 0; sole && sole.name === 'div' && depth < headingWrapperDepth; depth++) sole = soleFilledChild(sole);
+  return !!sole && headingTags.has(sole.name);
+}
+
 /** The one child element with children of `wrapper`, when it has no other and no loose text. */
 function soleFilledChild(wrapper: Element): Element | undefined {
   if (hasOwnText(wrapper)) return undefined;
@@ -55,11 +72,20 @@ export function sectionsHoldParent(parent: Element, level: number): boolean {
   if (known !== undefined) return known;
   let inSections = 0;
   let total = 0;
+  let headingOnly = false;
   for (const child of parent.children) {
     if (!isTag(child)) continue;
     const length = childLength(child);
     total += length;
-    if (child.name === 'div' && sectionBlockLevel(child) === level) inSections += length;
+    if (((child.name === 'div' || child.name === 'section') && sectionBlockLevel(child) === level) || wrapsSection(child, level)) {
+      inSections += length;
+      headingOnly = holdsOnlyHeading(child);
+    } else {
+      // A section whose div holds only its heading goes on in the block after it (Erlang's
+      // reference pages: `div > h3 Exports` and then `div.exports-body`): that block is its body.
+      if (headingOnly && sectionBlockLevel(child) === 0) inSections += length;
+      headingOnly = false;
+    }
   }
   const holds = inSections * 2 >= total;
   if (sectionsHoldMemo) {
