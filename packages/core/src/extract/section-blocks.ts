@@ -5,7 +5,7 @@
  * by the cleanup (a section of a document is kept, whatever share of it is links).
  */
 import { type Element, type ParentNode, isTag } from 'domhandler';
-import { collapsedLength, hasCollapsedText, hasOwnText, headingLevel, headingTags, sectionHeadingLevel } from './dom-tools.js';
+import { collapsedLength, hasCollapsedText, hasOwnText, headingLevel, headingTags, sectionHeadingLevel, settleWithin } from './dom-tools.js';
 
 /**
  * The level of the heading a section block opens: a `section` (docutils' HTML5 writer), or a
@@ -20,7 +20,10 @@ export function sectionBlockLevel(element: Element): number {
   // The first element past empty anchors (`<a id>`), read without its subtree's text: a deep
   // chain of wrappers costs nothing here. DocBook wraps the heading in title divs that hold only
   // it (`div.section > div.titlepage > div > div > h2`): a few such wrappers are looked through.
+  // The first filled child stands at or before the child on the way down to the element judged,
+  // before any node a deferred detach left (see `settleWithin`): only it and what is under it are read.
   let first = firstFilledChild(element);
+  if (first) settleWithin(first);
   for (let depth = 0; first && first.name === 'div' && depth < headingWrapperDepth; depth++) first = soleFilledChild(first);
   return first && headingTags.has(first.name) && hasCollapsedText(first) ? headingLevel(first) : 0;
 }
@@ -53,6 +56,7 @@ function soleFilledChild(wrapper: Element): Element | undefined {
 export function sectionsHoldParent(parent: Element, level: number): boolean {
   const known = sectionsHoldMemo?.get(parent)?.get(level);
   if (known !== undefined) return known;
+  settleWithin(parent);
   let inSections = 0;
   let total = 0;
   for (const child of parent.children) {
@@ -140,6 +144,7 @@ export function sectionPeerCount(parent: Element, name: string, level: number): 
   const key = `${name} ${level}`;
   const known = sectionPeersMemo?.get(parent)?.get(key);
   if (known !== undefined) return known;
+  settleWithin(parent);
   let count = 0;
   for (const child of parent.children) if (isTag(child) && child.name === name && sectionBlockLevel(child) === level) count++;
   if (sectionPeersMemo) {
