@@ -40,6 +40,7 @@ import {
 import { removePictureLabels } from './picture-labels.js';
 import {
   clearSectionsHoldMemo,
+  forgetRemovalOf,
   sectionBlockLevel,
   sectionPeerCount,
   sectionsHoldParent,
@@ -1163,7 +1164,7 @@ function removeClutter(container: Element, options: CleanupOptions, stats: Map<E
         if (early) {
           discountStats(element, stats, container);
           forgetTextChildren(element);
-          clearSectionsHoldMemo(element.parent);
+          forgetRemovalOf(element);
           detachUnsettled(element, unsettled);
         }
         continue;
@@ -1172,7 +1173,7 @@ function removeClutter(container: Element, options: CleanupOptions, stats: Map<E
       if (isClutter(element, elementStats, options, stats, tables, linkDensity(stats.get(container)), sums)) {
         discountStats(element, stats, container);
         forgetTextChildren(element);
-        clearSectionsHoldMemo(element.parent);
+        forgetRemovalOf(element);
         detachUnsettled(element, unsettled);
       }
     }
