@@ -539,14 +539,75 @@ export function detachUnsettled(node: AnyNode, unsettled: Set<ParentNode>): void
 
 /** Drops from each parent's `children` the nodes `detachUnsettled` took out: one pass per parent, in place. */
 export function settleDetached(unsettled: Set<ParentNode>): void {
-  for (const parent of unsettled) {
-    const children = parent.children;
-    let kept = 0;
-    for (const child of children) if (child.parent === parent) children[kept++] = child;
-    children.length = kept;
-  }
+  for (const parent of unsettled) settleChildren(parent);
   unsettled.clear();
 }
+
+/** Drops from `parent`'s `children` the nodes `detachUnsettled` took out of it. */
+function settleChildren(parent: ParentNode): void {
+  const children = parent.children;
+  let kept = 0;
+  for (const child of children) if (child.parent === parent) children[kept++] = child;
+  children.length = kept;
+}
+
+/**
+ * While a children-first walk defers its detaches (`deferDetaches`): the parents whose `children`
+ * still hold nodes taken out, and the element being judged. The walk settles each parent when it
+ * reaches it, after all its children, so the parents left unsettled are all ancestors of the
+ * element judged (whatever was taken out came after it in the document), and the stale entries of
+ * each one's `children` all stand after the child on the way down to it.
+ */
+let deferredParents: Set<ParentNode> | undefined;
+let judgedElement: Element | undefined;
+
+/**
+ * Starts (a set) or ends (`undefined`) deferring: `settleWithin` then settles the parents of
+ * `unsettled` a rule is about to read. For a walk that goes children first, calls `settleReached`
+ * at each element and `judging` before each verdict.
+ */
+export function deferDetaches(unsettled: Set<ParentNode> | undefined): void {
+  deferredParents = unsettled;
+  judgedElement = undefined;
+  pathOf = undefined;
+  judgedPath.clear();
+}
+
+/** The walk reached `element`, after all its children: its `children` are settled now. */
+export function settleReached(element: Element): void {
+  if (deferredParents !== undefined && deferredParents.size > 0 && deferredParents.delete(element)) settleChildren(element);
+}
+
+/** The walk judges `element` next: what `settleWithin` is asked about stands around it. */
+export function judging(element: Element): void {
+  judgedElement = element;
+}
+
+/**
+ * Settles every parent at or under `node` whose `children` still hold nodes taken out, before a
+ * rule reads `node`'s children or text: those parents are ancestors of the element judged, so only
+ * when `node` is one of them (or it) is there anything to settle. A rule that reads only up to the
+ * child on the way down (the first filled child, the first element with text) needs no call.
+ */
+export function settleWithin(node: ParentNode): void {
+  if (deferredParents === undefined || deferredParents.size === 0 || judgedElement === undefined) return;
+  // The ancestors of the element judged, listed once per verdict: a rule asks this of every child
+  // of a parent (a section's peers), and each walked up from the element judged (quadratic again).
+  if (pathOf !== judgedElement) {
+    judgedPath.clear();
+    for (let ancestor = judgedElement.parent; ancestor; ancestor = ancestor.parent) judgedPath.add(ancestor);
+    pathOf = judgedElement;
+  }
+  if (!judgedPath.has(node)) return;
+  for (let ancestor = judgedElement.parent; ancestor; ancestor = ancestor.parent) {
+    if (deferredParents.delete(ancestor)) settleChildren(ancestor);
+    if (ancestor === node) break;
+  }
+}
+
+/** The ancestors of `pathOf` (see `settleWithin`). */
+const judgedPath = new Set<ParentNode>();
+let pathOf: Element | undefined;
 
 /** Detaches `nodes` and links them as the children of `parent`. */
 function adopt<T extends Document | Element>(parent: T, nodes: AnyNode[]): T {

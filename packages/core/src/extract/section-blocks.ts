@@ -4,8 +4,8 @@
  * `div.section`). Read by the scoring (a root inside one section is lifted to the document) and
  * by the cleanup (a section of a document is kept, whatever share of it is links).
  */
-import { type Element, type ParentNode, isTag } from 'domhandler';
-import { collapsedLength, hasCollapsedText, hasOwnText, headingLevel, headingTags, sectionHeadingLevel } from './dom-tools.js';
+import { type AnyNode, type Element, type ParentNode, isTag } from 'domhandler';
+import { collapsedLength, hasCollapsedText, hasOwnText, headingLevel, headingTags, sectionHeadingLevel, settleWithin } from './dom-tools.js';
 
 /**
  * The level of the heading a section block opens: a `section` (docutils' HTML5 writer), or a
@@ -20,10 +20,15 @@ export function sectionBlockLevel(element: Element): number {
   // The first element past empty anchors (`<a id>`), read without its subtree's text: a deep
   // chain of wrappers costs nothing here. DocBook wraps the heading in title divs that hold only
   // it (`div.section > div.titlepage > div > div > h2`): a few such wrappers are looked through.
+  // The first filled child stands at or before the child on the way down to the element judged,
+  // before any node a deferred detach left (see `settleWithin`): only it and what is under it are read.
   let first = firstFilledChild(element);
+  if (first) settleWithin(first);
   for (let depth = 0; first && first.name === 'div' && depth < headingWrapperDepth; depth++) first = soleFilledChild(first);
   return first && headingTags.has(first.name) && hasCollapsedText(first) ? headingLevel(first) : 0;
 }
+
+const isElementWithText = (child: AnyNode): child is Element => isTag(child) && hasCollapsedText(child);
 
 /** How many wrapper `div`s around a section's heading are looked through. */
 const headingWrapperDepth = 3;
@@ -68,32 +73,65 @@ function soleFilledChild(wrapper: Element): Element | undefined {
  * (a "Downloads", "Contacts", "More on this topic" row, each opened by its title).
  */
 export function sectionsHoldParent(parent: Element, level: number): boolean {
-  const known = sectionsHoldMemo?.get(parent)?.get(level);
-  if (known !== undefined) return known;
+  const byLevel = sectionsHoldMemo?.get(parent);
+  if (byLevel) {
+    applyChangedLengths(parent, byLevel);
+    const known = byLevel.get(level);
+    if (known !== undefined) return known.inSections * 2 >= known.total;
+  }
+  settleWithin(parent);
   let inSections = 0;
   let total = 0;
-  let headingOnly = false;
   for (const child of parent.children) {
     if (!isTag(child)) continue;
     const length = childLength(child);
     total += length;
-    if (((child.name === 'div' || child.name === 'section') && sectionBlockLevel(child) === level) || wrapsSection(child, level)) {
-      inSections += length;
-      headingOnly = holdsOnlyHeading(child);
-    } else {
-      // A section whose div holds only its heading goes on in the block after it (Erlang's
-      // reference pages: `div > h3 Exports` and then `div.exports-body`): that block is its body.
-      if (headingOnly && sectionBlockLevel(child) === 0) inSections += length;
-      headingOnly = false;
-    }
+    if (isInSections(child, level)) inSections += length;
   }
-  const holds = inSections * 2 >= total;
   if (sectionsHoldMemo) {
     let byLevel = sectionsHoldMemo.get(parent);
     if (!byLevel) sectionsHoldMemo.set(parent, (byLevel = new Map()));
-    byLevel.set(level, holds);
+    byLevel.set(level, { inSections, total });
   }
-  return holds;
+  return inSections * 2 >= total;
+}
+
+/** True when `child` counts as one of its parent's sections of `level` in `sectionsHoldParent`. */
+function isInSections(child: Element, level: number): boolean {
+  if ((child.name === 'div' || child.name === 'section') && sectionBlockLevel(child) === level) return true;
+  if (wrapsSection(child, level)) return true;
+  // A section whose div holds only its heading goes on in the block after it (Erlang's reference
+  // pages: `div > h3 Exports` and then `div.exports-body`): that block is its body.
+  if (sectionBlockLevel(child) > 0) return false;
+  let previous = child.prev;
+  while (previous && !isTag(previous)) previous = previous.prev;
+  return !!previous && previous.name === 'div' && sectionBlockLevel(previous) === level && holdsOnlyHeading(previous);
+}
+
+/** The text lengths `sectionsHoldParent` summed over a parent's children: in its section `div`s of one level, and in all. */
+interface HoldSums {
+  inSections: number;
+  total: number;
+}
+
+/**
+ * Brings a parent's sums up to date with the children whose text a removal under them changed
+ * (`forgetRemovalOf`): each such child's length is read again, and the difference added. The child
+ * kept its section level (or the sums went), so it counts in the same sums as before.
+ */
+function applyChangedLengths(parent: Element, byLevel: Map<number, HoldSums>): void {
+  const changed = changedLengths?.get(parent);
+  if (!changed) return;
+  changedLengths!.delete(parent);
+  for (const [child, before] of changed) {
+    settleWithin(child);
+    const delta = childLength(child) - before;
+    if (delta === 0) continue;
+    for (const [sumsLevel, sums] of byLevel) {
+      sums.total += delta;
+      if (isInSections(child, sumsLevel)) sums.inSections += delta;
+    }
+  }
 }
 
 /**
@@ -103,7 +141,13 @@ export function sectionsHoldParent(parent: Element, level: number): boolean {
  * of the same parent (through `isWholeSectionBody`'s walk up), and each answer reads the text of
  * all the sections (postgresql-doc-15, issue 14, tenth pass). Undefined: no memo.
  */
-let sectionsHoldMemo: Map<Element, Map<number, boolean>> | undefined;
+let sectionsHoldMemo: Map<Element, Map<number, HoldSums>> | undefined;
+
+/**
+ * Per parent whose sums `sectionsHoldMemo` keeps, its children whose text a removal under them
+ * changed since, with the length each had in the sums (see `applyChangedLengths`).
+ */
+let changedLengths: Map<Element, Map<Element, number>> | undefined;
 
 /**
  * `sectionPeerCount`'s answers, kept by the same rules as `sectionsHoldMemo` (the same walks,
@@ -128,6 +172,7 @@ function childLength(child: Element): number {
 
 export function startSectionsHoldMemo(): void {
   sectionsHoldMemo = new Map();
+  changedLengths = new Map();
   sectionPeersMemo = new Map();
   lengthMemo = new Map();
 }
@@ -139,6 +184,7 @@ export function startSectionsHoldMemo(): void {
 export function clearSectionsHoldMemo(parent?: ParentNode | null): void {
   if (parent === undefined) {
     sectionsHoldMemo?.clear();
+    changedLengths?.clear();
     sectionPeersMemo?.clear();
     lengthMemo?.clear();
     return;
@@ -146,13 +192,71 @@ export function clearSectionsHoldMemo(parent?: ParentNode | null): void {
   if (!sectionsHoldMemo) return;
   for (let node: ParentNode | null = parent; node && isTag(node); node = node.parent) {
     sectionsHoldMemo.delete(node);
+    changedLengths?.delete(node);
     sectionPeersMemo?.delete(node);
     lengthMemo?.delete(node);
   }
 }
 
+/**
+ * Before `element` is taken out: forgets what its removal changes. Its parent loses a child, so
+ * the answers about the parent go. Above, an ancestor's peer count and sections' share stand
+ * while the child on the way down keeps its section level (the removal does not reach the first
+ * filled child of a `div` nor the first element with text of a `section`): only that child's
+ * length changes, read again at the next `sectionsHoldParent` of the ancestor. Clearing them all
+ * (`clearSectionsHoldMemo`) made a parent of thousands of sections, each losing a link block, be
+ * recounted whole at each removal.
+ */
+export function forgetRemovalOf(element: Element): void {
+  const parent = element.parent;
+  if (!sectionsHoldMemo || !parent || !isTag(parent)) return;
+  dropAnswers(parent);
+  const isFilled = element.children.length > 0;
+  const hasText = isFilled && hasCollapsedText(element);
+  let inner: Element = element;
+  let child: Element = parent;
+  for (let node = parent.parent; node && isTag(node); node = node.parent) {
+    if (mayChangeLevel(child, inner, isFilled, hasText)) dropAnswers(node);
+    else if (sectionsHoldMemo.has(node)) {
+      let changed = changedLengths!.get(node);
+      if (!changed?.has(child)) {
+        const before = lengthMemo?.get(child);
+        if (before === undefined) dropAnswers(node);
+        else {
+          if (!changed) changedLengths!.set(node, (changed = new Map()));
+          changed.set(child, before);
+        }
+      }
+    }
+    lengthMemo?.delete(child);
+    inner = child;
+    child = node;
+  }
+  lengthMemo?.delete(child);
+}
+
+/** Forgets every answer about `node`'s children. */
+function dropAnswers(node: Element): void {
+  sectionsHoldMemo?.delete(node);
+  changedLengths?.delete(node);
+  sectionPeersMemo?.delete(node);
+}
+
+/**
+ * Whether taking out a node under `inner` (a child of `block`) may change `block`'s section level
+ * (`sectionBlockLevel`): for a `div`, when `inner` is its first filled child and the node has
+ * children; for a `section`, when `inner` is its first element with text and the node has text.
+ * Both scans stop at `inner` at the latest, before any node a deferred detach left.
+ */
+function mayChangeLevel(block: Element, inner: Element, isFilled: boolean, hasText: boolean): boolean {
+  if (block.name === 'div') return isFilled && firstFilledChild(block) === inner;
+  if (block.name === 'section') return hasText && block.children.find(isElementWithText) === inner;
+  return false;
+}
+
 export function stopSectionsHoldMemo(): void {
   sectionsHoldMemo = undefined;
+  changedLengths = undefined;
   sectionPeersMemo = undefined;
   lengthMemo = undefined;
 }
@@ -166,6 +270,7 @@ export function sectionPeerCount(parent: Element, name: string, level: number): 
   const key = `${name} ${level}`;
   const known = sectionPeersMemo?.get(parent)?.get(key);
   if (known !== undefined) return known;
+  settleWithin(parent);
   let count = 0;
   for (const child of parent.children) if (isTag(child) && child.name === name && sectionBlockLevel(child) === level) count++;
   if (sectionPeersMemo) {
