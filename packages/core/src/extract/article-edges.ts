@@ -325,7 +325,9 @@ function hasLinkedPicture(item: Element, stats: Map<Element, TextStats>): boolea
  * other stories, a "read also" block between two paragraphs.
  */
 function isInlineTeaserGroup(element: Element, stats: Map<Element, TextStats>, holders: Set<Element>): boolean {
-  if (holders.has(element)) return false;
+  // A paragraph (only inline content below), or a block without links, holds no cards: most elements stop here.
+  const elementStats = stats.get(element);
+  if (!elementStats || elementStats.linkText === 0 || elementStats.blocks <= teaserMinimumItems || holders.has(element)) return false;
   const items: Element[] = [];
   for (const child of element.children) {
     if (!isTag(child)) continue;
