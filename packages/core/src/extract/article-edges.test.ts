@@ -47,6 +47,20 @@ describe('trimming the edges of an article', () => {
     expect(text).not.toContain('Story 2 headline');
   });
 
+  it('drops a carousel of teasers between two paragraphs, past its empty decorative blocks, and keeps reference entries', () => {
+    const card = (n: number) =>
+      `<div class="e"><div><div class="i"></div><h2>Story ${n} headline for the carousel</h2></div><a href="/s/${n}"><span>Read the story</span></a></div><div class="d"></div><div class="d"></div>`;
+    const carousel = `<div class="k"><h4>More stories</h4><section>${[1, 2, 3, 4].map(card).join('')}</section></div>`;
+    const text = textOf(page('', '').replace('<h2>Costs</h2>', `${carousel}<h2>Costs</h2>`));
+    expect(text).toContain('second paragraph');
+    expect(text).not.toContain('Story 3 headline');
+    expect(text).not.toContain('More stories');
+    // A reference page's entries: a linked name, each described by a sentence.
+    const entry = (n: number) => `<div class="m"><h6><a href="/api/fn${n}.html">ferry_fn${n}</a></h6><p>Returns the ferry number ${n}.</p></div>`;
+    const entries = `<div class="k">${[1, 2, 3, 4].map(entry).join('')}</div>`;
+    expect(textOf(page('', '').replace('<h2>Costs</h2>', `${entries}<h2>Costs</h2>`))).toContain('Returns the ferry number 3.');
+  });
+
   it('drops an address block (postcode and phone lines) after the last paragraph', () => {
     const text = textOf(page('', '<p>Courier<br>118 Front Street<br>Millers Landing, OR 97000<br>(541) 555-0100</p>'));
     expect(text).toContain('third paragraph');

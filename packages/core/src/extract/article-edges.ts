@@ -18,11 +18,13 @@
  * stories' headlines after the text, and a picture gallery whose captions the widget prints twice.
  *
  * Anywhere: an author box, the short block around a `rel="author"` link (name, photo, position),
- * and a promoted headline: a paragraph that is one link to another page, between two prose
- * paragraphs or after the last one.
+ * a promoted headline: a paragraph that is one link to another page, between two prose
+ * paragraphs or after the last one, and a group of teasers with no prose in it (three or more
+ * same-shaped cards, each a headline or thumbnail that all leads to one other page: a carousel or
+ * a "read also" block between paragraphs) with the heading right before it.
  *
- * Apart from an author box, lists, tables, code and headings between the title and the last
- * paragraph are never touched.
+ * Apart from an author box and a group of teasers, lists, tables, code and headings between the
+ * title and the last paragraph are never touched.
  */
 import { type AnyNode, type Element, type ParentNode, isTag, isText } from 'domhandler';
 import { getAttributeValue } from 'domutils';
@@ -275,6 +277,104 @@ function isTeaserGroup(element: Element, stats: Map<Element, TextStats>): boolea
   if (largest >= teaserMinimumItems && largest >= teaserRunShare * items.length) return true;
   // A list of teasers: `ul > li > div.card` and the like.
   return items.length === 1 && isTeaserGroup(items[0]!, stats);
+}
+
+/**
+ * True when every link of `item` leads to one other page: a teaser's headline, picture and "read
+ * more" all open its story. An entry of a reference page (`impl BitXor<bool> for bool`) links
+ * each of its names somewhere else.
+ */
+function leadsToOneStory(item: Element): boolean {
+  let target: string | undefined;
+  for (const link of descendantElements(item, (child) => child.name === 'a')) {
+    const href = getAttributeValue(link, 'href');
+    if (href === undefined || deadHrefPattern.test(href) || /^\s*#/.test(href)) return false;
+    if (target !== undefined && href !== target) return false;
+    target = href;
+  }
+  return target !== undefined;
+}
+
+/**
+ * True when the text of `item` outside its links and headings holds a sentence end: an entry of a
+ * reference page describes its linked name ("Creates a new `GtkButton` widget."); a teaser's words
+ * are its headline, a kicker and its link.
+ */
+function hasLooseSentence(item: Element): boolean {
+  const parts: string[] = [];
+  const stack: AnyNode[] = [];
+  for (const child of item.children) stack.push(child);
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (isText(node)) parts.push(node.data);
+    else if (isTag(node) && node.name !== 'a' && !headingTags.has(node.name)) for (const child of node.children) stack.push(child);
+  }
+  return sentenceEndPattern.test(`${parts.join(' ').trim()} `);
+}
+
+/** True when a link of `item` holds a picture: a teaser's thumbnail, which a reference entry does not have. */
+function hasLinkedPicture(item: Element, stats: Map<Element, TextStats>): boolean {
+  return firstElement(item, (child) => child.name === 'a' && (stats.get(child)?.images ?? 0) > 0) !== undefined;
+}
+
+/**
+ * A group of teasers inside the text: at least three same-shaped teasers making up most of the
+ * group's children that carry text or media (a carousel's decorative empty `div`s between its cards
+ * do not count), each leading to one other page and either linking a picture or holding no
+ * sentence outside its links and headings, and no prose paragraph anywhere in it: a carousel of
+ * other stories, a "read also" block between two paragraphs.
+ */
+function isInlineTeaserGroup(element: Element, stats: Map<Element, TextStats>, holders: Set<Element>): boolean {
+  // A paragraph (only inline content below), or a block without links, holds no cards: most elements stop here.
+  const elementStats = stats.get(element);
+  if (!elementStats || elementStats.linkText === 0 || elementStats.blocks <= teaserMinimumItems || holders.has(element)) return false;
+  const items: Element[] = [];
+  for (const child of element.children) {
+    if (!isTag(child)) continue;
+    const childStats = stats.get(child);
+    if (childStats && (childStats.text > 0 || childStats.media > 0)) items.push(child);
+  }
+  if (items.length < teaserMinimumItems) return false;
+  const shapes = new Map<string, number>();
+  for (const item of items) {
+    if (isTeaserItem(item, stats, true) && leadsToOneStory(item) && (hasLinkedPicture(item, stats) || !hasLooseSentence(item)))
+      shapes.set(shapeOf(item), (shapes.get(shapeOf(item)) ?? 0) + 1);
+  }
+  let largest = 0;
+  for (const count of shapes.values()) if (count > largest) largest = count;
+  return largest >= teaserMinimumItems && largest >= teaserRunShare * items.length;
+}
+
+/**
+ * The block a teaser group fills: the group, or the outermost wrapper above it (below the flow)
+ * whose text is all the group's.
+ */
+function groupBlockOf(group: Element, flow: Element, stats: Map<Element, TextStats>): Element {
+  const text = stats.get(group)?.text ?? 0;
+  let block = group;
+  for (let node = group.parent; node && isTag(node) && node !== flow && stats.get(node)?.text === text; node = node.parent) block = node;
+  return block;
+}
+
+/**
+ * Removes groups of teasers anywhere in the flow (the outermost group of a nest), each with the
+ * wrapper it fills and the heading right before that wrapper when nothing follows it in its parent
+ * (a carousel titled "More on ...").
+ */
+function trimInlineTeaserGroups(flow: Element, stats: Map<Element, TextStats>, holders: Set<Element>, elements: FlowElements): void {
+  const groups: Element[] = [];
+  for (const element of elements()) {
+    if (groups.length > 0 && isWithin(element, groups[groups.length - 1]!)) continue;
+    if (isInlineTeaserGroup(element, stats, holders)) groups.push(element);
+  }
+  const removed: Element[] = [];
+  for (const group of groups) {
+    const block = groupBlockOf(group, flow, stats);
+    removed.push(block);
+    const previous = neighbourOf(block, 'prev', stats);
+    if (previous && headingTags.has(previous.name) && neighbourOf(block, 'next', stats) === null) removed.push(previous);
+  }
+  detachEach([...new Set(removed)]);
 }
 
 /** Lines of a block: text between `br`s and child blocks. */
@@ -601,6 +701,7 @@ export function trimArticleEdges(container: Element, title: Element | undefined,
   detachEach(trimGalleryWidgets(flow, stats, elements(), (element) => isProseParagraph(element, stats.get(element))));
   detachEach(trimClosingBox(flow, stats, (element) => isProseParagraph(element, stats.get(element)), elements()));
   trimAfterProse(flow, stats, holders);
+  trimInlineTeaserGroups(flow, stats, holders, elements);
   detachEach(trimRelatedLinkLists(stats, elements(), (element) => isProseParagraph(element, stats.get(element))));
   detachEach(trimTrailingHeading(flow, (element) => isProseParagraph(element, stats.get(element)), elements()));
   trimPromoLines(stats, elements);
