@@ -121,6 +121,8 @@ const authorBoxMaximumText = 200;
 
 /** A link that leads nowhere: a script button or a jump to the top of the page. */
 const deadHrefPattern = /^\s*(?:#(?:top)?|javascript:.*)?\s*$/i;
+/** An `href` to a named place of the page itself (`#del_lock-1`), not the bare `#` or `#top` of a control. */
+const inPageTargetPattern = /^\s*#(?!top\s*$)[^\s#]/i;
 
 /** True when all of the block's text sits in links that lead nowhere. */
 function isDeadLinkBlock(element: Element, stats: TextStats | undefined): boolean {
@@ -254,7 +256,11 @@ function isTeaserItem(element: Element, stats: Map<Element, TextStats>, isLong =
   let hasThumbnail = false;
   for (const child of inner) {
     if (!hasHeading && headingTags.has(child.name) && !isSectionTitle(child)) hasHeading = true;
-    if (!hasThumbnail && child.name === 'a' && (stats.get(child)?.images ?? 0) > 0) hasThumbnail = true;
+    if (child.name !== 'a') continue;
+    if (!hasThumbnail && (stats.get(child)?.images ?? 0) > 0) hasThumbnail = true;
+    // A link to a named place of this page (an entry's permalink, a reference to a type defined
+    // above) makes the item an entry of this page: a teaser opens another one.
+    if (inPageTargetPattern.test(getAttributeValue(child, 'href') ?? '')) return false;
   }
   if (itemStats.text > teaserMaximumText) {
     if (!hasThumbnail) return false;
