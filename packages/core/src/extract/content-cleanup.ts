@@ -498,29 +498,30 @@ function isIconImage(image: Element): boolean {
 /**
  * The icons of a label-sized block whose pictures are all icons (`isIconImage`): its icon images
  * and its links with neither text nor a picture. 0 when any picture is not an icon. One walk of
- * the block.
+ * the block: each element carries the link it stands in, so a picture marks its link once.
  */
-function countIconsBesidePictures(element: Element): number {
-  let icons = 0;
-  let isPictureOnly = false;
-  const stack: Element[] = [element];
-  while (stack.length > 0 && !isPictureOnly) {
-    const node = stack.pop()!;
+function countIconsBesidePictures(element: Element, stats: Map<Element, TextStats>): number {
+  let images = 0;
+  const textlessLinks: Element[] = [];
+  const linksWithPictures = new Set<Element>();
+  const stack: Array<[Element, Element | undefined]> = [[element, undefined]];
+  while (stack.length > 0) {
+    const [node, link] = stack.pop()!;
     for (const child of node.children) {
       if (!isTag(child)) continue;
       if (child.name === 'img' || child.name === 'picture') {
-        if (!isIconImage(child)) isPictureOnly = true;
-        else icons += 1;
+        if (!isIconImage(child)) return 0;
+        images += 1;
+        if (link) linksWithPictures.add(link);
         continue;
       }
-      if (child.name === 'a' && !hasCollapsedText(child) && firstElement(child, isPicture) === undefined) icons += 1;
-      stack.push(child);
+      const isTextlessLink = child.name === 'a' && stats.get(child)?.text === 0;
+      if (isTextlessLink) textlessLinks.push(child);
+      stack.push([child, isTextlessLink ? child : link]);
     }
   }
-  return isPictureOnly ? 0 : icons;
+  return images + textlessLinks.filter((link) => !linksWithPictures.has(link)).length;
 }
-
-const isPicture = (element: Element): boolean => element.name === 'img' || element.name === 'picture';
 
 /**
  * Removes rows of icon buttons under a short label: a block (a conditional container) holding at
@@ -553,7 +554,7 @@ function removeIconLinkRows(container: Element, stats: Map<Element, TextStats>):
       }
     } else if (isLabelSized && elementStats.text > 0 && !isPictureRead) {
       isBelowRead = true;
-      if (iconImageRowTags.has(element.name) && countIconsBesidePictures(element) >= iconLinksNeeded) {
+      if (iconImageRowTags.has(element.name) && countIconsBesidePictures(element, stats) >= iconLinksNeeded) {
         discountStats(element, stats, container);
         detach(element);
         continue;
