@@ -464,6 +464,10 @@ const clutterRules: readonly ClutterRule[] = [
 const iconLinksNeeded = 3;
 /** Most text beside them: a label ("Share this article", "Was this helpful?"), not a sentence. */
 const iconRowLabelMaximum = 60;
+/** An image declared at most this many CSS pixels each way is an icon, not a picture of the text. */
+const iconImageMaximum = 64;
+/** A row of icon pictures stands in one of these or in a label's own line. */
+const iconImageRowTags: ReadonlySet<string> = new Set([...conditionalTags, 'p', 'span']);
 
 /** Links with neither text nor a picture under `element` (an icon a stylesheet or a script draws), counted up to `enough`. */
 function countIconLinks(element: Element, enough: number): number {
@@ -478,31 +482,85 @@ let iconLinksCounted = 0;
 let iconLinksEnough = 0;
 const countsIconLink = (child: Element): boolean => child.name === 'a' && !hasCollapsedText(child) && ++iconLinksCounted >= iconLinksEnough;
 
+const isDeclaredSmall = (value: string | undefined): boolean =>
+  value !== undefined && /^\s*\d+(?:px)?\s*$/.test(value) && Number.parseInt(value, 10) <= iconImageMaximum;
+
+/**
+ * An image that is a button's face, not a picture: declared icon-sized both ways (a share icon of
+ * 53 by 53 pixels), or one a click acts on (`onclick`: the stars of a rating widget).
+ */
+function isIconImage(image: Element): boolean {
+  if (image.name !== 'img') return false;
+  const { width, height, onclick } = image.attribs;
+  return onclick !== undefined || (isDeclaredSmall(width) && isDeclaredSmall(height));
+}
+
+/**
+ * The icons of a label-sized block whose pictures are all icons (`isIconImage`): its icon images
+ * and its links with neither text nor a picture. 0 when any picture is not an icon. One walk of
+ * the block: each element carries the link it stands in, so a picture marks its link once.
+ */
+function countIconsBesidePictures(element: Element, stats: Map<Element, TextStats>): number {
+  let images = 0;
+  const textlessLinks: Element[] = [];
+  const linksWithPictures = new Set<Element>();
+  const stack: Array<[Element, Element | undefined]> = [[element, undefined]];
+  while (stack.length > 0) {
+    const [node, link] = stack.pop()!;
+    for (const child of node.children) {
+      if (!isTag(child)) continue;
+      if (child.name === 'img' || child.name === 'picture') {
+        if (!isIconImage(child)) return 0;
+        images += 1;
+        if (link) linksWithPictures.add(link);
+        continue;
+      }
+      const isTextlessLink = child.name === 'a' && stats.get(child)?.text === 0;
+      if (isTextlessLink) textlessLinks.push(child);
+      stack.push([child, isTextlessLink ? child : link]);
+    }
+  }
+  return images + textlessLinks.filter((link) => !linksWithPictures.has(link)).length;
+}
+
 /**
  * Removes rows of icon buttons under a short label: a block (a conditional container) holding at
  * least three links with neither text nor a picture (share and rating buttons a script or a
- * stylesheet draws), no image, no link text and a few words beside them. Read without its icons
+ * stylesheet draws), no other picture, no link text and a few words beside them. Read without its icons
  * the label is all that is left of it, a question or an invitation with no answer. Judged by
  * shape, not by name: a site's class names are its own words. The largest such block goes; before
  * the clutter rules, which take the icons' empty wrappers first (children before parents) and
  * leave the label alone. Linear: below a label-sized block with fewer icon links none can have more.
+ *
+ * The icons may be pictures too (`isIconImage`): a rating's clickable stars under "Was this
+ * article useful?", a share row of 53-pixel icons over "Share this post". Such a block goes when
+ * every picture in it is an icon, also as a paragraph or a `span` of its own. Only the outermost
+ * label-sized block holding pictures is read for them (one walk of each element in all).
  */
 function removeIconLinkRows(container: Element, stats: Map<Element, TextStats>): void {
-  const stack = container.children.filter(isTag);
+  const stack: Array<[Element, boolean]> = container.children.filter(isTag).map((child) => [child, false]);
   while (stack.length > 0) {
-    const element = stack.pop()!;
+    const [element, isPictureRead] = stack.pop()!;
     const elementStats = stats.get(element);
     if (!elementStats) continue;
-    const isLabelSized = elementStats.text <= iconRowLabelMaximum && elementStats.images === 0 && elementStats.linkText === 0;
-    if (isLabelSized) {
+    const isLabelSized = elementStats.text <= iconRowLabelMaximum && elementStats.linkText === 0;
+    let isBelowRead = isPictureRead;
+    if (isLabelSized && elementStats.images === 0) {
       if (elementStats.text === 0 || countIconLinks(element, iconLinksNeeded) < iconLinksNeeded) continue;
       if (conditionalTags.has(element.name)) {
         discountStats(element, stats, container);
         detach(element);
         continue;
       }
+    } else if (isLabelSized && elementStats.text > 0 && !isPictureRead) {
+      isBelowRead = true;
+      if (iconImageRowTags.has(element.name) && countIconsBesidePictures(element, stats) >= iconLinksNeeded) {
+        discountStats(element, stats, container);
+        detach(element);
+        continue;
+      }
     }
-    for (const child of element.children) if (isTag(child)) stack.push(child);
+    for (const child of element.children) if (isTag(child)) stack.push([child, isBelowRead]);
   }
 }
 
