@@ -5,6 +5,7 @@
  * package tree or manual), never the page itself. The page is then extracted twice, without and
  * with that template applied to the chosen content (`applySiteTemplate`), and both are scored.
  * An index page itself is scored as plain Quarry (a crawl never applies the template to its start URL).
+ * `SITE_TEMPLATE_BEFORE=1` applies the template to the whole page before the extraction instead.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -67,9 +68,11 @@ export function siteTemplateExtractors(toMarkdown: ToMarkdown): (root: string, p
     const learnt = template;
     return (html, url) => {
       const document = parseDocument(html);
+      if (process.env.SITE_TEMPLATE_BEFORE) count(applySiteTemplate(document, learnt), `${path} (start ${start}), before extraction`);
       const result = extractMainContent(document, { url });
       if (result.isFallback) siteTemplateStats.fallbacks += 1;
-      count(applySiteTemplate(result.document, learnt), `${path} (start ${start})${result.isFallback ? ', a whole-page fallback' : ''}`);
+      if (!process.env.SITE_TEMPLATE_BEFORE)
+        count(applySiteTemplate(result.document, learnt), `${path} (start ${start})${result.isFallback ? ', a whole-page fallback' : ''}`);
       return { markdown: toMarkdown(result.document.children, url), ms: 0, extractMs: 0, isFallback: result.isFallback };
     };
   };
