@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import type { AnyNode } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
 import { extractMainContent } from '../../packages/core/src/extract/index.js';
-import { applySiteTemplate, blockFingerprints, type SiteTemplate, siteTemplateOf, type TemplateRemoval } from '../../packages/core/src/scrape/site-template.js';
+import { applySiteTemplate, blockFingerprints, type SiteTemplate, siteTemplateOf, type TemplateRemoval } from './site-template.js';
 import { type Extractor, quarryExtractor } from '../main-content/extractors.js';
 
 type ToMarkdown = (nodes: AnyNode[], baseUrl: string) => string;
