@@ -68,6 +68,7 @@ export function runGenerators(
   detail?: string,
   fresh: false | 'fresh' | 'fresh2' = false,
   isNew = false,
+  templated?: (root: string, path: string) => Extractor,
 ): void {
   const samples = isNew ? newGeneratorSamples() : fresh === 'fresh2' ? fresh2GeneratorSamples() : fresh ? freshGeneratorSamples() : generatorSamples();
   const truthOf = (name: string, html: string): string =>
@@ -87,7 +88,8 @@ export function runGenerators(
       const html = readFileSync(join(root, page.path), 'utf8');
       const truth = trimmedCode(featuresOfHtml(truthOf(site.name, html)));
       count += 1;
-      const order = index % 2 === 0 ? extractors : [...extractors].reverse();
+      const all: [string, Extractor][] = templated ? [...extractors, ['quarry+site', templated(root, page.path)]] : extractors;
+      const order = index % 2 === 0 ? all : [...all].reverse();
       for (const [extractorName, extract] of order) {
         // The page's URL is the score's base URL, so both sides resolve relative links alike.
         const output = trimmedCode(featuresOfMarkdown(markdownOrNothing(extractorName, extract, html, page.path)));
@@ -121,7 +123,7 @@ export function runGenerators(
   const parts = fresh ? [fresh] : heldOut ? ['tuning', 'heldout'] : ['tuning'];
   for (const part of parts) {
     for (const name of [...samples.map(({ site }) => site.name), 'all']) {
-      for (const [extractorName] of extractors) {
+      for (const extractorName of [...extractors.map(([extractorName]) => extractorName), ...(templated ? ['quarry+site'] : [])]) {
         const key = `${extractorName}|${name}|${part}`;
         if (!tallies.has(key)) continue;
         const scores = scoresOf(tally(key));

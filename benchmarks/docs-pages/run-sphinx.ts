@@ -69,7 +69,14 @@ const fixed = (value: number): string => value.toFixed(3);
  */
 export const hasOwnText = (text: string): boolean => text.split(shingleBreak).some((part) => (part.match(/[\p{L}\p{N}_]+/gu) ?? []).length >= 4);
 
-export function runSphinx(extractors: [string, Extractor][], perSite: number, detail?: string, tuningOnly = false, excuseGenerated = true): void {
+export function runSphinx(
+  extractors: [string, Extractor][],
+  perSite: number,
+  detail?: string,
+  tuningOnly = false,
+  excuseGenerated = true,
+  templated?: (root: string, path: string) => Extractor,
+): void {
   const pages = loadSphinxPages(perSite, excuseGenerated).filter((page) => !(tuningOnly && page.site.heldOut));
   if (pages.length === 0) {
     console.log(
@@ -84,7 +91,8 @@ export function runSphinx(extractors: [string, Extractor][], perSite: number, de
   };
   const details: string[] = [];
   pages.forEach((page, index) => {
-    const order = index % 2 === 0 ? extractors : [...extractors].reverse();
+    const all: [string, Extractor][] = templated ? [...extractors, ['quarry+site', templated(page.site.root, page.path)]] : extractors;
+    const order = index % 2 === 0 ? all : [...all].reverse();
     const url = `https://docs.example.com/${page.site.name}/${page.path}`;
     for (const [extractorName, extract] of order) {
       const output = sphinxOutputFeatures(extract(page.html, url).markdown);
@@ -123,7 +131,7 @@ export function runSphinx(extractors: [string, Extractor][], perSite: number, de
       : []),
   ];
   for (const [key, label] of rows) {
-    for (const [extractorName] of extractors) {
+    for (const extractorName of [...extractors.map(([extractorName]) => extractorName), ...(templated ? ['quarry+site'] : [])]) {
       const scores = sphinxScoresOf(tally(`${extractorName}|${key}`));
       console.log([label!.padEnd(22), extractorName.padEnd(12), ...columns.map((column) => fixed(scores[column]).padStart(9))].join(''));
     }

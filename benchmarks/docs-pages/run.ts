@@ -19,6 +19,8 @@
  *     [--opaque-names]   (every part: class tokens and ids made meaningless before both extractors, in-page
  *       references kept consistent and code-language tokens kept; see opaque.ts)
  *     [--opaque-languages]   (with --opaque-names: `language-*`/`lang-*` tokens made meaningless too)
+ *     [--site-template]   (templates, Sphinx, generators: a `quarry+site` row, Quarry with the template learnt
+ *       from the page's start page applied, site-templates.ts; not under --opaque-names)
  */
 import { createHash } from 'node:crypto';
 import { shingleCounts } from '../main-content/metrics.js';
@@ -30,6 +32,7 @@ import { scoresOf, type Tally, tallyIn } from './tally.js';
 import { runGenerators } from './run-generators.js';
 import { runReal } from './run-real.js';
 import { runSphinx } from './run-sphinx.js';
+import { siteTemplateExtractorFrom, siteTemplateExtractors, siteTemplateStats } from './site-templates.js';
 import { opaqueExtractors } from './opaque.js';
 import { heldOutTemplates, moreTemplates, templatesWithoutCodeLanguage } from './templates-more.js';
 import { templates as firstTemplates } from './templates.js';
@@ -89,6 +92,15 @@ async function main(): Promise<void> {
   const siblings = ['introduction', 'installation', 'getting-started', 'configuration', 'api-reference', 'examples', 'faq', 'changelog'];
   const details: string[] = [];
 
+  // --site-template: each variant's start page is the first source page in that variant's chrome.
+  const siteExtractors = new Map<string, Extractor>();
+  if (args.includes('--site-template') && pages[0]) {
+    for (const variant of variants) {
+      const template = templates.find((candidate) => candidate.name === variant);
+      if (template) siteExtractors.set(variant, siteTemplateExtractorFrom(toMarkdown, dress(pages[0].html, template, siblings).page));
+    }
+    extractors = [...extractors, ['quarry+site', quarryExtractor(toMarkdown)]];
+  }
   pages.forEach((page: SourcePage, index) => {
     const truth = featuresOfHtml(page.html);
     const fold = foldOf(page.project);
@@ -97,7 +109,11 @@ async function main(): Promise<void> {
       const html = template
         ? dress(page.html, template, siblings).page
         : `<!doctype html><html><head><title>Doc</title></head><body>${page.html}</body></html>`;
-      const order = index % 2 === 0 ? extractors : [...extractors].reverse();
+      const all: [string, Extractor][] = extractors.map(([name, extract]) => [
+        name,
+        name === 'quarry+site' && index > 0 ? (siteExtractors.get(variant) ?? extract) : extract,
+      ]);
+      const order = index % 2 === 0 ? all : [...all].reverse();
       const noLanguage = templatesWithoutCodeLanguage.has(variant);
       const expected = noLanguage ? withoutLanguages(truth) : truth;
       const part = heldOutTemplates.has(variant) ? 'heldout' : 'tuning';
@@ -147,7 +163,9 @@ async function main(): Promise<void> {
       );
     }
   }
-  if (sphinxPerSite > 0) runSphinx(extractors, sphinxPerSite, detail, args.includes('--tuning-only'), !args.includes('--no-excuse'));
+  const templated = args.includes('--site-template') ? siteTemplateExtractors(toMarkdown) : undefined;
+  extractors = extractors.filter(([name]) => name !== 'quarry+site');
+  if (sphinxPerSite > 0) runSphinx(extractors, sphinxPerSite, detail, args.includes('--tuning-only'), !args.includes('--no-excuse'), templated);
   if (realPerSite > 0) runReal(extractors, realPerSite, detail, args.includes('--tuning-only'));
   if (generatorsPerSite > 0)
     runGenerators(
@@ -157,7 +175,9 @@ async function main(): Promise<void> {
       detail,
       args.includes('--generators-fresh2') ? 'fresh2' : args.includes('--generators-fresh') ? 'fresh' : false,
       args.includes('--generators-new'),
+      templated,
     );
+  if (args.includes('--site-template')) console.log('\nsite template:', JSON.stringify(siteTemplateStats));
   if (details.length > 0) console.log(`\npages of ${detail} where Quarry lost structure:\n${details.join('\n')}`);
 }
 

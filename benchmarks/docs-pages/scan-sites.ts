@@ -10,9 +10,10 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { loadQuarryMarkdown, quarryExtractor, readabilityExtractor } from '../main-content/extractors.js';
 import { markdownToText } from '../main-content/markdown-to-text.js';
+import { siteTemplateExtractors, siteTemplateStats } from './site-templates.js';
 
 /** Quarry keeping less than this share of readability's text flags a page... */
 const lowShare = 0.6;
@@ -26,6 +27,8 @@ const args = process.argv.slice(2);
 const pagesIndex = args.indexOf('--pages');
 const pageCount = pagesIndex >= 0 ? Number(args[pagesIndex + 1]) : 25;
 const folders = args.filter((arg, index) => !arg.startsWith('--') && index !== pagesIndex + 1);
+/** `--site-template`: each page also with the template of its start page (`site-templates.ts`), and its kept text. */
+const withSiteTemplate = args.includes('--site-template');
 if (folders.length === 0) throw new Error('usage: scan-sites.ts <folder>... [--pages N]');
 
 function htmlFiles(folder: string, found: string[] = []): string[] {
@@ -60,6 +63,7 @@ function peerLength(html: string, url: string): number {
 
 const { toMarkdown } = await loadQuarryMarkdown();
 const quarry = quarryExtractor(toMarkdown);
+const templated = withSiteTemplate ? siteTemplateExtractors(toMarkdown) : undefined;
 for (const folder of folders) {
   const sample = htmlFiles(folder)
     .map((path) => ({ path, key: hashOf(path) }))
@@ -67,6 +71,8 @@ for (const folder of folders) {
     .slice(0, pageCount);
   let quarryTotal = 0;
   let readabilityTotal = 0;
+  let templatedTotal = 0;
+  const changed: string[] = [];
   const flagged: string[] = [];
   for (const { path } of sample) {
     const html = readFileSync(path, 'utf8');
@@ -74,6 +80,11 @@ for (const folder of folders) {
     const kept = textLength(quarry(html, url).markdown);
     const peer = peerLength(html, url);
     quarryTotal += kept;
+    if (templated) {
+      const keptWithTemplate = textLength(templated(folder, relative(folder, path))(html, url).markdown);
+      templatedTotal += keptWithTemplate;
+      if (keptWithTemplate !== kept) changed.push(`  template ${kept} -> ${keptWithTemplate} (readability ${peerLength(html, url)})  ${path}`);
+    }
     readabilityTotal += peer;
     const share = kept / Math.max(peer, 1);
     if (share < lowShare) flagged.push(`  less ${share.toFixed(2)}  quarry ${kept}  readability ${peer}  ${path}`);
@@ -82,4 +93,11 @@ for (const folder of folders) {
   const share = readabilityTotal > 0 ? (quarryTotal / readabilityTotal).toFixed(2) : 'n/a';
   console.log(`${folder}: ${sample.length} pages, Quarry's text / readability's ${share}, ${flagged.length} flagged`);
   for (const line of flagged) console.log(line);
+  if (templated) {
+    console.log(
+      `  with the site template: Quarry's text / readability's ${(templatedTotal / Math.max(readabilityTotal, 1)).toFixed(2)}, ${changed.length} pages changed`,
+    );
+    for (const line of changed) console.log(line);
+  }
 }
+if (withSiteTemplate) console.log('site template:', JSON.stringify(siteTemplateStats));
