@@ -20,7 +20,8 @@ import { scoresOf, type Tally, tallyIn } from './tally.js';
 /**
  * Code without its blank first lines and trailing spaces, both sides: Javadoc writes `<pre> \n`
  * (a space, then the code on the next line), which a reader does not see and a markdown fence
- * cannot hold. No-break spaces are read as spaces, both sides: gtk-doc writes a prototype's
+ * cannot hold; Doxygen writes a blank line as `<div class="line"> </div>`, whose space a reader does
+ * not see either (Quarry's fences cut trailing spaces from every line, `cleanCodeText`). No-break spaces are read as spaces, both sides: gtk-doc writes a prototype's
  * `GSequence&nbsp;*`, which a reader sees as a space and Quarry's fences write as one
  * (`cleanCodeText`). Indentation and the language are kept.
  */
@@ -31,6 +32,7 @@ function trimmedCode(features: Features): Features {
     const trimmed = `${language}\u0000${(text ?? '')
       .replace(/\u00a0/g, ' ')
       .replace(/^(?:[ \t]*\n)+/, '')
+      .replace(/[ \t]+$/gm, '')
       .trimEnd()}`;
     code.set(trimmed, (code.get(trimmed) ?? 0) + count);
   }

@@ -207,6 +207,9 @@ export function removeChrome(root: ParentNode, options: ChromeRemovalOptions): [
     // A heading's inline content is the heading: a title that is itself a link back to the
     // table of contents (`<a class="toc-backref">`) is not a table of contents.
     if (headingTags.has(element.name)) continue;
+    // Nor is a code block's: a highlighter names its tokens by their syntax (Doxygen's
+    // `<span class="comment">` alone on a line of `div.fragment`), never by a part of the page.
+    if (element.name === 'pre') continue;
     for (const child of element.children) if (isTag(child)) stack.push(child);
   }
   // Detached together: one by one costs a splice of the parent's children each, quadratic when

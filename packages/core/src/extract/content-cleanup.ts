@@ -1172,23 +1172,32 @@ function soleTableOf(element: Element): Element | undefined {
 }
 
 /**
- * A table whose every row opens with a cell of plain text, no link in it, beside further cells: a
- * list of named things described (gtk-doc's parameter tables, `base_stream | a GOutputStream`),
- * the names its subjects even when every description is a linked type. A table of links (a
- * navigation grid, a link farm) links its first column too.
+ * A table whose rows open with a cell of plain text, no link in it, beside further cells: a list of
+ * named things described (gtk-doc's parameter tables, `base_stream | a GOutputStream`), the names
+ * its subjects even when every description is a linked type. A row of one cell across the table (a
+ * section's heading, a separator) and a row whose first cell is empty (the description under a
+ * name: Doxygen's member summaries, `int | SDL_OpenURL (const char *url)` under a "Functions" row)
+ * name nothing and are passed over; a name that is itself a linked type (`SDL_bool`) may open a
+ * few rows. A table of links (a navigation grid, a link farm) links its first column throughout.
  */
 function isTableOfNamedRows(table: Element | undefined, allStats: Map<Element, TextStats>): boolean {
   if (!table) return false;
-  const rows = ownRows(table);
-  if (rows.length === 0) return false;
-  for (const row of rows) {
+  let named = 0;
+  let linked = 0;
+  for (const row of ownRows(table)) {
     const cells = row.children.filter((child): child is Element => isTag(child) && (child.name === 'td' || child.name === 'th'));
-    if (cells.length < 2) return false;
+    if (cells.length < 2) continue;
     const name = allStats.get(cells[0]!);
-    if (!name || name.text === 0 || name.linkText > 0 || name.text > nameMaximum) return false;
+    if (!name || name.text === 0) continue;
+    if (name.text > nameMaximum) return false;
+    if (name.linkText > 0) linked++;
+    else named++;
   }
-  return true;
+  return named > 0 && linked <= linkedNamesMaximumShare * (named + linked);
 }
+
+/** Share of a table's name cells that may be links (types a generator links to their pages). */
+const linkedNamesMaximumShare = 0.25;
 
 function isDescriptionCell(cell: Element, allStats: Map<Element, TextStats>): boolean {
   const stats = allStats.get(cell);

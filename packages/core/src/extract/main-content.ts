@@ -38,6 +38,7 @@ import {
 import { fallbackContent } from './main-landmark.js';
 import { isNonContent } from './page-preparation.js';
 import { styleHiddenElements } from './page-styles.js';
+import { wrapLineCode } from '../html/line-code.js';
 import { declaredSummaries, findSummaryBlock } from './page-summary.js';
 import { declaredTitles, findTitleHeading, opensWithOwnTitle } from './page-title.js';
 import { includeSiblings } from './sibling-inclusion.js';
@@ -388,7 +389,8 @@ export interface PageSource {
 
 /**
  * The page's body a pass works on, without its non-content: a copy, or with `reload` the page
- * itself, taken out of `source` (a second pass gets it parsed again).
+ * itself, taken out of `source` (a second pass gets it parsed again). Code written one division per
+ * line is put in a `pre` first (`wrapLineCode`), so the cleanup keeps its blank lines as code.
  */
 function copyBody(source: PageSource): ParentNode {
   const page = sourceDocument(source);
@@ -397,9 +399,12 @@ function copyBody(source: PageSource): ParentNode {
     const body = bodyOf(page);
     source.document = undefined;
     pruneTree(body, drop);
+    wrapLineCode(body);
     return asBodyElement(body);
   }
-  return asBodyElement(bodyOf(cloneTree(page, { within: bodyOf(page), drop })));
+  const body = bodyOf(cloneTree(page, { within: bodyOf(page), drop }));
+  wrapLineCode(body);
+  return asBodyElement(body);
 }
 
 /**

@@ -10,7 +10,7 @@ import { cleanCodeText, collapseWhitespace } from './whitespace.js';
 /** Elements that start a new line inside code (highlighters that render one `<div>` per line). */
 const LINE_ELEMENTS: ReadonlySet<string> = new Set(['div', 'p', 'tr', 'li', 'table', 'pre']);
 
-interface CodeText {
+export interface CodeText {
   text: string;
   /** A block element ended: a newline is owed unless the next text starts with one. */
   owesNewline: boolean;
@@ -82,7 +82,8 @@ export function renderInlineCode(element: Element, converter: MarkdownConverter)
   if (text.endsWith(' ')) writer.softBoundary();
 }
 
-function writeCode(code: string, language: string, converter: MarkdownConverter): void {
+/** A fenced code block of `code` (a code span inside link or heading text, one span per line inside a table cell). */
+export function writeCode(code: string, language: string, converter: MarkdownConverter): void {
   const writer = converter.writer;
   if (converter.inlineOnly > 0) {
     writer.softBoundary();
@@ -150,8 +151,8 @@ function onlyLinkOf(element: Element): string | undefined {
   return link?.attribs.href;
 }
 
-function collectCodeText(element: Element): CodeText {
-  const skipped = element.name === 'pre' ? lineNumberGutter(element) : undefined;
+/** The text of a code element, lines broken at `br` and line elements, less `skipped` (by default a `pre`'s line-number gutter). */
+export function collectCodeText(element: Element, skipped = element.name === 'pre' ? lineNumberGutter(element) : undefined): CodeText {
   const state: CodeText = { text: '', owesNewline: false, hasLineBreakElement: false, skipped: skipped?.size ? skipped : undefined };
   collectInto(element, state);
   return state;

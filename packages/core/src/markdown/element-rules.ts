@@ -11,6 +11,7 @@ import {
   renderSubscript,
   renderSuperscript,
 } from './inline-rules.js';
+import { renderDivision } from './line-code.js';
 import { renderImage, renderLink } from './links.js';
 import { renderList, renderOrphanItem } from './lists.js';
 import { ValidationError } from '../errors.js';
@@ -43,7 +44,6 @@ const PLAIN_BLOCKS = [
   'search',
   'section',
   'summary',
-  'div',
   'tbody',
   'thead',
   'tfoot',
@@ -72,6 +72,7 @@ export const ELEMENT_RULES: ElementRules = Object.freeze(
     h5: renderHeading,
     h6: renderHeading,
     blockquote: renderBlockquote,
+    div: renderDivision,
     hr: renderThematicBreak,
     dt: renderDefinitionTerm,
     ul: renderList,

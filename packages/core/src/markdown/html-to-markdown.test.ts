@@ -102,6 +102,17 @@ describe('htmlToMarkdown inputs', () => {
     expect(htmlToMarkdown(both)).toBe('| a | b |  |\n| --- | --- | --- |\n| c |  | z |\n|  |  | y |\n| 1 | 2 |  |');
   });
 
+  it('divides a headerless table at rows of one heading cell across it: each section its heading and a table', () => {
+    const html =
+      '<table><tr><td colspan="2"><h2>Types</h2></td></tr><tr><td>struct</td><td>Point</td></tr><tr><td colspan="2">&nbsp;</td></tr>' +
+      '<tr><td colspan="2"><h2>Functions</h2></td></tr><tr><td>int</td><td>add (int a)</td></tr><tr><td>void</td><td>clear (void)</td></tr></table>';
+    expect(htmlToMarkdown(html)).toBe(
+      '## Types\n\n| struct | Point |\n| --- | --- |\n\n## Functions\n\n| int | add (int a) |\n| --- | --- |\n| void | clear (void) |',
+    );
+    // A heading in a cell that does not span the table still makes it a layout table.
+    expect(htmlToMarkdown('<table><tr><td><h2>A</h2></td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>')).toBe('## A\n\nb\n\nc\n\nd');
+  });
+
   it('does not mistake tags named like Object.prototype members for rules', () => {
     expect(htmlToMarkdown('<constructor>a</constructor> <toString>b</toString>')).toBe('a b');
   });

@@ -32,6 +32,8 @@ const LAYOUT_BLOCK_TAGS: ReadonlySet<string> = new Set(['p', 'ul', 'ol', 'blockq
  * cells after the content; `rowspan` leaves the spanned cells below empty. Layout tables (one
  * column, one row, `role=presentation`, nested tables, or headerless cells
  * holding headings or several blocks of text) and tables inside cells render their cells as blocks instead.
+ * Rows of one heading cell across a headerless table divide it into sections, each its heading and
+ * a table (`sectionsOf`).
  */
 export function renderTable(table: Element, converter: MarkdownConverter): void {
   if (converter.inlineOnly > 0) {
@@ -39,6 +41,19 @@ export function renderTable(table: Element, converter: MarkdownConverter): void 
     return;
   }
   const collected = collectTable(table);
+  const sections = converter.writer.isCell ? undefined : sectionsOf(collected);
+  if (sections) {
+    for (const [title, rows] of sections) {
+      if (title !== undefined) converter.renderBlock(title);
+      renderCollected(table, { caption: title === undefined ? collected.caption : undefined, rows, hasHeader: false }, converter);
+    }
+    return;
+  }
+  renderCollected(table, collected, converter);
+}
+
+/** A table (or a section of one, see `sectionsOf`) as GFM, or its cells as blocks when it is laid out. */
+function renderCollected(table: Element, collected: CollectedTable, converter: MarkdownConverter): void {
   if (converter.writer.isCell || isLayoutTable(table, collected)) {
     renderAsBlocks(collected, converter);
     return;
@@ -58,6 +73,46 @@ export function renderTable(table: Element, converter: MarkdownConverter): void 
   writer.writeLine(formatRow(new Array<string>(width).fill('---'), width));
   for (let index = 1; index < grid.length; index++) writer.writeLine(formatRow(grid[index]!, width));
   converter.closeBlock(2);
+}
+
+/**
+ * The sections of a headerless table of two columns or more that rows of one cell across the table
+ * holding a heading divide (Doxygen's member summaries: "Functions", then `int | SDL_Init (Uint32
+ * flags)` rows), as [heading cell, rows below it] (the rows above the first heading, if any, come
+ * first, untitled); undefined when it has none. Each section is then a table of its own under its
+ * heading rather than the whole a layout table because headings sit in its cells.
+ */
+function sectionsOf(collected: CollectedTable): [Element | undefined, Element[][]][] | undefined {
+  if (collected.hasHeader) return undefined;
+  let columns = 0;
+  for (const row of collected.rows) columns = Math.max(columns, row.length);
+  if (columns < 2) return undefined;
+  const sections: [Element | undefined, Element[][]][] = [];
+  let current: [Element | undefined, Element[][]] | undefined;
+  for (const row of collected.rows) {
+    const cell = row[0]!;
+    if (row.length === 1 && clamp(cell.attribs.colspan, MAX_COLSPAN) >= columns && holdsHeading(cell)) {
+      current = [cell, []];
+      sections.push(current);
+      continue;
+    }
+    if (current === undefined) {
+      current = [undefined, []];
+      sections.push(current);
+    }
+    current[1].push(row);
+  }
+  return sections.some(([title]) => title !== undefined) ? sections : undefined;
+}
+
+/** A heading among a cell's children or its wrappers' (the few levels a generator nests it in). */
+function holdsHeading(cell: Element, depth = 0): boolean {
+  for (const child of cell.children) {
+    if (!isTag(child)) continue;
+    if (HEADING_TAGS.has(child.name)) return true;
+    if (depth < 2 && holdsHeading(child, depth + 1)) return true;
+  }
+  return false;
 }
 
 /** The caption, then every cell as a block (layout tables, and grids past their bound). */

@@ -1,0 +1,26 @@
+import type { Element } from 'domhandler';
+import { lineCodeRun } from '../html/line-code.js';
+import { renderPlainBlock } from './block-rules.js';
+import { collectCodeText, writeCode } from './code-blocks.js';
+import { languageFromClass } from './code-language.js';
+import { lineNumberGutter } from './line-numbers.js';
+import type { MarkdownConverter } from './markdown-converter.js';
+import { cleanCodeText } from './whitespace.js';
+
+/**
+ * `<div>`: a code block when it opens with a run of line divisions that reads as code
+ * (`lineCodeRun`: Doxygen's `div.fragment > div.line`), less its line-number gutter as in a `pre`;
+ * what follows the run is converted as usual. Any other division is a plain block.
+ */
+export function renderDivision(element: Element, converter: MarkdownConverter): void {
+  const lines = converter.inlineOnly === 0 ? lineCodeRun(element) : undefined;
+  if (lines === undefined) {
+    renderPlainBlock(element, converter);
+    return;
+  }
+  const gutter = lineNumberGutter(element);
+  const code = cleanCodeText(lines.map((line) => collectCodeText(line, gutter).text).join('\n'));
+  if (code !== '') writeCode(code, languageFromClass(element.attribs.class ?? '', true), converter);
+  const last = lines[lines.length - 1]!;
+  converter.walkNodes(element.children.slice(element.children.indexOf(last) + 1));
+}
