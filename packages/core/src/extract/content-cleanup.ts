@@ -220,9 +220,15 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
   // Each heading compares its level with every sibling section's (its whole subtree): remember
   // them, and forget an ancestor's at each removal (the only change to the tree here).
   const known = newSectionLevels();
+  // Parents whose `children` still hold blocks taken out (`detachUnsettled`): spliced out one by
+  // one, thousands of chrome lines among kept paragraphs cost each removal the kept siblings after
+  // it. Most verdicts read only the element's own subtree, which the walk has not touched yet; the
+  // few that read its siblings or ancestors (`readsAroundIt`) settle them all first.
+  const unsettled = new Set<ParentNode>();
   startSectionsHoldMemo();
   while (stack.length > 0) {
     const element = stack.pop()!;
+    if (unsettled.size > 0 && readsAroundIt(element, contentLists)) settleDetached(unsettled);
     if (dataTags.has(element.name)) continue; // a table cell or code that reads "10000" or a date is data
     if (inlineTags.has(element.name) && isInSentence(element, ownTexts)) continue; // a date link in a sentence stays
     if (headingTags.has(element.name) && isDocumentSection(element, known)) continue;
@@ -244,14 +250,28 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
         discountStats(element, stats, container);
         forgetAncestors(element, known);
         const parent = element.parent;
-        detach(element);
+        detachUnsettled(element, unsettled);
         clearSectionsHoldMemo(parent);
         continue;
       }
     }
     for (const child of element.children) if (isTag(child)) stack.push(child);
   }
+  settleDetached(unsettled);
   stopSectionsHoldMemo();
+}
+
+/**
+ * True when `removeChromeTexts`' verdict on `element` reads beyond its own subtree: a heading's
+ * section peers and wrappers, a definition's other paragraphs, a list's items (read once per
+ * list). Every other verdict reads the element's stats, text and children only.
+ */
+function readsAroundIt(element: Element, contentLists: Map<Element, boolean>): boolean {
+  if (headingTags.has(element.name)) return true;
+  const parent = element.parent;
+  if (!parent || !isTag(parent)) return false;
+  if (element.name === 'li') return !contentLists.has(parent);
+  return element.name === 'p' && parent.name === 'dd';
 }
 
 /**
@@ -1301,12 +1321,22 @@ function flushLinkRun(run: Element[], stats: Map<Element, TextStats>, container:
     for (const element of run) {
       discountStats(element, stats, container);
       forgetTextChildren(element);
-      detach(element);
+      detachUnsettled(element, linkRunParents);
     }
   }
   run.length = 0;
   return removed;
 }
+
+/**
+ * The parent whose runs `removeLinkRuns` took out and left in its `children` until the walk is
+ * done with it (`detachUnsettled`): spliced out one by one, thousands of link runs among kept
+ * paragraphs cost each removal the kept siblings after it. The walk judges each child with
+ * `judging`, so a rule that reads the parent's children or text settles it first (`settleWithin`);
+ * the readers of a parent's first children skip the nodes taken out, which stand before the child
+ * judged in this walk.
+ */
+const linkRunParents = new Set<ParentNode>();
 
 /**
  * The run `removeLinkRuns` collects, one array for the module. An array literal made per call took
@@ -1335,19 +1365,38 @@ function removeLinkRuns(container: Element, stats: Map<Element, TextStats>): voi
   const elements = sharedElements(container);
   startSectionsHoldMemo();
   keepTextChildren(true);
-  for (let parentIndex = -1; parentIndex < elements.length; parentIndex++) {
-    const parent = parentIndex < 0 ? container : elements[parentIndex]!;
-    const children = parent.children;
-    for (let index = 0; index < children.length; index++) {
-      const child = children[index]!;
-      if (isText(child) && child.data.trim() === '') continue;
-      if (isTag(child) && isLinkOnly(child, stats)) run.push(child);
-      else if (run.length > 0) index -= flushLinkRun(run, stats, container); // the run's elements stood before this child
+  deferDetaches(linkRunParents);
+  try {
+    for (let parentIndex = -1; parentIndex < elements.length; parentIndex++) {
+      const parent = parentIndex < 0 ? container : elements[parentIndex]!;
+      const children = parent.children;
+      // A flushed run stays in `children` until the parent is done or a verdict settles it (the
+      // run's nodes stood before the child judged: the index steps back by as many).
+      for (let index = 0; index < children.length; index++) {
+        const child = children[index]!;
+        if (isText(child) && child.data.trim() === '') continue;
+        const length = children.length;
+        const isLinkBlock = isTag(child) && isLinkOnlyJudged(child, stats);
+        index -= length - children.length;
+        if (isLinkBlock) run.push(child);
+        else if (run.length > 0) flushLinkRun(run, stats, container);
+      }
+      if (run.length > 0) flushLinkRun(run, stats, container);
+      settleDetached(linkRunParents);
     }
-    if (run.length > 0) flushLinkRun(run, stats, container);
+  } finally {
+    run.length = 0;
+    deferDetaches(undefined);
+    settleDetached(linkRunParents);
+    keepTextChildren(false);
+    stopSectionsHoldMemo();
   }
-  keepTextChildren(false);
-  stopSectionsHoldMemo();
+}
+
+/** `isLinkOnly`, with `child` named as the element judged (see `linkRunParents`). */
+function isLinkOnlyJudged(child: Element, stats: Map<Element, TextStats>): boolean {
+  judging(child);
+  return isLinkOnly(child, stats);
 }
 
 /** Class/id names of caption blocks. */
