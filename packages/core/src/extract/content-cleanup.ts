@@ -160,11 +160,17 @@ function newSectionLevels(): SectionLevels {
   return { below: new Map(), peers: new Map() };
 }
 
-/** Forgets what a removal of `element` changes: the levels and peer counts of its ancestors. */
+/**
+ * Forgets what a removal of `element` changes: the levels and peer counts of its ancestors. Without
+ * a heading at or under it, the levels stand, and so does its parent's peer count (it was no peer,
+ * and its siblings are as they were); above, the parent may turn into a heading's wrapper. Forgotten
+ * at each chrome line between thousands of headings, the count was read again over all of them.
+ */
 function forgetAncestors(element: Element, known: SectionLevels): void {
+  const holdsHeading = topHeadingLevel(element, known.below) > 0;
   for (let node = element.parent; node && isTag(node); node = node.parent) {
-    known.below.delete(node);
-    known.peers.delete(node);
+    if (holdsHeading) known.below.delete(node);
+    if (holdsHeading || node !== element.parent) known.peers.delete(node);
   }
 }
 

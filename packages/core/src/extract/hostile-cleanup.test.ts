@@ -102,6 +102,12 @@ describe('cleanup rules on thousands of siblings', () => {
     expect(names.filter((name) => name === 'p')).toHaveLength(64_001);
   });
 
+  it('keeps 16,000 headings between the chrome lines it removes (each removal had the headings recount their peers: 19 s for 11,000)', () => {
+    const names = cleaned(`${prose}${`<h3>Part</h3><p>Share</p>${prose}`.repeat(16_000)}`);
+    expect(names.filter((name) => name === 'h3')).toHaveLength(16_000);
+    expect(names.filter((name) => name === 'p')).toHaveLength(16_001);
+  });
+
   it("keeps 10,000 cards between the empty blocks it removes (each removal had the cards' parent recounted whole: 200 s)", () => {
     const card = '<div><div><div class="i"></div><h2>Story headline for the carousel</h2></div><a href="/s">Read the story</a></div><div></div><div></div>';
     const names = cleaned(`${prose}<section>${card.repeat(10_000)}</section>${prose}`);
