@@ -32,6 +32,7 @@ import {
   deferDetaches,
   judging,
   settleDetached,
+  settleParent,
   settleReached,
   settleWithin,
   shareElements,
@@ -143,7 +144,9 @@ function isDocumentSection(heading: Element, known?: SectionLevels): boolean {
   } else peers = countPeers(parent, heading.name, block.name, block);
   if (peers >= (block.name === 'section' ? sectionPeersNeeded(parent, level) : documentSectionPeers)) return true;
   // A heading that opens one of its document's section `div`s (asciidoc's `div.sect1`).
-  return parent.name === 'div' && sectionBlockLevel(parent) === level && isDocumentSectionBlock(parent);
+  if (parent.name !== 'div' || sectionBlockLevel(parent) !== level) return false;
+  known?.settle?.();
+  return isDocumentSectionBlock(parent);
 }
 
 /**
@@ -154,6 +157,8 @@ function isDocumentSection(heading: Element, known?: SectionLevels): boolean {
 interface SectionLevels {
   below: Map<Element, number>;
   peers: Map<Element, Map<string, number>>;
+  /** Settles the children a walk left holding nodes it took out, before a rule reads a whole section around the heading. */
+  settle?: () => void;
 }
 
 function newSectionLevels(): SectionLevels {
@@ -194,7 +199,7 @@ function countPeers(parent: Element, headingName: string, blockName: string, blo
   const level = Number(headingName[1]);
   let peers = 0;
   for (const sibling of parent.children) {
-    if (!isTag(sibling)) continue;
+    if (!isTag(sibling) || sibling.parent !== parent) continue; // past nodes a deferred detach took out
     if (sibling === block || sibling.name === headingName) peers++;
     else if ((sibling.name === blockName || isHeadingWrapper(sibling)) && topHeadingLevel(sibling, below) === level) peers++;
   }
@@ -231,8 +236,18 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
   // it. Most verdicts read only the element's own subtree, which the walk has not touched yet; the
   // few that read its siblings or ancestors (`readsAroundIt`) settle them all first.
   const unsettled = new Set<ParentNode>();
+  known.settle = () => settleDetached(unsettled);
+  // Each parent whose children were pushed, with the stack's height below them: when the stack is
+  // back to it, the walk is done with the parent's subtree, which is settled then. So only the
+  // ancestors of the element judged hold nodes taken out, after the child on the way down.
+  const leaving: Element[] = [];
+  const heights: number[] = [];
   startSectionsHoldMemo();
   while (stack.length > 0) {
+    while (heights.length > 0 && stack.length <= heights[heights.length - 1]!) {
+      heights.pop();
+      settleParent(leaving.pop()!, unsettled);
+    }
     const element = stack.pop()!;
     if (unsettled.size > 0 && readsAroundIt(element, contentLists)) settleDetached(unsettled);
     if (dataTags.has(element.name)) continue; // a table cell or code that reads "10000" or a date is data
@@ -241,6 +256,8 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
     if (isDefinitionParagraph(element)) continue; // "See also: size, rows" closing a function's description
     if (element.name === 'li' && element.parent && isTag(element.parent) && isContentList(element.parent, stats, contentLists)) {
       // The item's own text is an entry; a list nested under it is judged on its own.
+      leaving.push(element);
+      heights.push(stack.length);
       for (const child of element.children) if (isTag(child) && listTags.has(child.name)) stack.push(child);
       continue;
     }
@@ -261,6 +278,8 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
         continue;
       }
     }
+    leaving.push(element);
+    heights.push(stack.length);
     for (const child of element.children) if (isTag(child)) stack.push(child);
   }
   settleDetached(unsettled);
@@ -268,14 +287,17 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
 }
 
 /**
- * True when `removeChromeTexts`' verdict on `element` reads beyond its own subtree: a heading's
- * section peers and wrappers, a definition's other paragraphs, a list's items (read once per
- * list). Every other verdict reads the element's stats, text and children only.
+ * True when `removeChromeTexts`' verdict on `element` reads beyond its own subtree what may hold
+ * nodes taken out: a definition's other paragraphs, a list's items (read once per list), a heading's
+ * wrapper or `section` and what is around it. Every other verdict reads the element's stats, text
+ * and children only; a heading standing alone reads its siblings' names and levels (`countPeers`
+ * and `isHeadingWrapper` skip the nodes taken out, the siblings after it are settled) and settles
+ * before it reads a section `div` around it (`SectionLevels.settle`).
  */
 function readsAroundIt(element: Element, contentLists: Map<Element, boolean>): boolean {
-  if (headingTags.has(element.name)) return true;
   const parent = element.parent;
-  if (!parent || !isTag(parent)) return false;
+  if (!parent || !isTag(parent)) return headingTags.has(element.name);
+  if (headingTags.has(element.name)) return parent.name === 'section' || isHeadingWrapper(parent);
   if (element.name === 'li') return !contentLists.has(parent);
   return element.name === 'p' && parent.name === 'dd';
 }
@@ -374,7 +396,7 @@ function levelBelow(element: Element, below: Map<Element, number>): number {
   for (const current of childrenFirst(element, below)) {
     let top = 0;
     for (const child of current.children) {
-      if (!isTag(child)) continue;
+      if (!isTag(child) || child.parent !== current) continue; // past nodes a deferred detach took out
       const own = headingLevel(child);
       const under = below.get(child)!;
       if (own > 0 && (top === 0 || own < top)) top = own;
@@ -401,6 +423,7 @@ function isHeadingWrapper(element: Element): boolean {
   let heading: Element | undefined;
   let besideText = 0;
   for (const child of element.children) {
+    if (child.parent !== element) continue; // past nodes a deferred detach took out
     if (isText(child)) {
       if (child.data.trim() !== '') return false; // loose text: a block of its own
       continue;

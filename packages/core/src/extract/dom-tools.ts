@@ -544,6 +544,11 @@ export function settleDetached(unsettled: Set<ParentNode>): void {
   unsettled.clear();
 }
 
+/** Settles `parent` alone, when `unsettled` holds it (see `settleDetached`). */
+export function settleParent(parent: ParentNode, unsettled: Set<ParentNode>): void {
+  if (unsettled.delete(parent)) settleChildren(parent);
+}
+
 /** Drops from `parent`'s `children` the nodes `detachUnsettled` took out of it. */
 function settleChildren(parent: ParentNode): void {
   const children = parent.children;
