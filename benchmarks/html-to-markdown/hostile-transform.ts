@@ -134,6 +134,15 @@ const shapes: Record<string, (n: number) => string> = {
   'nested mailto divs': (n) => `<body><article><p>${words(40)}.</p>${repeat('<div><a href="mailto:a@b.c">a@b.c</a> ', n / 2)}</article>`,
   'nested code-term divs': (n) => `<body><article><p>${words(40)}.</p>${repeat('<div>See <a href="/x"><code>f()</code></a>.', n / 2)}</article>`,
   'nested divs of linked headings': (n) => `<body><article><p>${words(40)}.</p>${repeat('<div><h3>impl <a href="/x">Copy</a> for bool</h3>', n / 2)}</article>`,
+  // Session 19c: chrome lines and link runs among kept paragraphs (each spliced out before the
+  // paragraphs after it), and cards between the empty blocks the clutter walk removes (each removal
+  // had the cards' parent recounted; linear on main only because 13t's teaser rule takes them first).
+  'link runs among kept': (n) =>
+    `<body><article>${repeat(`<p><a href="/s">Read the next story</a></p><p><a href="/t">And another one</a></p><p>${words(12)}.</p>`, n / 3)}</article>`,
+  'headings among chrome lines': (n) => `<body><article>${repeat(`<h3>Part</h3><p>Share</p><p>${words(12)}.</p>`, n / 3)}</article>`,
+  'chrome lines among kept': (n) => `<body><article>${repeat(`<div>Edit this page</div><p>${words(12)}.</p>`, n / 2)}</article>`,
+  'cards among empty blocks': (n) =>
+    `<body><article><h1>T</h1><p>${words(40)}.</p><div><h4>More</h4><section>${repeat('<div><div><div class="i"></div><h2>Story headline for the carousel</h2></div><a href="/s">Read the story</a></div><div></div><div></div>', n / 6)}</section></div><p>${words(40)}.</p></article>`,
 };
 
 /**

@@ -32,6 +32,7 @@ import {
   deferDetaches,
   judging,
   settleDetached,
+  settleParent,
   settleReached,
   settleWithin,
   shareElements,
@@ -143,7 +144,9 @@ function isDocumentSection(heading: Element, known?: SectionLevels): boolean {
   } else peers = countPeers(parent, heading.name, block.name, block);
   if (peers >= (block.name === 'section' ? sectionPeersNeeded(parent, level) : documentSectionPeers)) return true;
   // A heading that opens one of its document's section `div`s (asciidoc's `div.sect1`).
-  return parent.name === 'div' && sectionBlockLevel(parent) === level && isDocumentSectionBlock(parent);
+  if (parent.name !== 'div' || sectionBlockLevel(parent) !== level) return false;
+  known?.settle?.();
+  return isDocumentSectionBlock(parent);
 }
 
 /**
@@ -154,17 +157,25 @@ function isDocumentSection(heading: Element, known?: SectionLevels): boolean {
 interface SectionLevels {
   below: Map<Element, number>;
   peers: Map<Element, Map<string, number>>;
+  /** Settles the children a walk left holding nodes it took out, before a rule reads a whole section around the heading. */
+  settle?: () => void;
 }
 
 function newSectionLevels(): SectionLevels {
   return { below: new Map(), peers: new Map() };
 }
 
-/** Forgets what a removal of `element` changes: the levels and peer counts of its ancestors. */
+/**
+ * Forgets what a removal of `element` changes: the levels and peer counts of its ancestors. Without
+ * a heading at or under it, the levels stand, and so does its parent's peer count (it was no peer,
+ * and its siblings are as they were); above, the parent may turn into a heading's wrapper. Forgotten
+ * at each chrome line between thousands of headings, the count was read again over all of them.
+ */
 function forgetAncestors(element: Element, known: SectionLevels): void {
+  const holdsHeading = topHeadingLevel(element, known.below) > 0;
   for (let node = element.parent; node && isTag(node); node = node.parent) {
-    known.below.delete(node);
-    known.peers.delete(node);
+    if (holdsHeading) known.below.delete(node);
+    if (holdsHeading || node !== element.parent) known.peers.delete(node);
   }
 }
 
@@ -188,7 +199,7 @@ function countPeers(parent: Element, headingName: string, blockName: string, blo
   const level = Number(headingName[1]);
   let peers = 0;
   for (const sibling of parent.children) {
-    if (!isTag(sibling)) continue;
+    if (!isTag(sibling) || sibling.parent !== parent) continue; // past nodes a deferred detach took out
     if (sibling === block || sibling.name === headingName) peers++;
     else if ((sibling.name === blockName || isHeadingWrapper(sibling)) && topHeadingLevel(sibling, below) === level) peers++;
   }
@@ -220,15 +231,33 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
   // Each heading compares its level with every sibling section's (its whole subtree): remember
   // them, and forget an ancestor's at each removal (the only change to the tree here).
   const known = newSectionLevels();
+  // Parents whose `children` still hold blocks taken out (`detachUnsettled`): spliced out one by
+  // one, thousands of chrome lines among kept paragraphs cost each removal the kept siblings after
+  // it. Most verdicts read only the element's own subtree, which the walk has not touched yet; the
+  // few that read its siblings or ancestors (`readsAroundIt`) settle them all first.
+  const unsettled = new Set<ParentNode>();
+  known.settle = () => settleDetached(unsettled);
+  // Each parent whose children were pushed, with the stack's height below them: when the stack is
+  // back to it, the walk is done with the parent's subtree, which is settled then. So only the
+  // ancestors of the element judged hold nodes taken out, after the child on the way down.
+  const leaving: Element[] = [];
+  const heights: number[] = [];
   startSectionsHoldMemo();
   while (stack.length > 0) {
+    while (heights.length > 0 && stack.length <= heights[heights.length - 1]!) {
+      heights.pop();
+      settleParent(leaving.pop()!, unsettled);
+    }
     const element = stack.pop()!;
+    if (unsettled.size > 0 && readsAroundIt(element, contentLists)) settleDetached(unsettled);
     if (dataTags.has(element.name)) continue; // a table cell or code that reads "10000" or a date is data
     if (inlineTags.has(element.name) && isInSentence(element, ownTexts)) continue; // a date link in a sentence stays
     if (headingTags.has(element.name) && isDocumentSection(element, known)) continue;
     if (isDefinitionParagraph(element)) continue; // "See also: size, rows" closing a function's description
     if (element.name === 'li' && element.parent && isTag(element.parent) && isContentList(element.parent, stats, contentLists)) {
       // The item's own text is an entry; a list nested under it is judged on its own.
+      leaving.push(element);
+      heights.push(stack.length);
       for (const child of element.children) if (isTag(child) && listTags.has(child.name)) stack.push(child);
       continue;
     }
@@ -244,14 +273,33 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
         discountStats(element, stats, container);
         forgetAncestors(element, known);
         const parent = element.parent;
-        detach(element);
+        detachUnsettled(element, unsettled);
         clearSectionsHoldMemo(parent);
         continue;
       }
     }
+    leaving.push(element);
+    heights.push(stack.length);
     for (const child of element.children) if (isTag(child)) stack.push(child);
   }
+  settleDetached(unsettled);
   stopSectionsHoldMemo();
+}
+
+/**
+ * True when `removeChromeTexts`' verdict on `element` reads beyond its own subtree what may hold
+ * nodes taken out: a definition's other paragraphs, a list's items (read once per list), a heading's
+ * wrapper or `section` and what is around it. Every other verdict reads the element's stats, text
+ * and children only; a heading standing alone reads its siblings' names and levels (`countPeers`
+ * and `isHeadingWrapper` skip the nodes taken out, the siblings after it are settled) and settles
+ * before it reads a section `div` around it (`SectionLevels.settle`).
+ */
+function readsAroundIt(element: Element, contentLists: Map<Element, boolean>): boolean {
+  const parent = element.parent;
+  if (!parent || !isTag(parent)) return headingTags.has(element.name);
+  if (headingTags.has(element.name)) return parent.name === 'section' || isHeadingWrapper(parent);
+  if (element.name === 'li') return !contentLists.has(parent);
+  return element.name === 'p' && parent.name === 'dd';
 }
 
 /**
@@ -348,7 +396,7 @@ function levelBelow(element: Element, below: Map<Element, number>): number {
   for (const current of childrenFirst(element, below)) {
     let top = 0;
     for (const child of current.children) {
-      if (!isTag(child)) continue;
+      if (!isTag(child) || child.parent !== current) continue; // past nodes a deferred detach took out
       const own = headingLevel(child);
       const under = below.get(child)!;
       if (own > 0 && (top === 0 || own < top)) top = own;
@@ -375,6 +423,7 @@ function isHeadingWrapper(element: Element): boolean {
   let heading: Element | undefined;
   let besideText = 0;
   for (const child of element.children) {
+    if (child.parent !== element) continue; // past nodes a deferred detach took out
     if (isText(child)) {
       if (child.data.trim() !== '') return false; // loose text: a block of its own
       continue;
@@ -1368,12 +1417,22 @@ function flushLinkRun(run: Element[], stats: Map<Element, TextStats>, container:
     for (const element of run) {
       discountStats(element, stats, container);
       forgetTextChildren(element);
-      detach(element);
+      detachUnsettled(element, linkRunParents);
     }
   }
   run.length = 0;
   return removed;
 }
+
+/**
+ * The parent whose runs `removeLinkRuns` took out and left in its `children` until the walk is
+ * done with it (`detachUnsettled`): spliced out one by one, thousands of link runs among kept
+ * paragraphs cost each removal the kept siblings after it. The walk judges each child with
+ * `judging`, so a rule that reads the parent's children or text settles it first (`settleWithin`);
+ * the readers of a parent's first children skip the nodes taken out, which stand before the child
+ * judged in this walk.
+ */
+const linkRunParents = new Set<ParentNode>();
 
 /**
  * The run `removeLinkRuns` collects, one array for the module. An array literal made per call took
@@ -1402,19 +1461,38 @@ function removeLinkRuns(container: Element, stats: Map<Element, TextStats>): voi
   const elements = sharedElements(container);
   startSectionsHoldMemo();
   keepTextChildren(true);
-  for (let parentIndex = -1; parentIndex < elements.length; parentIndex++) {
-    const parent = parentIndex < 0 ? container : elements[parentIndex]!;
-    const children = parent.children;
-    for (let index = 0; index < children.length; index++) {
-      const child = children[index]!;
-      if (isText(child) && child.data.trim() === '') continue;
-      if (isTag(child) && isLinkOnly(child, stats)) run.push(child);
-      else if (run.length > 0) index -= flushLinkRun(run, stats, container); // the run's elements stood before this child
+  deferDetaches(linkRunParents);
+  try {
+    for (let parentIndex = -1; parentIndex < elements.length; parentIndex++) {
+      const parent = parentIndex < 0 ? container : elements[parentIndex]!;
+      const children = parent.children;
+      // A flushed run stays in `children` until the parent is done or a verdict settles it (the
+      // run's nodes stood before the child judged: the index steps back by as many).
+      for (let index = 0; index < children.length; index++) {
+        const child = children[index]!;
+        if (isText(child) && child.data.trim() === '') continue;
+        const length = children.length;
+        const isLinkBlock = isTag(child) && isLinkOnlyJudged(child, stats);
+        index -= length - children.length;
+        if (isLinkBlock) run.push(child);
+        else if (run.length > 0) flushLinkRun(run, stats, container);
+      }
+      if (run.length > 0) flushLinkRun(run, stats, container);
+      settleDetached(linkRunParents);
     }
-    if (run.length > 0) flushLinkRun(run, stats, container);
+  } finally {
+    run.length = 0;
+    deferDetaches(undefined);
+    settleDetached(linkRunParents);
+    keepTextChildren(false);
+    stopSectionsHoldMemo();
   }
-  keepTextChildren(false);
-  stopSectionsHoldMemo();
+}
+
+/** `isLinkOnly`, with `child` named as the element judged (see `linkRunParents`). */
+function isLinkOnlyJudged(child: Element, stats: Map<Element, TextStats>): boolean {
+  judging(child);
+  return isLinkOnly(child, stats);
 }
 
 /** Class/id names of caption blocks. */

@@ -64,8 +64,9 @@ export const documentSectionPeers = 3;
 /** The level of the heading that opens a `section` (its first element with text); 0 if none. */
 export function sectionHeadingLevel(element: Element): number {
   if (element.name !== 'section') return 0;
-  const first = element.children.find(isElementWithText);
-  return first ? headingLevel(first) : 0;
+  // Past nodes a deferred detach took out and left in `children` (their parent is no longer it).
+  for (const child of element.children) if (child.parent === element && isElementWithText(child)) return headingLevel(child);
+  return 0;
 }
 
 /** Two `section`s of one level nested in their parent heading's `section` (as docutils nests them) are a document's sections too. */
@@ -541,6 +542,11 @@ export function detachUnsettled(node: AnyNode, unsettled: Set<ParentNode>): void
 export function settleDetached(unsettled: Set<ParentNode>): void {
   for (const parent of unsettled) settleChildren(parent);
   unsettled.clear();
+}
+
+/** Settles `parent` alone, when `unsettled` holds it (see `settleDetached`). */
+export function settleParent(parent: ParentNode, unsettled: Set<ParentNode>): void {
+  if (unsettled.delete(parent)) settleChildren(parent);
 }
 
 /** Drops from `parent`'s `children` the nodes `detachUnsettled` took out of it. */
