@@ -1430,6 +1430,10 @@ function emptySectionHeadings(container: Element): Set<Element> {
   const next: number[] = [0];
   const underHeading: boolean[] = [false];
   const underLink: boolean[] = [false];
+  // The nearest `section` or `article` around each depth's children, and the level of the first
+  // heading met in each (see `levelInSection`).
+  const sectionOf: (Element | undefined)[] = [undefined];
+  const firstLevels = new Map<Element, number>();
   let depth = 1;
   while (depth > 0) {
     const parentDepth = depth - 1;
@@ -1448,7 +1452,7 @@ function emptySectionHeadings(container: Element): Set<Element> {
       }
       continue;
     }
-    const level = headingLevel(element);
+    const level = levelInSection(headingLevel(element), sectionOf[parentDepth], firstLevels);
     const inHeading = underHeading[parentDepth]!;
     // A permalink widget's own text is inside it too.
     const inLink = underLink[parentDepth]! || isInPageLink(element);
@@ -1461,10 +1465,27 @@ function emptySectionHeadings(container: Element): Set<Element> {
       next[depth] = 0;
       underHeading[depth] = inHeading || level > 0;
       underLink[depth] = inLink;
+      sectionOf[depth] = sectioningTags.has(element.name) ? element : sectionOf[parentDepth];
       depth++;
     }
   }
   return headingsWithoutContent(items, levels);
+}
+
+/**
+ * A heading's level as its `section` or `article` reads it: no heading inside one ranks above the
+ * heading that opens it, since the element's end closes what it opens, not its headings. Erlang
+ * writes a function as `article > h4` with its "Types" as an `h3` further in: read as an `h3`, it
+ * closed the "Exports" `h3` before the first function's text, and "Exports" went as empty.
+ */
+function levelInSection(level: number, section: Element | undefined, firstLevels: Map<Element, number>): number {
+  if (level === 0 || !section) return level;
+  const first = firstLevels.get(section);
+  if (first === undefined) {
+    firstLevels.set(section, level);
+    return level;
+  }
+  return Math.max(level, first);
 }
 
 /**
