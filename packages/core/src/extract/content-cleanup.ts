@@ -454,6 +454,7 @@ const clutterRules: readonly ClutterRule[] = [
   ['headings with linked words', ({ element, density, sums }) => density > 0.4 && isHeadingsWithLinkedWords(element, sums), 'keep'],
   ['name beside its description', ({ element, density, allStats }) => density > 0.4 && isNameBesideDescription(element, allStats), 'keep'],
   ['rows named in plain text', ({ element, density, allStats }) => density > 0.4 && isTableOfNamedRows(soleTableOf(element), allStats), 'keep'],
+  ['titled part of an entry', ({ element, density, allStats }) => density > 0.4 && isTitledPartOfEntry(element, allStats), 'keep'],
   ['mostly links', ({ density }) => density > 0.4, 'remove'],
   ['negative name with links', ({ density, weight }) => weight < 0 && density > negativeNameDensity, 'remove'],
   ['table', ({ element }) => element.name === 'table', 'keep'],
@@ -1260,6 +1261,35 @@ function blocksInHeadings(elements: readonly Element[], stats: Map<Element, Text
     for (const descendant of descendantElements(element)) if (descendant !== element) inside.add(descendant);
   }
   return inside;
+}
+
+/** How many wrappers up from a titled part the entry holding it is looked for. */
+const entryDepth = 2;
+
+/**
+ * True when `element` is a titled part of an entry, or a block of one's body: the part opens with
+ * a short heading that ranks above the heading opening the `section` or `article` around it. A
+ * generated reference writes an entry's fields so (Erlang/OTP's `article > h4` function, whose
+ * "Types" is an `h3` over lines such as `Set = set(Element)`, each mostly links to the types): a
+ * field of the entry, however linked, not a box of links beside the text, whose heading ranks
+ * below the text's.
+ */
+function isTitledPartOfEntry(element: Element, allStats: Map<Element, TextStats>): boolean {
+  if (isTitledPart(element, allStats)) return true;
+  const part = element.parent;
+  return !!part && isTag(part) && firstChildrenWithText(part)[0] !== element && isTitledPart(part, allStats);
+}
+
+function isTitledPart(part: Element, allStats: Map<Element, TextStats>): boolean {
+  const heading = firstChildrenWithText(part)[0];
+  if (!heading || !headingTags.has(heading.name) || (allStats.get(heading)?.text ?? 0) > headingTextMost) return false;
+  let entry = part.parent;
+  for (let depth = 0; depth < entryDepth && entry && isTag(entry); depth++, entry = entry.parent) {
+    if (!sectioningTags.has(entry.name)) continue;
+    const opening = firstChildrenWithText(entry)[0];
+    return !!opening && headingTags.has(opening.name) && headingLevel(opening) > headingLevel(heading);
+  }
+  return false;
 }
 
 /** Blocks that can form a run of stand-alone links ("Read next" lists written as paragraphs). */
