@@ -50,6 +50,11 @@ export interface ChromeRemovalOptions {
 export interface ChromeVerdict {
   kind: 'definitive' | 'layout' | 'layout-class';
   rule: string;
+  /**
+   * A table of contents named as chrome that holds most of its block (`isContentsOfBlock`): removed
+   * from an article's page, kept by the whole-page fallback, where the page has no article shape.
+   */
+  isPageContents?: true;
 }
 
 /** Tags under which a `header`/`aside` is part of the content, not of the site. */
@@ -176,6 +181,59 @@ function isMenuBesideContent(element: Element, stats: TextStats | undefined, pro
   return element.name === 'nav' && linkDensity(stats) >= menuMinimumLinkDensity && prose < menuMaximumProseShare * options.totalProse;
 }
 
+/** A list holding at least this share of the text of the block around it... */
+const contentsShare = 0.5;
+/** ...whose every item holds a link, at this link density or above (a title and a line on each), is that block's table of contents. */
+const contentsMinimumLinkDensity = 0.2;
+
+const listTags: ReadonlySet<string> = new Set(['ul', 'ol', 'dl']);
+const itemTags: ReadonlySet<string> = new Set(['li', 'dt']);
+
+/**
+ * The list that is `element` or one of its children, when every item of it holds link text: read
+ * from the stats, not by a walk into each item (nested lists of lists would walk their depth again
+ * at each level).
+ */
+function isListOfLinks(element: Element, stats: Map<Element, TextStats>): boolean {
+  const list = listTags.has(element.name) ? element : element.children.find((child): child is Element => isTag(child) && listTags.has(child.name));
+  if (!list) return false;
+  let items = 0;
+  for (const item of list.children) {
+    if (!isTag(item) || !itemTags.has(item.name)) continue;
+    if ((stats.get(item)?.linkText ?? 0) === 0) return false;
+    items++;
+  }
+  return items > 0;
+}
+
+/**
+ * A table of contents that may be the page: a list of links holding most of the text of the block
+ * around it, a block on the path to the title or the content anchors. DocBook writes a chapter's or
+ * a reference's page as its title, maybe an introduction, and a `div.toc` listing the pages below
+ * (PostgreSQL's chapter pages, gtk-doc's `rn01.html`); without it the page is its title. Only a
+ * class name condemns one so (a `nav` or an `aside` is the site's whatever it holds), and the
+ * verdict is kept for the whole-page fallback alone: on a page with an article, a list that holds
+ * most of the article's block is a box of links beside a short text.
+ */
+function isContentsOfBlock(element: Element, stats: TextStats | undefined, options: ChromeRemovalOptions): boolean {
+  if (linkDensity(stats) < contentsMinimumLinkDensity) return false;
+  const block = guardedBlockOf(element, options.protectedElements);
+  const blockText = block ? (options.stats.get(block)?.text ?? 0) : 0;
+  return blockText > 0 && (stats?.text ?? 0) >= contentsShare * blockText && isListOfLinks(element, options.stats);
+}
+
+/** How many wrappers up from a table of contents the block around it is looked for (PostgreSQL's part pages: `div.part > div.partintro > div.toc`). */
+const contentsBlockDepth = 2;
+
+/** The nearest ancestor of `element`, a few levels up, on the path to the title or the content anchors. */
+function guardedBlockOf(element: Element, protectedElements: ReadonlySet<Element>): Element | undefined {
+  let block = element.parent;
+  for (let depth = 0; depth < contentsBlockDepth && block && isTag(block); depth++, block = block.parent) {
+    if (protectedElements.has(block)) return block;
+  }
+  return undefined;
+}
+
 function isSpared(element: Element, verdict: ChromeVerdict, options: ChromeRemovalOptions): boolean {
   if (verdict.kind === 'definitive') return false;
   const prose = options.prose.get(element) ?? 0;
@@ -200,7 +258,10 @@ export function removeChrome(root: ParentNode, options: ChromeRemovalOptions): [
     const element = stack.pop()!;
     const verdict = options.protectedElements.has(element) ? undefined : chromeVerdict(element, options.useClassHints);
     if (verdict && !isSpared(element, verdict, options)) {
-      removed.push([element, verdict]);
+      removed.push([
+        element,
+        verdict.rule.startsWith('class:') && isContentsOfBlock(element, options.stats.get(element), options) ? { ...verdict, isPageContents: true } : verdict,
+      ]);
       discountStats(element, options.stats, root);
       continue;
     }

@@ -503,6 +503,7 @@ const clutterRules: readonly ClutterRule[] = [
   ['headings with linked words', ({ element, density, sums }) => density > 0.4 && isHeadingsWithLinkedWords(element, sums), 'keep'],
   ['name beside its description', ({ element, density, allStats }) => density > 0.4 && isNameBesideDescription(element, allStats), 'keep'],
   ['rows named in plain text', ({ element, density, allStats }) => density > 0.4 && isTableOfNamedRows(soleTableOf(element), allStats), 'keep'],
+  ['titled part of an entry', ({ element, density, allStats }) => density > 0.4 && isTitledPartOfEntry(element, allStats), 'keep'],
   ['mostly links', ({ density }) => density > 0.4, 'remove'],
   ['negative name with links', ({ density, weight }) => weight < 0 && density > negativeNameDensity, 'remove'],
   ['table', ({ element }) => element.name === 'table', 'keep'],
@@ -1378,6 +1379,35 @@ function blocksInHeadings(elements: readonly Element[], stats: Map<Element, Text
   return inside;
 }
 
+/** How many wrappers up from a titled part the entry holding it is looked for. */
+const entryDepth = 2;
+
+/**
+ * True when `element` is a titled part of an entry, or a block of one's body: the part opens with
+ * a short heading that ranks above the heading opening the `section` or `article` around it. A
+ * generated reference writes an entry's fields so (Erlang/OTP's `article > h4` function, whose
+ * "Types" is an `h3` over lines such as `Set = set(Element)`, each mostly links to the types): a
+ * field of the entry, however linked, not a box of links beside the text, whose heading ranks
+ * below the text's.
+ */
+function isTitledPartOfEntry(element: Element, allStats: Map<Element, TextStats>): boolean {
+  if (isTitledPart(element, allStats)) return true;
+  const part = element.parent;
+  return !!part && isTag(part) && firstChildrenWithText(part)[0] !== element && isTitledPart(part, allStats);
+}
+
+function isTitledPart(part: Element, allStats: Map<Element, TextStats>): boolean {
+  const heading = firstChildrenWithText(part)[0];
+  if (!heading || !headingTags.has(heading.name) || (allStats.get(heading)?.text ?? 0) > headingTextMost) return false;
+  let entry = part.parent;
+  for (let depth = 0; depth < entryDepth && entry && isTag(entry); depth++, entry = entry.parent) {
+    if (!sectioningTags.has(entry.name)) continue;
+    const opening = firstChildrenWithText(entry)[0];
+    return !!opening && headingTags.has(opening.name) && headingLevel(opening) > headingLevel(heading);
+  }
+  return false;
+}
+
 /** Blocks that can form a run of stand-alone links ("Read next" lists written as paragraphs). */
 const linkRunTags: ReadonlySet<string> = new Set(['p', 'div', 'h2', 'h3', 'h4', 'h5', 'h6', 'section']);
 /** A block is a stand-alone link when at least this share of its text is link text. */
@@ -1575,6 +1605,10 @@ function emptySectionHeadings(container: Element): Set<Element> {
   const next: number[] = [0];
   const underHeading: boolean[] = [false];
   const underLink: boolean[] = [false];
+  // The nearest `section` or `article` around each depth's children, and the level of the first
+  // heading met in each (see `levelInSection`).
+  const sectionOf: (Element | undefined)[] = [undefined];
+  const firstLevels = new Map<Element, number>();
   let depth = 1;
   while (depth > 0) {
     const parentDepth = depth - 1;
@@ -1593,7 +1627,7 @@ function emptySectionHeadings(container: Element): Set<Element> {
       }
       continue;
     }
-    const level = headingLevel(element);
+    const level = levelInSection(headingLevel(element), sectionOf[parentDepth], firstLevels);
     const inHeading = underHeading[parentDepth]!;
     // A permalink widget's own text is inside it too.
     const inLink = underLink[parentDepth]! || isInPageLink(element);
@@ -1606,10 +1640,27 @@ function emptySectionHeadings(container: Element): Set<Element> {
       next[depth] = 0;
       underHeading[depth] = inHeading || level > 0;
       underLink[depth] = inLink;
+      sectionOf[depth] = sectioningTags.has(element.name) ? element : sectionOf[parentDepth];
       depth++;
     }
   }
   return headingsWithoutContent(items, levels);
+}
+
+/**
+ * A heading's level as its `section` or `article` reads it: no heading inside one ranks above the
+ * heading that opens it, since the element's end closes what it opens, not its headings. Erlang
+ * writes a function as `article > h4` with its "Types" as an `h3` further in: read as an `h3`, it
+ * closed the "Exports" `h3` before the first function's text, and "Exports" went as empty.
+ */
+function levelInSection(level: number, section: Element | undefined, firstLevels: Map<Element, number>): number {
+  if (level === 0 || !section) return level;
+  const first = firstLevels.get(section);
+  if (first === undefined) {
+    firstLevels.set(section, level);
+    return level;
+  }
+  return Math.max(level, first);
 }
 
 /**

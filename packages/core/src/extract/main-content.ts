@@ -231,7 +231,8 @@ function takeRemovedPositions(chrome: ChromeRemoval): RemovedPositions | undefin
   let result: RemovedPositions | undefined;
   if (replayable) {
     const gone = new Set<Element>();
-    for (const [element] of removed) gone.add(element);
+    // A table of contents that may be the page stays in it (see `isPageContents`).
+    for (const [element, verdict] of removed) if (!verdict.isPageContents) gone.add(element);
     const positions: number[] = [];
     for (let index = 0; index < elements.length; index++) if (gone.has(elements[index]!)) positions.push(index);
     result = { elementCount: elements.length, positions };
