@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rstTruth } from './rst.js';
-import { featuresOfMarkdown } from './score.js';
+import { featuresOfHtml, featuresOfMarkdown } from './score.js';
 
 // Sphinx's imgmath writes each formula as a PNG whose alt is its LaTeX (sympy's pages); docutils
 // gives an image without `:alt:` its own address as alt (astropy's plot figures).
@@ -18,5 +18,13 @@ describe('image alt text in the Sphinx text score', () => {
     const truth = rstTruth(source);
     expect(truth.text).toContain('Robust fit of a noisy line');
     expect(truth.text).not.toContain('robust.png');
+  });
+});
+
+describe('code blocks in an HTML truth', () => {
+  it('counts a pre inside a pre once, as the outer block', () => {
+    // gi-docgen: `pre > code > div.highlight > pre`, one block on the page.
+    const html = '<pre><code><div class="highlight"><pre><span>struct</span> GtkTextIter {\n}\n</pre></div></code></pre>';
+    expect([...featuresOfHtml(html).code.entries()]).toEqual([['\u0000struct GtkTextIter {\n}', 1]]);
   });
 });

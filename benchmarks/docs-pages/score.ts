@@ -87,11 +87,15 @@ export function featuresOfHtml(html: string, options: FeatureOptions = {}): Feat
     text: '',
   };
   const document = parseDocument(html, { decodeEntities: true });
-  const walk = (node: AnyNode): void => {
+  // `inPre`: under a code block, a `pre` is part of it, not a second block: gi-docgen writes
+  // `pre > code > div.highlight > pre`, one block on the page, which was counted twice.
+  const walk = (node: AnyNode, inPre = false): void => {
     if (!isTag(node)) return;
     const element = node as Element;
     const name = element.name;
-    if (/^h[1-6]$/.test(name)) add(features.headings, `${name} ${normalize(textOf(element))}`);
+    if (inPre && name === 'pre') {
+      // Read as the block's text, nothing more.
+    } else if (/^h[1-6]$/.test(name)) add(features.headings, `${name} ${normalize(textOf(element))}`);
     else if (name === 'li') add(features.lists, normalize(textOf(element)).slice(0, 200));
     else if (name === 'td' || name === 'th') add(features.tables, normalize(textOf(element)));
     else if (name === 'pre') {
@@ -100,9 +104,9 @@ export function featuresOfHtml(html: string, options: FeatureOptions = {}): Feat
       add(features.code, `${language}\u0000${textOf(element).replace(/\n+$/, '')}`);
     } else if (name === 'a' && element.attribs.href) add(features.links, `${normalize(textOf(element))} -> ${resolve(element.attribs.href)}`);
     else if (name === 'em' || name === 'strong') add(features.emphasis, normalize(textOf(element)));
-    element.children.forEach(walk);
+    for (const child of element.children) walk(child, inPre || name === 'pre');
   };
-  document.children.forEach(walk);
+  for (const node of document.children) walk(node);
   features.text = normalize(entityDecode(document.children.map((node) => textOf(node, options.readsImageAlt)).join(' ')));
   return features;
 }

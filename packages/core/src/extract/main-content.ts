@@ -30,6 +30,7 @@ import {
   elementOf,
   firstElement,
   forgetHintNames,
+  headingTags,
   hintText,
   isWithin,
   pruneTree,
@@ -318,10 +319,18 @@ function extractOnce(source: PageSource, titles: string[], summaries: string[], 
   // The summary block is found before chrome removal, which may take it (a `teaser` class).
   let summary: Element | undefined;
   const summaryAncestors: Element[] = [];
+  let isTitleBlock = false;
   const { body, heading, elements, remaining, stats, hintsMattered, chrome } = cleanedBody(source, useClassHints, (root, elements) => {
     summary = findSummaryBlock(root, summaries);
     for (let node = summary?.parent; node && isTag(node); node = node.parent) summaryAncestors.push(node);
-    return findTitleHeading(root, titles, elements);
+    const title = findTitleHeading(root, titles, elements);
+    // A title block (Doxygen's `div.title`) is the page's heading, and is made one before the
+    // rules read the page: no class name removes it, and it is written as a heading.
+    if (title && !headingTags.has(title.name)) {
+      title.name = 'h1';
+      isTitleBlock = true;
+    }
+    return title;
   });
   const { scores, prose, root: scoredRoot, tail } = scoreContent(body, stats, remaining);
   const pageProse = totalOf(body, prose);
@@ -338,7 +347,10 @@ function extractOnce(source: PageSource, titles: string[], summaries: string[], 
   const isCut = trimAfterSoleArticle(container, article, prose) || isTailCut;
   // Before the edge trim, whose author-box rule takes the name's heading and leaves the bio.
   removeAuthorBoxes(container, stats);
-  const isTrimmed = trimArticleEdges(container, heading, stats) || isCut;
+  // The edges are read against a title heading: a title block's next lines are not a byline
+  // (Doxygen's `#include <SDL_locale.h>` under its `div.title`).
+  const titleHeading = heading && headingTags.has(heading.name) ? heading : undefined;
+  const isTrimmed = trimArticleEdges(container, titleHeading, stats) || isCut;
   const isMeasured = parts.length === 1 && !isTrimmed && !hasLinkAncestor(container);
   const cleanup: CleanupOptions = isMeasured ? { useClassHints, stats } : { useClassHints };
   cleanContent(container, cleanup);

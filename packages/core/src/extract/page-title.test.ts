@@ -29,6 +29,23 @@ describe('findTitleHeading', () => {
     expect(titleOf(node)).toBe('15.3.3.11 Light Properties');
     expect(titleOf('<head><title>Home</title></head><h2>A heading that stands alone</h2>')).toBeUndefined();
   });
+
+  it('takes the one block of plain text that says the title when the page has no h1', () => {
+    // Doxygen: `div.header > div.headertitle > div.title`, the jump links beside it.
+    const doxygen =
+      '<head><title>SDL: SDL_Locale Struct Reference</title></head><div class="header"><div class="summary"><a href="#pub-attribs">Data Fields</a></div>' +
+      '<div class="headertitle"><div class="title">SDL_Locale Struct Reference</div></div></div><div class="contents"><h2>Data Fields</h2></div>';
+    expect(titleOf(doxygen)).toBe('SDL_Locale Struct Reference');
+    // Not a link (a breadcrumb's last item), not a block holding others, not one of two.
+    expect(titleOf('<head><title>Quiet rivers</title></head><div><a href="/r">Quiet rivers</a></div><h2>Other</h2>')).toBeUndefined();
+    expect(titleOf('<head><title>Quiet rivers north</title></head><div>Quiet rivers <div>north</div></div>')).toBeUndefined();
+    expect(titleOf('<head><title>Quiet rivers</title></head><div>Quiet rivers</div><p>Quiet rivers</p>')).toBeUndefined();
+    // Words the title does not have, or too few of its words.
+    expect(titleOf('<head><title>Quiet rivers</title></head><div>Quiet rivers of the north</div>')).toBeUndefined();
+    expect(titleOf('<head><title>Quiet rivers of the north and south</title></head><div>Rivers</div>')).toBeUndefined();
+    // A page with an h1 is titled by it or by none.
+    expect(titleOf('<head><title>Quiet rivers</title></head><h1>Home</h1><h1>Other</h1><div>Quiet rivers</div>')).toBeUndefined();
+  });
 });
 
 describe('opensWithOwnTitle', () => {

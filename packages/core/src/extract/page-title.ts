@@ -1,11 +1,13 @@
 /**
  * Finds the page's title heading: the `h1` whose words best match the document title
- * (`og:title`, `twitter:title`, `<title>`), else the only `h1` with a real text. The extractor puts
+ * (`og:title`, `twitter:title`, `<title>`), else the only `h1` with a real text, else, on a page
+ * with no `h1`, the one block of plain text that says the title (a title block). The extractor puts
  * it back on top of the content when the content root does not already hold it.
  */
 import type { Document, Element, ParentNode } from 'domhandler';
+import { isTag } from 'domhandler';
 import { getAttributeValue } from 'domutils';
-import { collapsedText, descendantElements, firstElement, headingLevel, headingTags } from './dom-tools.js';
+import { collapsedText, descendantElements, firstElement, headingLevel, headingTags, inlineTags } from './dom-tools.js';
 
 const tokenPattern = /[\p{L}\p{N}]+/gu;
 /** Share of a heading's words that must occur in the document title. */
@@ -68,9 +70,51 @@ export function findTitleHeading(root: ParentNode, titles: string[], elements = 
     }
   }
   if (best) return best;
-  if (h1s.length === 0) return undefined;
+  if (h1s.length === 0) return titleBlock(elements, titleTokens);
   const [only] = headings;
   return headings.length === 1 && only && collapsedText(only).length >= 10 ? only : undefined;
+}
+
+/** Tags a title block is written in: a division or a paragraph of its own. */
+const titleBlockTags: ReadonlySet<string> = new Set(['div', 'p']);
+/** Share of the declared title's words a title block says (the rest name the site). */
+const titleBlockCoverage = 0.5;
+
+/**
+ * The block that titles a page with no `h1` in a `div` of text, when exactly one does: every word
+ * of it occurs in the declared title, and it says at least half of the title's words. Doxygen
+ * writes its title so (`<div class="header"><div class="headertitle"><div class="title">SDL_Rect
+ * Struct Reference</div></div></div>` under "SDL: SDL_Rect Struct Reference"), as does a page
+ * builder that styles a `div` as the headline. More than one such block (a title repeated in a
+ * breadcrumb's last item and in the headline) names none: which is the title is not known.
+ */
+function titleBlock(elements: Element[], titleTokens: Set<string>): Element | undefined {
+  if (titleTokens.size === 0) return undefined;
+  // The elements holding a block or a link, marked from the last up (children come after their
+  // parent in document order): a block holding no block is read once, so the reads add up to the
+  // page's text. And those in a link, marked from the first down: said by a link, a title names
+  // another page (a breadcrumb's, a menu's).
+  const holdsBlockOrLink = new Set<Element>();
+  const linked = new Set<Element>();
+  for (const element of elements) {
+    const parent = element.parent;
+    if (element.name === 'a' || (parent && isTag(parent) && linked.has(parent))) linked.add(element);
+  }
+  for (let index = elements.length - 1; index >= 0; index--) {
+    const element = elements[index]!;
+    if ((!inlineTags.has(element.name) || element.name === 'a' || holdsBlockOrLink.has(element)) && element.parent && isTag(element.parent))
+      holdsBlockOrLink.add(element.parent);
+  }
+  let found: Element | undefined;
+  for (const element of elements) {
+    if (!titleBlockTags.has(element.name) || holdsBlockOrLink.has(element) || linked.has(element)) continue;
+    const words = tokens(collapsedText(element));
+    if (words.length === 0 || !words.every((word) => titleTokens.has(word))) continue;
+    if (new Set(words).size < titleBlockCoverage * titleTokens.size) continue;
+    if (found) return undefined;
+    found = element;
+  }
+  return found;
 }
 
 const isTitledHeading = (element: Element): boolean => headingTags.has(element.name) && collapsedText(element) !== '';
