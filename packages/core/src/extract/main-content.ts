@@ -10,6 +10,7 @@
  *   -> clean inside (chrome phrases, chrome sections, link lists)
  *   -> put the page's declared summary (standfirst) and the title h1 on top
  *   -> too little text? retry without class/id names; still too little? whole page, cleaned
+ *      (without the keyboard navigation at its edges)
  * ```
  */
 import type { AnyNode, Document, Element, ParentNode } from 'domhandler';
@@ -36,6 +37,7 @@ import {
   pruneTree,
   remainingElements,
 } from './dom-tools.js';
+import { removeEdgeNavigation } from './edge-navigation.js';
 import { fallbackContent } from './main-landmark.js';
 import { isNonContent } from './page-preparation.js';
 import { styleHiddenElements } from './page-styles.js';
@@ -466,5 +468,6 @@ function extractFrom(source: PageSource): MainContentResult {
   if (relaxedChrome) takeRemovedPositions(relaxedChrome);
   const body = cleanedBodyAgain(source, removed);
   const page = elementOf('div', [...body.children]);
+  removeEdgeNavigation(page);
   return { document: documentOf([fallbackContent(page, measureTotalText)]), isFallback: true };
 }
