@@ -266,6 +266,9 @@ function clearOne(node: Element): void {
 export function forgetRemovalOf(element: Element): void {
   const parent = element.parent;
   if (!sectionsHoldMemo || !parent || !isTag(parent)) return;
+  // Nothing remembered yet (no section asked): nothing to forget, and no walk up a deep chain of
+  // ancestors for each removal (nested lists 512 deep: a sixth of the page's time).
+  if (sectionsHoldMemo.size === 0 && sectionPeersMemo?.size === 0 && lengthMemo?.size === 0) return;
   const isFilled = element.children.length > 0;
   const hasText = isFilled && hasCollapsedText(element);
   if (hasText || !keepsParentAnswers(element, parent)) dropAnswers(parent);
