@@ -42,6 +42,7 @@ import { removePictureLabels } from './picture-labels.js';
 import {
   clearSectionsHoldMemo,
   forgetRemovalOf,
+  forgetSiblingsRemoval,
   sectionBlockLevel,
   sectionPeerCount,
   sectionsHoldParent,
@@ -1442,8 +1443,9 @@ function isLinkOnly(element: Element, stats: Map<Element, TextStats>): boolean {
 function flushLinkRun(run: Element[], stats: Map<Element, TextStats>, container: Element): number {
   const removed = run.length >= 2 || (run.length === 1 && outboundLinkCount(run[0]!) >= 2) ? run.length : 0;
   if (removed > 0) {
-    // The run's elements are siblings: the answers about their parent and its ancestors go.
-    clearSectionsHoldMemo(run[0]!.parent);
+    // The run's elements are siblings: the answers about their parent and its ancestors go, but
+    // for the peer counts of those whose child keeps its section level.
+    forgetSiblingsRemoval(run);
     for (const element of run) {
       discountStats(element, stats, container);
       forgetTextChildren(element);

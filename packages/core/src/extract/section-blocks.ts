@@ -201,6 +201,60 @@ export function clearSectionsHoldMemo(parent?: ParentNode | null): void {
 }
 
 /**
+ * Before the siblings `removed` are taken out (a link run, `removeLinkRuns`): the answers about
+ * their parent and its ancestors go as in `clearSectionsHoldMemo`, but for an ancestor's peer
+ * counts while the child on the way down keeps its section level (`mayChangeLevel`): a count reads
+ * only its children's levels. Cleared too, a page of thousands of `section`s, each losing a run
+ * of links after its heading, had their parent's children counted again at each next section's
+ * verdict (1 MB, 2.9 s). The sums go still: a run taken out of a section `div` after its heading
+ * can leave it holding only its heading, which makes the block after it that section's body
+ * (`isInSections`). The ancestors above the parent hold no node a deferred detach left (the walk
+ * settles each parent when done with it); the parent may, and is read past them.
+ */
+export function forgetSiblingsRemoval(removed: readonly Element[]): void {
+  const parent = removed[0]?.parent;
+  if (!sectionsHoldMemo || !parent || !isTag(parent)) return;
+  let isFilled = false;
+  let hasText = false;
+  for (const element of removed) {
+    if (element.children.length === 0) continue;
+    isFilled = true;
+    if (!hasText && hasCollapsedText(element)) hasText = true;
+  }
+  const removedSet = new Set<Element>(removed);
+  let keepsLevel = !removesLevelChild(parent, removedSet, isFilled, hasText);
+  clearOne(parent);
+  let inner: Element = parent;
+  for (let node = parent.parent; node && isTag(node); node = node.parent) {
+    sectionsHoldMemo.delete(node);
+    changedLengths?.delete(node);
+    lengthMemo?.delete(node);
+    if (!keepsLevel) sectionPeersMemo?.delete(node);
+    keepsLevel = !mayChangeLevel(node, inner, isFilled, hasText);
+    inner = node;
+  }
+}
+
+/** `mayChangeLevel` for `block` losing the children in `removed` (past nodes a deferred detach left in its `children`). */
+function removesLevelChild(block: Element, removed: ReadonlySet<Element>, isFilled: boolean, hasText: boolean): boolean {
+  if (block.name === 'div') {
+    const first = isFilled ? firstFilledChild(block) : undefined;
+    return !!first && removed.has(first);
+  }
+  if (block.name !== 'section' || !hasText) return false;
+  for (const child of block.children) if (child.parent === block && isElementWithText(child)) return removed.has(child);
+  return false;
+}
+
+/** Forgets every answer about `node`'s children and its own length. */
+function clearOne(node: Element): void {
+  sectionsHoldMemo?.delete(node);
+  changedLengths?.delete(node);
+  sectionPeersMemo?.delete(node);
+  lengthMemo?.delete(node);
+}
+
+/**
  * Before `element` is taken out: forgets what its removal changes. Its parent loses a child, so
  * the answers about the parent go. Above, an ancestor's peer count and sections' share stand
  * while the child on the way down keeps its section level (the removal does not reach the first
@@ -212,6 +266,9 @@ export function clearSectionsHoldMemo(parent?: ParentNode | null): void {
 export function forgetRemovalOf(element: Element): void {
   const parent = element.parent;
   if (!sectionsHoldMemo || !parent || !isTag(parent)) return;
+  // Nothing remembered yet (no section asked): nothing to forget, and no walk up a deep chain of
+  // ancestors for each removal (nested lists 512 deep: a sixth of the page's time).
+  if (sectionsHoldMemo.size === 0 && sectionPeersMemo?.size === 0 && lengthMemo?.size === 0) return;
   const isFilled = element.children.length > 0;
   const hasText = isFilled && hasCollapsedText(element);
   if (hasText || !keepsParentAnswers(element, parent)) dropAnswers(parent);
