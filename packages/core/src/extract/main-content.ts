@@ -351,7 +351,7 @@ function extractOnce(source: PageSource, titles: string[], summaries: string[], 
   removeAuthorBoxes(container, stats);
   // The edges are read against a title heading: a title block's next lines are not a byline
   // (Doxygen's `#include <SDL_locale.h>` under its `div.title`).
-  const titleHeading = heading && headingTags.has(heading.name) ? heading : undefined;
+  const titleHeading = isTitleBlock ? undefined : heading;
   const isTrimmed = trimArticleEdges(container, titleHeading, stats) || isCut;
   const isMeasured = parts.length === 1 && !isTrimmed && !hasLinkAncestor(container);
   const cleanup: CleanupOptions = isMeasured ? { useClassHints, stats } : { useClassHints };

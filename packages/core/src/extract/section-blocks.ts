@@ -307,7 +307,7 @@ function keepsParentAnswers(element: Element, parent: Element): boolean {
   if (changedLengths?.get(parent)?.has(element)) return false;
   let previous = element.prev;
   while (previous && !isTag(previous)) previous = previous.prev;
-  return !previous || previous.name !== 'div' || sectionBlockLevel(previous) === 0 || !holdsOnlyHeading(previous);
+  return previous?.name !== 'div' || sectionBlockLevel(previous) === 0 || !holdsOnlyHeading(previous);
 }
 
 /** Forgets every answer about `node`'s children. */
