@@ -22,6 +22,13 @@ describe('code written one division per line', () => {
     expect(markdownOf(html)).toBe('```\n{\n  a = 1;\n}\n```');
   });
 
+  it('leaves out the gutter of its lines when blocks without numbers follow them (hover tooltips)', () => {
+    const html =
+      '<div><div><span>1</span>{</div><div><span>2</span>  a = 1;</div><div><span>3</span>}</div>' +
+      '<div class="tip"><div>a</div><div>The variable.</div></div></div>';
+    expect(markdownOf(html)).toBe('```\n{\n  a = 1;\n}\n```\n\na\n\nThe variable.');
+  });
+
   it('keeps divisions that do not read as code as blocks: no indentation, all indented, indented by no-break spaces, one line, lines broken inside', () => {
     expect(markdownOf('<div><div>12 High Street</div><div>Springfield</div></div>')).toBe('12 High Street\n\nSpringfield');
     expect(markdownOf('<div><div>  a</div><div>  b</div></div>')).toBe('a\n\nb');

@@ -1,4 +1,4 @@
-import type { Element } from 'domhandler';
+import { Element } from 'domhandler';
 import { lineCodeRun } from '../html/line-code.js';
 import { renderPlainBlock } from './block-rules.js';
 import { collectCodeText, writeCode } from './code-blocks.js';
@@ -9,7 +9,7 @@ import { cleanCodeText } from './whitespace.js';
 
 /**
  * `<div>`: a code block when it opens with a run of line divisions that reads as code
- * (`lineCodeRun`: Doxygen's `div.fragment > div.line`), less its line-number gutter as in a `pre`;
+ * (`lineCodeRun`: Doxygen's `div.fragment > div.line`), less the line-number gutter of its lines as in a `pre`;
  * what follows the run is converted as usual. Any other division is a plain block.
  */
 export function renderDivision(element: Element, converter: MarkdownConverter): void {
@@ -18,7 +18,9 @@ export function renderDivision(element: Element, converter: MarkdownConverter): 
     renderPlainBlock(element, converter);
     return;
   }
-  const gutter = lineNumberGutter(element);
+  // The gutter is read on the run's lines alone: what follows them (Doxygen's hover tooltips, or a
+  // division nested thousands deep) is not code, and reading it at every level costs its size each time.
+  const gutter = lineNumberGutter(new Element('div', {}, lines));
   const code = cleanCodeText(lines.map((line) => collectCodeText(line, gutter).text).join('\n'));
   if (code !== '') writeCode(code, languageFromClass(element.attribs.class ?? '', true), converter);
   const last = lines[lines.length - 1]!;
