@@ -105,10 +105,16 @@ function titleBlock(elements: Element[], titleTokens: Set<string>): Element | un
     if ((!inlineTags.has(element.name) || element.name === 'a' || holdsBlockOrLink.has(element)) && element.parent && isTag(element.parent))
       holdsBlockOrLink.add(element.parent);
   }
+  // A block longer than twice the title's words (with a space each) cannot say only them: its text
+  // is not split into words (a page's paragraphs would be, each time the page is read).
+  let longest = 0;
+  for (const token of titleTokens) longest += token.length + 1;
   let found: Element | undefined;
   for (const element of elements) {
     if (!titleBlockTags.has(element.name) || holdsBlockOrLink.has(element) || linked.has(element)) continue;
-    const words = tokens(collapsedText(element));
+    const text = collapsedText(element);
+    if (text.length > 2 * longest) continue;
+    const words = tokens(text);
     if (words.length === 0 || !words.every((word) => titleTokens.has(word))) continue;
     if (new Set(words).size < titleBlockCoverage * titleTokens.size) continue;
     if (found) return undefined;
