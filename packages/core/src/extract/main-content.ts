@@ -9,6 +9,7 @@
  *   -> trim the article's edges (link lists before the title, teasers and addresses after the text)
  *   -> clean inside (chrome phrases, chrome sections, link lists)
  *   -> put the page's declared summary (standfirst) and the title h1 on top
+ *   -> drop a repeat of that title before the text (repeated-title.ts)
  *   -> too little text? retry without class/id names; still too little? whole page, cleaned
  *      (without the keyboard navigation at its edges)
  * ```
@@ -46,6 +47,7 @@ import { declaredSummaries, findSummaryBlock } from './page-summary.js';
 import { declaredTitles, findTitleHeading, opensWithOwnTitle } from './page-title.js';
 import { includeSiblings } from './sibling-inclusion.js';
 import { preferSoleArticle, soleArticleOf, trimAfterSoleArticle } from './sole-article.js';
+import { dropRepeatedTitle } from './repeated-title.js';
 import { titleLead } from './title-lead.js';
 import { titleSection } from './title-section.js';
 import { type TextStats, measureProse, measureText, measureTotalText } from './text-stats.js';
@@ -360,8 +362,9 @@ function extractOnce(source: PageSource, titles: string[], summaries: string[], 
   const chosenParts = [...parts];
   const isSummaryAttached = attachSummary(container, chosenParts, summary, summaryAncestors, heading, elements);
   const isTitleAttached = attachTitle(container, chosenParts[0]!, heading, elements, body, titles);
-  // The content's text from the body's stats when the cleanup kept them and nothing was added since.
-  const keptText = cleanup.isStatsKept && !isSummaryAttached && !isTitleAttached ? stats.get(container)?.text : undefined;
+  const isRepeatDropped = dropRepeatedTitle(container);
+  // The content's text from the body's stats when the cleanup kept them and nothing was added or taken since.
+  const keptText = cleanup.isStatsKept && !isSummaryAttached && !isTitleAttached && !isRepeatDropped ? stats.get(container)?.text : undefined;
   const text = keptText ?? measureTotalText(container);
   return { content: container, text, foundText, contentProse, pageProse, hintsMattered: hintsMattered || cleanup.hintsMattered === true, chrome };
 }
