@@ -9,7 +9,7 @@
  */
 import type { AnyNode, Element } from 'domhandler';
 import { isTag, isText } from 'domhandler';
-import { collapsedText, detach, firstElement, hasOwnText, headingTags, isWithin } from './dom-tools.js';
+import { collapsedText, detach, hasOwnText, headingTags } from './dom-tools.js';
 
 /** A block with at least this many characters is the text's prose: nothing after it is read. */
 const proseMinimumText = 100;
@@ -42,30 +42,38 @@ export function dropRepeatedTitle(container: Element): boolean {
   let titleWords = '';
   let blocks = 0;
   let repeat: Element[] | undefined;
-  firstElement(container, (element) => {
-    if (title && isWithin(element, title)) return false;
+  // Document order, the title's own subtree not entered (an ancestor test per element would cost
+  // the depth of the tree at each of them).
+  const stack: AnyNode[] = [...container.children].reverse();
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    if (!isTag(element)) continue;
     if (!title) {
       if (element.name === 'h1') {
         title = element;
         titleWords = wordsOf(collapsedText(element));
-        return titleWords.split(' ').length < titleMinimumWords;
+        if (titleWords.split(' ').length < titleMinimumWords) return false;
+        continue;
       }
       // Text before the title: the content does not open with it.
-      return hasOwnText(element) || headingTags.has(element.name);
+      if (hasOwnText(element) || headingTags.has(element.name)) return false;
+    } else {
+      if (headingTags.has(element.name)) {
+        if (wordsOf(collapsedText(element)) === titleWords) repeat = [element];
+        break;
+      }
+      const bold = leadingBoldLine(element);
+      if (bold && wordsOf(collapsedText(bold[0])) === titleWords) {
+        repeat = bold;
+        break;
+      }
+      if (hasOwnText(element)) {
+        blocks += 1;
+        if (blocks > blocksBetweenMaximum || collapsedText(element).length >= proseMinimumText) break;
+      }
     }
-    if (headingTags.has(element.name)) {
-      if (wordsOf(collapsedText(element)) === titleWords) repeat = [element];
-      return true;
-    }
-    const bold = leadingBoldLine(element);
-    if (bold && wordsOf(collapsedText(bold[0])) === titleWords) {
-      repeat = bold;
-      return true;
-    }
-    if (!hasOwnText(element)) return false;
-    blocks += 1;
-    return blocks > blocksBetweenMaximum || collapsedText(element).length >= proseMinimumText;
-  });
+    for (let index = element.children.length - 1; index >= 0; index--) stack.push(element.children[index]!);
+  }
   if (!repeat) return false;
   for (const node of repeat) detach(node);
   return true;
