@@ -210,6 +210,12 @@ function proseHolders(root: Element, stats: Map<Element, TextStats>, elements: F
 
 /** The shape of a teaser item: tag and class. */
 const shapeOf = (element: Element): string => `${element.name} ${element.attribs.class ?? ''}`;
+/** The structure of a teaser item: its tag and its children's tags. */
+const structureOf = (element: Element): string =>
+  `${element.name}>${element.children
+    .filter(isTag)
+    .map((child) => child.name)
+    .join(' ')}`;
 
 /**
  * A heading that links to a place in this page (its permalink, Sphinx's link back to the
@@ -492,18 +498,75 @@ function trimAuthorBoxes(flow: Element, stats: Map<Element, TextStats>, holders:
   detachEach([...boxes]);
 }
 
-function trimAfterProse(flow: Element, stats: Map<Element, TextStats>, holders: Set<Element>, depth = 0): void {
+/**
+ * True when most element children of `element` that hold text are cards of one structure (the same
+ * tags below, whatever their classes: a CMS classes each story's card with its own id,
+ * `post-264244`), each a teaser with a linked picture. The picture sets a row of stories apart from
+ * a reference page's entries, which also pair a linked name with a line of text.
+ */
+function isPictureTeaserGroup(element: Element, stats: Map<Element, TextStats>): boolean {
+  const elementStats = stats.get(element);
+  if (!elementStats || elementStats.images < teaserMinimumItems) return false;
+  let items = 0;
+  const structures = new Map<string, number>();
+  for (const item of element.children) {
+    if (!isTag(item) || (stats.get(item)?.text ?? 0) === 0) continue;
+    items++;
+    if (!hasLinkedPicture(item, stats) || !isTeaserItem(item, stats, true)) continue;
+    const structure = structureOf(item);
+    structures.set(structure, (structures.get(structure) ?? 0) + 1);
+  }
+  let largest = 0;
+  for (const count of structures.values()) if (count > largest) largest = count;
+  return largest >= teaserMinimumItems && largest >= teaserRunShare * items;
+}
+
+/** A box after the text is its teaser group when the group holds at least this share of the box's text. */
+const teaserBoxShare = 0.8;
+
+/**
+ * True when `block` is a group of teasers, or a box around one: down a chain of wrappers, each
+ * holding most of the text of the one above, to a teaser group (a related-stories box: its title
+ * bar, empty ad slots and the row of stories).
+ */
+function holdsTeaserGroup(block: Element, stats: Map<Element, TextStats>, picturesOnly = false): boolean {
+  const text = stats.get(block)?.text ?? 0;
+  let node: Element | undefined = block;
+  for (let depth = 0; node && depth < maximumDepth; depth++) {
+    if ((depth === 0 && !picturesOnly && isTeaserGroup(node, stats)) || isPictureTeaserGroup(node, stats)) return true;
+    let largest: Element | undefined;
+    let largestText = 0;
+    for (const child of node.children) {
+      if (!isTag(child)) continue;
+      const childText = stats.get(child)?.text ?? 0;
+      if (childText > largestText) {
+        largest = child;
+        largestText = childText;
+      }
+    }
+    node = text > 0 && largestText >= teaserBoxShare * text ? largest : undefined;
+  }
+  return false;
+}
+
+function trimAfterProse(flow: Element, stats: Map<Element, TextStats>, holders: Set<Element>, depth = 0, proseBefore = false): void {
   const blocks = flow.children.filter(isTag);
+  let firstProse = -1;
   let lastProse = -1;
-  // A group of teasers whose blurbs are sentences ("next story" boxes) does not continue the text.
+  // A group of teasers whose blurbs are sentences ("next story" boxes) does not continue the text,
+  // also when the text came before the wrapper that holds the group (`proseBefore`: the article's
+  // paragraphs, then a wrapper of extras whose related-stories box has a one-sentence kicker per story).
   for (let index = 0; index < blocks.length; index++) {
     const block = blocks[index]!;
-    if (holders.has(block) && !(lastProse >= 0 && isTeaserGroup(block, stats))) lastProse = index;
+    if (!holders.has(block) || (lastProse >= 0 && isTeaserGroup(block, stats)) || (proseBefore && holdsTeaserGroup(block, stats, true))) continue;
+    lastProse = index;
+    if (firstProse < 0) firstProse = index;
   }
-  if (lastProse < 0) return;
+  if (lastProse < 0 && !proseBefore) return;
   // The text may end inside a wrapper: its own tail is trimmed too, level by level.
-  const last = blocks[lastProse]!;
-  if (depth < maximumDepth && !isProseParagraph(last, stats.get(last))) trimAfterProse(last, stats, holders, depth + 1);
+  const last = blocks[lastProse];
+  if (last && depth < maximumDepth && !isProseParagraph(last, stats.get(last)))
+    trimAfterProse(last, stats, holders, depth + 1, proseBefore || firstProse < lastProse);
   const tail = blocks.slice(lastProse + 1);
   const removed = new Set<Element>();
   // Runs of same-shaped teasers directly in the flow.
@@ -516,7 +579,7 @@ function trimAfterProse(flow: Element, stats: Map<Element, TextStats>, holders: 
   for (const block of tail) {
     if (removed.has(block)) continue;
     const blockStats = stats.get(block);
-    if (isTeaserGroup(block, stats) || isAddressBlock(block, blockStats) || isDeadLinkBlock(block, blockStats)) {
+    if (holdsTeaserGroup(block, stats) || isAddressBlock(block, blockStats) || isDeadLinkBlock(block, blockStats)) {
       removed.add(block);
     }
   }
