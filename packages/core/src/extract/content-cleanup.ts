@@ -7,7 +7,7 @@
 import { type AnyNode, type Element, type ParentNode, isTag, isText } from 'domhandler';
 import { chromeSectionHeadingPattern } from './boilerplate-patterns.js';
 import { isChromeText } from './chrome-text.js';
-import { isDefinitionParagraph } from './definition-body.js';
+import { isDefinitionParagraph, isDescribedTerm, isTermDescriptionList, isTermValue } from './definition-body.js';
 import { hintWeight } from './content-scoring.js';
 import {
   collapsedText,
@@ -271,6 +271,7 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
       const text = collapsedText(element);
       if (isChromeText(text)) {
         if (isNoteLabel(element, text)) continue; // kept whole: its bare number is the note's name
+        if (isTermValue(element) || isDescribedTerm(element)) continue; // "Since: 1.5", "See Also:" over its links
         discountStats(element, stats, container);
         forgetAncestors(element, known);
         const parent = element.parent;
@@ -476,7 +477,7 @@ const statsRules: readonly ClutterRule<Pick<Container, 'stats'>>[] = [
 
 const clutterRules: readonly ClutterRule[] = [
   ...statsRules,
-  ['link list', ({ element, density, weight }) => listTags.has(element.name) && weight < 0 && density > 0.3, 'remove'],
+  ['link list', ({ element, density, weight }) => listTags.has(element.name) && weight < 0 && density > 0.3 && !isTermDescriptionList(element), 'remove'],
   ['list', ({ element }) => listTags.has(element.name), 'keep'],
   ['list wrapper', ({ element, density, weight }) => isSectionListWrapper(element) && !(weight < 0 && density > 0.3), 'keep'],
   [
