@@ -275,6 +275,7 @@ function isSpared(element: Element, verdict: ChromeVerdict, options: ChromeRemov
   if (verdict.rule.startsWith('class:') || verdict.rule.startsWith('weak:') || verdict.rule === 'tag:form') {
     if (holdsData(element, stats)) return true;
   }
+  if (verdict.rule.startsWith('weak:') && isDisclosedText(element)) return true;
   return (
     verdict.kind === 'layout-class' &&
     prose >= articleProseMinimum &&
@@ -282,6 +283,17 @@ function isSpared(element: Element, verdict: ChromeVerdict, options: ChromeRemov
     (stats?.images ?? 0) * articleProsePerImage <= prose
   );
 }
+
+/**
+ * True for a `details` that holds paragraphs: a disclosure of the text, which a weak layout word
+ * in its class names only its place or its look. rustdoc writes an item's whole description as
+ * `<details class="rustdoc-toggle top-doc" open>` ("top-" reads as a top bar).
+ */
+function isDisclosedText(element: Element): boolean {
+  return element.name === 'details' && firstElement(element, isParagraph) !== undefined;
+}
+
+const isParagraph = (element: Element): boolean => element.name === 'p';
 
 /** Removes chrome under `root` in place; returns the removed elements with their verdicts. */
 export function removeChrome(root: ParentNode, options: ChromeRemovalOptions): [Element, ChromeVerdict][] {
