@@ -26,7 +26,7 @@ import {
   layoutChromeHintPattern,
   weakChromeHintPattern,
 } from './boilerplate-patterns.js';
-import { detachAll, firstElement, hasOwnText, headingTags, hintText, isNoteAside } from './dom-tools.js';
+import { collapsedText, detachAll, firstElement, hasOwnText, headingTags, hintText, isNoteAside } from './dom-tools.js';
 import { type TextStats, discountStats, linkDensity } from './text-stats.js';
 
 export interface ChromeRemovalOptions {
@@ -111,10 +111,43 @@ export function chromeVerdict(element: Element, useClassHints: boolean): ChromeV
   // object's. Its `dl` is judged as a whole.
   if (name === 'dt') return undefined;
   const verdict = classVerdict(element);
+  if (verdict && verdict.kind !== 'definitive' && isColumnLabel(element, verdict)) return undefined;
   // Asked last, of the few elements a name condemns: the question walks the element and its
   // parent's children, and asked of every styled word of a long paragraph it was quadratic
   // (2 % of the transform of Python's library pages).
   return verdict && isWordOfSentence(element) ? undefined : verdict;
+}
+
+/** A column label is a few words (Javadoc's "Modifier and Type"), never a paragraph. */
+const columnLabelMaximum = 60;
+
+/**
+ * True for a header cell of a table written in `div`s: a short label with no link and no block
+ * inside, beside at least one more such label with the same layout name, in a parent that holds
+ * more cells than labels after them. Javadoc (16 and later) writes its summary tables as a grid of
+ * `div.table-header` labels ("Modifier and Type", "Method", "Description") then the rows' cells;
+ * a page has one header, never several side by side with no link, and a table's header cell is
+ * kept whatever its class (`th`, above).
+ */
+function isColumnLabel(element: Element, verdict: ChromeVerdict): boolean {
+  if (!isLabelCell(element)) return false;
+  const parent = element.parent;
+  if (!parent || !isTag(parent)) return false;
+  const siblings = parent.children.filter(isTag);
+  const index = siblings.indexOf(element);
+  const isSameLabel = (other: Element | undefined): boolean =>
+    other !== undefined && other.name === element.name && isLabelCell(other) && classVerdict(other)?.rule === verdict.rule;
+  if (!isSameLabel(siblings[index - 1]) && !isSameLabel(siblings[index + 1])) return false;
+  let labels = 0;
+  for (const sibling of siblings) if (isSameLabel(sibling) || sibling === element) labels++;
+  return siblings.length >= labels * 2;
+}
+
+function isLabelCell(element: Element): boolean {
+  if (element.children.some((child) => isTag(child) && !phrasingTags.has(child.name))) return false;
+  if (firstElement(element, (child) => child.name === 'a' || child.name === 'button') !== undefined) return false;
+  const text = collapsedText(element);
+  return text.length > 0 && text.length <= columnLabelMaximum;
 }
 
 /** The verdict of an element's class and id names, before the guards of `chromeVerdict`. */
@@ -242,6 +275,7 @@ function isSpared(element: Element, verdict: ChromeVerdict, options: ChromeRemov
   if (verdict.rule.startsWith('class:') || verdict.rule.startsWith('weak:') || verdict.rule === 'tag:form') {
     if (holdsData(element, stats)) return true;
   }
+  if (verdict.rule.startsWith('weak:') && isDisclosedText(element)) return true;
   return (
     verdict.kind === 'layout-class' &&
     prose >= articleProseMinimum &&
@@ -249,6 +283,17 @@ function isSpared(element: Element, verdict: ChromeVerdict, options: ChromeRemov
     (stats?.images ?? 0) * articleProsePerImage <= prose
   );
 }
+
+/**
+ * True for a `details` that holds paragraphs: a disclosure of the text, which a weak layout word
+ * in its class names only its place or its look. rustdoc writes an item's whole description as
+ * `<details class="rustdoc-toggle top-doc" open>` ("top-" reads as a top bar).
+ */
+function isDisclosedText(element: Element): boolean {
+  return element.name === 'details' && firstElement(element, isParagraph) !== undefined;
+}
+
+const isParagraph = (element: Element): boolean => element.name === 'p';
 
 /** Removes chrome under `root` in place; returns the removed elements with their verdicts. */
 export function removeChrome(root: ParentNode, options: ChromeRemovalOptions): [Element, ChromeVerdict][] {

@@ -7,7 +7,7 @@
 import { type AnyNode, type Element, type ParentNode, isTag, isText } from 'domhandler';
 import { chromeSectionHeadingPattern } from './boilerplate-patterns.js';
 import { isChromeText } from './chrome-text.js';
-import { isDefinitionParagraph } from './definition-body.js';
+import { isDefinitionParagraph, isDescribedTerm, isTermDescriptionList, isTermValue } from './definition-body.js';
 import { hintWeight } from './content-scoring.js';
 import {
   collapsedText,
@@ -271,6 +271,7 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
       const text = collapsedText(element);
       if (isChromeText(text)) {
         if (isNoteLabel(element, text)) continue; // kept whole: its bare number is the note's name
+        if (isTermValue(element) || isDescribedTerm(element)) continue; // "Since: 1.5", "See Also:" over its links
         discountStats(element, stats, container);
         forgetAncestors(element, known);
         const parent = element.parent;
@@ -322,6 +323,8 @@ function holdsCode(element: Element): boolean {
 // new function on every call, and V8 dropped its optimized code with it and compiled the next page's
 // again (issue 14, tenth pass).
 const isPre = (element: Element): boolean => element.name === 'pre';
+/** A link with a word in it: a name, not a heading's permalink sign ("¶", "#"). */
+const isWordLink = (element: Element): boolean => element.name === 'a' && /\p{L}/u.test(collapsedText(element));
 const isSectionHeading = (element: Element): boolean => headingLevel(element) >= 2;
 const isNotTable = (element: Element): boolean => element.name !== 'table';
 
@@ -476,7 +479,7 @@ const statsRules: readonly ClutterRule<Pick<Container, 'stats'>>[] = [
 
 const clutterRules: readonly ClutterRule[] = [
   ...statsRules,
-  ['link list', ({ element, density, weight }) => listTags.has(element.name) && weight < 0 && density > 0.3, 'remove'],
+  ['link list', ({ element, density, weight }) => listTags.has(element.name) && weight < 0 && density > 0.3 && !isTermDescriptionList(element), 'remove'],
   ['list', ({ element }) => listTags.has(element.name), 'keep'],
   ['list wrapper', ({ element, density, weight }) => isSectionListWrapper(element) && !(weight < 0 && density > 0.3), 'keep'],
   [
@@ -501,7 +504,7 @@ const clutterRules: readonly ClutterRule[] = [
   ['sentences of code terms', ({ element, stats, density, sums }) => density > 0.4 && isProseBesideCodeTerms(element, stats, sums), 'keep'],
   // Footnotes are the text's own notes, whatever share of them is a cited URL.
   ['notes', ({ element }) => isNoteAside(element), 'keep'],
-  ['headings with linked words', ({ element, density, sums }) => density > 0.4 && isHeadingsWithLinkedWords(element, sums), 'keep'],
+  ['headings with linked words', ({ element, density, sums }) => density > 0.4 && isHeadingsWithLinkedWords(element, sums, density), 'keep'],
   ['name beside its description', ({ element, density, allStats }) => density > 0.4 && isNameBesideDescription(element, allStats), 'keep'],
   ['rows named in plain text', ({ element, density, allStats }) => density > 0.4 && isTableOfNamedRows(soleTableOf(element), allStats), 'keep'],
   ['titled part of an entry', ({ element, density, allStats }) => density > 0.4 && isTitledPartOfEntry(element, allStats), 'keep'],
@@ -1011,11 +1014,17 @@ function hasTextOutsideLinks(node: AnyNode): boolean {
  * words, not navigation. A list of linked headlines (a teaser block) has headings that are links
  * through and through, and is not one.
  */
-function isHeadingsWithLinkedWords(element: Element, memo: SubtreeMemo): boolean {
-  const { headings, linkedHeadings } = subtreeSums(element, memo.counts);
+function isHeadingsWithLinkedWords(element: Element, memo: SubtreeMemo, density: number): boolean {
+  const { headings, linkedHeadings, plainHeadings } = subtreeSums(element, memo.counts);
   if (headings === 0 || linkedHeadings > 0) return false;
   const text = subtreeText(element, memo.texts);
-  return text.headingText >= headingsShare * collapsedLength(text);
+  const length = collapsedLength(text);
+  if (text.headingText >= headingsShare * length) return true;
+  // Headings that each link a name among words of their own are signatures: beside each, a line
+  // of links (rustdoc's "source" and "const: unstable", a summary's "Read more") is the item's,
+  // and their share is read against the text outside links. A box of links under a plain title
+  // ("Related posts") has a heading without a link.
+  return plainHeadings === 0 && text.headingText >= headingsShare * length * (1 - density);
 }
 
 /**
@@ -1031,6 +1040,8 @@ interface SubtreeSums {
   headings: number;
   /** Headings with no text outside their links. */
   linkedHeadings: number;
+  /** Headings with no link that holds a word (a permalink sign is no name). */
+  plainHeadings: number;
 }
 
 /**
@@ -1053,7 +1064,7 @@ interface SubtreeMemo {
   texts: Map<Element, SubtreeText>;
 }
 
-const emptySums = (): SubtreeSums => ({ links: 0, addresses: 0, termText: 0, headings: 0, linkedHeadings: 0 });
+const emptySums = (): SubtreeSums => ({ links: 0, addresses: 0, termText: 0, headings: 0, linkedHeadings: 0, plainHeadings: 0 });
 
 /** Appends a piece of collapsed text (its length, leading space and last three characters) to `text`: a space run across the seam is one. */
 function appendCollapsed(text: SubtreeText, length: number, leadingSpace: boolean, end: string): void {
@@ -1106,6 +1117,7 @@ function subtreeSums(element: Element, known: Map<Element, SubtreeSums>): Subtre
       sums.termText += below.termText;
       sums.headings += below.headings;
       sums.linkedHeadings += below.linkedHeadings;
+      sums.plainHeadings += below.plainHeadings;
       if (child.name === 'a') {
         sums.links++;
         if (isAddressLink(child)) sums.addresses++;
@@ -1113,6 +1125,7 @@ function subtreeSums(element: Element, known: Map<Element, SubtreeSums>): Subtre
       } else if (isHeadingElement(child)) {
         sums.headings++;
         if (!hasTextOutsideLinks(child)) sums.linkedHeadings++;
+        else if (firstElement(child, isWordLink) === undefined) sums.plainHeadings++;
       }
     }
     known.set(current, sums);
