@@ -540,6 +540,8 @@ export function detachUnsettled(node: AnyNode, unsettled: Set<ParentNode>): void
 
 /** Drops from each parent's `children` the nodes `detachUnsettled` took out: one pass per parent, in place. */
 export function settleDetached(unsettled: Set<ParentNode>): void {
+  // Most calls find none (`removeLinkRuns` asks after each parent's children): no iterator then.
+  if (unsettled.size === 0) return;
   for (const parent of unsettled) settleChildren(parent);
   unsettled.clear();
 }
