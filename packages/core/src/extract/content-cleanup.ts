@@ -592,9 +592,12 @@ function countIconsBesidePictures(element: Element, stats: Map<Element, TextStat
  * label-sized block holding pictures is read for them (one walk of each element in all).
  */
 function removeIconLinkRows(container: Element, stats: Map<Element, TextStats>): void {
-  const stack: Array<[Element, boolean]> = container.children.filter(isTag).map((child) => [child, false]);
+  // Two stacks side by side, not a pair per element: an array made for each of a page's elements.
+  const stack: Element[] = container.children.filter(isTag);
+  const picturesRead: boolean[] = stack.map(() => false);
   while (stack.length > 0) {
-    const [element, isPictureRead] = stack.pop()!;
+    const element = stack.pop()!;
+    const isPictureRead = picturesRead.pop()!;
     const elementStats = stats.get(element);
     if (!elementStats) continue;
     const isLabelSized = elementStats.text <= iconRowLabelMaximum && elementStats.linkText === 0;
@@ -614,7 +617,11 @@ function removeIconLinkRows(container: Element, stats: Map<Element, TextStats>):
         continue;
       }
     }
-    for (const child of element.children) if (isTag(child)) stack.push([child, isBelowRead]);
+    for (const child of element.children) {
+      if (!isTag(child)) continue;
+      stack.push(child);
+      picturesRead.push(isBelowRead);
+    }
   }
 }
 
