@@ -1452,11 +1452,14 @@ function outboundLinkCount(element: Element): number {
 function isLinkOnly(element: Element, stats: Map<Element, TextStats>): boolean {
   const elementStats = stats.get(element);
   if (!linkRunTags.has(element.name) || !elementStats || elementStats.text === 0) return false;
+  // Its stats first: most blocks are no links at all, and the section rules below read around them
+  // (a section's peers and their text).
+  if (elementStats.text > linkOnlyMaximum || linkDensity(elementStats) < linkOnlyDensity) return false;
   // A list (or its wrapper) is judged as a list; a document's section is content; a heading
   // whose only links stay in the page (Sphinx's link back to the contents) is a title.
   if (isListWrapper(element) || isDocumentSectionBlock(element)) return false;
   if (headingTags.has(element.name) && outboundLinkCount(element) === 0) return false;
-  return elementStats.text <= linkOnlyMaximum && linkDensity(elementStats) >= linkOnlyDensity && !isWholeSectionBody(element);
+  return !isWholeSectionBody(element);
 }
 
 /** Removes `run` when it is a run of links (two or more, or one holding two links); empties it; the count removed. */
