@@ -1321,9 +1321,16 @@ function isClutter(
 }
 
 function clutterVerdict(container: Container): boolean {
+  // A container no 'remove' rule applies to is kept whatever the 'keep' rules before them say: they
+  // are read only when one does (most containers of a page of prose), since several read around it
+  // (a section's peers and their text, a list's caption).
+  if (!removeRules.some(([, applies]) => applies(container))) return false;
   for (const [, applies, verdict] of clutterRules) if (applies(container)) return verdict === 'remove';
   return false;
 }
+
+/** The rules of `clutterRules` that remove: each reads the container's name, stats, density and weight alone. */
+const removeRules = clutterRules.filter(([, , verdict]) => verdict === 'remove');
 
 /** The verdict of the stats rules alone (true: remove, false: keep), undefined when none applies. */
 function statsVerdict(stats: TextStats): boolean | undefined {
