@@ -154,8 +154,22 @@ function isProseParagraph(element: Element, stats: TextStats | undefined): boole
   // The text as written: a sentence end is followed by a whitespace run (one space once collapsed)
   // or by the end (trailing whitespace trimmed), so the answer is the collapsed text's, without
   // collapsing every paragraph.
-  return hasSentenceEnd(element);
+  if (sentenceEndsAt !== detachedCount) {
+    sentenceEnds.clear();
+    sentenceEndsAt = detachedCount;
+  }
+  let hasEnd = sentenceEnds.get(element);
+  if (hasEnd === undefined) sentenceEnds.set(element, (hasEnd = hasSentenceEnd(element)));
+  return hasEnd;
 }
+
+/**
+ * `hasSentenceEnd` of each paragraph asked in the current `trimArticleEdges`, while it detached
+ * nothing more (`sentenceEndsAt`): a dozen of its rules ask it of the same paragraphs, whose text
+ * does not change unless a node is detached. Cleared at each call's start and end.
+ */
+const sentenceEnds = new Map<Element, boolean>();
+let sentenceEndsAt = -1;
 
 /** An end mark of `sentenceEndPattern`: `.!?。！？`. */
 function isEndMark(code: number): boolean {
@@ -754,6 +768,15 @@ function centredNotesBeforeProse(stats: Map<Element, TextStats>, elements: FlowE
  */
 export function trimArticleEdges(container: Element, title: Element | undefined, stats: Map<Element, TextStats>): boolean {
   detachedCount = 0;
+  sentenceEnds.clear();
+  try {
+    return trimEdges(container, title, stats);
+  } finally {
+    sentenceEnds.clear();
+  }
+}
+
+function trimEdges(container: Element, title: Element | undefined, stats: Map<Element, TextStats>): boolean {
   const flow = flowOf(container);
   const elements = flowElementsOf(flow);
   const holders = proseHolders(flow, stats, elements);
