@@ -253,7 +253,14 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
     if (unsettled.size > 0 && readsAroundIt(element, contentLists)) settleDetached(unsettled);
     if (dataTags.has(element.name)) continue; // a table cell or code that reads "10000" or a date is data
     if (inlineTags.has(element.name) && isInSentence(element, ownTexts)) continue; // a date link in a sentence stays
-    if (headingTags.has(element.name) && isDocumentSection(element, known)) continue;
+    // A heading that opens a document's section stays with what is under it; asked only when the
+    // heading or a child of it may go (its text a chrome phrase, a child with text to judge), since
+    // otherwise the walk leaves it as it is either way (a section's levels and peers cost most here).
+    let chrome: string | undefined | null = null;
+    if (headingTags.has(element.name)) {
+      chrome = chromeTextOf(element, stats.get(element));
+      if ((chrome !== undefined || holdsJudgedChild(element, stats)) && isDocumentSection(element, known)) continue;
+    }
     if (isDefinitionParagraph(element)) continue; // "See also: size, rows" closing a function's description
     if (element.name === 'li' && element.parent && isTag(element.parent) && isContentList(element.parent, stats, contentLists)) {
       // The item's own text is an entry; a list nested under it is judged on its own.
@@ -262,23 +269,16 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
       for (const child of element.children) if (isTag(child) && listTags.has(child.name)) stack.push(child);
       continue;
     }
-    const elementStats = stats.get(element);
-    // A list or group of several blocks is judged block by block: "Last updated: ..." as one
-    // item of a details list takes only that item.
-    // A wrapper of a code block ("1 2 3 4 5 6", an array printed in a docs page) is judged as that
-    // code: read whole, its digits would pass for a date line.
-    if (elementStats && elementStats.text > 0 && elementStats.text <= chromeTextMaximum && !hasSeveralBlocks(element) && !holdsCode(element)) {
-      const text = collapsedText(element);
-      if (isChromeText(text)) {
-        if (isNoteLabel(element, text)) continue; // kept whole: its bare number is the note's name
-        if (isTermValue(element) || isDescribedTerm(element)) continue; // "Since: 1.5", "See Also:" over its links
-        discountStats(element, stats, container);
-        forgetAncestors(element, known);
-        const parent = element.parent;
-        detachUnsettled(element, unsettled);
-        clearSectionsHoldMemo(parent);
-        continue;
-      }
+    if (chrome === null) chrome = chromeTextOf(element, stats.get(element));
+    if (chrome !== undefined) {
+      if (isNoteLabel(element, chrome)) continue; // kept whole: its bare number is the note's name
+      if (isTermValue(element) || isDescribedTerm(element)) continue; // "Since: 1.5", "See Also:" over its links
+      discountStats(element, stats, container);
+      forgetAncestors(element, known);
+      const parent = element.parent;
+      detachUnsettled(element, unsettled);
+      clearSectionsHoldMemo(parent);
+      continue;
     }
     leaving.push(element);
     heights.push(stack.length);
@@ -286,6 +286,31 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
   }
   settleDetached(unsettled);
   stopSectionsHoldMemo();
+}
+
+/**
+ * The text of a block that reads as chrome (`isChromeText`), else undefined. A list or group of
+ * several blocks is judged block by block: "Last updated: ..." as one item of a details list takes
+ * only that item. A wrapper of a code block ("1 2 3 4 5 6", an array printed in a docs page) is
+ * judged as that code: read whole, its digits would pass for a date line.
+ */
+function chromeTextOf(element: Element, elementStats: TextStats | undefined): string | undefined {
+  if (!elementStats || elementStats.text === 0 || elementStats.text > chromeTextMaximum || hasSeveralBlocks(element) || holdsCode(element)) return undefined;
+  const text = collapsedText(element);
+  return isChromeText(text) ? text : undefined;
+}
+
+/**
+ * True when `removeChromeTexts` may take something under `heading`: a child element with text
+ * that is not data (a child without text holds none below it, and data is never judged).
+ */
+function holdsJudgedChild(heading: Element, stats: Map<Element, TextStats>): boolean {
+  for (const child of heading.children) {
+    if (!isTag(child) || dataTags.has(child.name)) continue;
+    const childStats = stats.get(child);
+    if (!childStats || childStats.text > 0) return true;
+  }
+  return false;
 }
 
 /**
