@@ -1354,7 +1354,7 @@ function clutterVerdict(container: Container): boolean {
   return false;
 }
 
-/** The rules of `clutterRules` that remove: each reads the container's name, stats, density and weight alone. */
+/** The rules of `clutterRules` that remove: each reads the container's name, stats, density and weight (and a list's term), nothing it changes. */
 const removeRules = clutterRules.filter(([, , verdict]) => verdict === 'remove');
 
 /** The verdict of the stats rules alone (true: remove, false: keep), undefined when none applies. */
