@@ -128,6 +128,7 @@ async function runOne(shape, megabytes, mode, coreDist) {
     });
     markdown = output.markdown?.length ?? 0;
   } catch (caught) {
+    if (process.env.HOSTILE_STACK) console.error(caught?.stack);
     error = caught?.code ?? caught?.kind ?? caught?.message?.slice(0, 40) ?? String(caught);
   }
   const { user, system } = process.cpuUsage(started);

@@ -8,6 +8,7 @@ import { findOne } from 'domutils';
 import { parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import { parseHtml } from '../html/parse-html.js';
+import { transformHtml } from '../scrape/transform-html.js';
 import { trimArticleEdges } from './article-edges.js';
 import { type CleanupOptions, cleanContent } from './content-cleanup.js';
 import { descendantElements } from './dom-tools.js';
@@ -138,5 +139,20 @@ describe('cleanup rules on thousands of section divs', () => {
     expect(names.filter((name) => name === 'h2')).toHaveLength(16_000);
     expect(names.filter((name) => name === 'a')).toHaveLength(0);
     expect(names.filter((name) => name === 'p')).toHaveLength(16_001);
+  });
+});
+
+describe('the whole transform on hostile pages', () => {
+  it('reads a page of 150,000 headings (their levels were spread into Math.min: the stack overflowed)', () => {
+    const output = transformHtml({
+      html: `<p>${'<h2>Overview</h2>'.repeat(150_000)}</p>`,
+      url: 'http://127.0.0.1/',
+      onlyMainContent: true,
+      includeTags: [],
+      excludeTags: [],
+      removeBase64Images: true,
+      want: { markdown: true, html: false, links: false, images: false },
+    });
+    expect(output.markdown!.match(/^## Overview$/gm)?.length).toBeGreaterThan(100_000);
   });
 });
