@@ -73,7 +73,7 @@ export function trimTitledDiscussion(
       const siblings = parent.children.filter(isTag);
       const tail = siblings.slice(siblings.indexOf(heading));
       if (tail.some((sibling) => isWithin(title, sibling))) continue;
-      removed.push(...tail);
+      for (const sibling of tail) removed.push(sibling);
     }
   }
   return removed;
@@ -296,7 +296,7 @@ export function trimRepeatedRows(stats: Map<Element, TextStats>, order: Element[
     if (group.length < 2) continue;
     const first = order.indexOf(group[0]!);
     const last = order.indexOf(group.at(-1)!);
-    if (order.slice(first + 1, last).some((element) => isProse(element) && !isWithin(element, group[0]!))) removed.push(...group);
+    if (order.slice(first + 1, last).some((element) => isProse(element) && !isWithin(element, group[0]!))) for (const element of group) removed.push(element);
   }
   return removed;
 }

@@ -8,6 +8,7 @@ import { findOne } from 'domutils';
 import { parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import { parseHtml } from '../html/parse-html.js';
+import { transformHtml } from '../scrape/transform-html.js';
 import { trimArticleEdges } from './article-edges.js';
 import { type CleanupOptions, cleanContent } from './content-cleanup.js';
 import { descendantElements } from './dom-tools.js';
@@ -128,5 +129,30 @@ describe('cleanup rules on thousands of siblings', () => {
     expect(names.filter((name) => name === 'h2')).toHaveLength(16_000);
     expect(names.filter((name) => name === 'a')).toHaveLength(0);
     expect(names.filter((name) => name === 'p')).toHaveLength(16_001);
+  });
+});
+
+describe('cleanup rules on thousands of section divs', () => {
+  it("keeps 16,000 section divs and removes the run of links after each one's heading (each run had the divs' parent summed whole: 7 s for 8,000)", () => {
+    const section = `<div><h2>Part</h2><p><a href="/a">Read the next story</a></p><p><a href="/b">And another one</a></p>${prose}</div>`;
+    const names = cleaned(`${prose}${section.repeat(16_000)}`);
+    expect(names.filter((name) => name === 'h2')).toHaveLength(16_000);
+    expect(names.filter((name) => name === 'a')).toHaveLength(0);
+    expect(names.filter((name) => name === 'p')).toHaveLength(16_001);
+  });
+});
+
+describe('the whole transform on hostile pages', () => {
+  it('reads a page of 150,000 headings (their levels were spread into Math.min: the stack overflowed)', () => {
+    const output = transformHtml({
+      html: `<p>${'<h2>Overview</h2>'.repeat(150_000)}</p>`,
+      url: 'http://127.0.0.1/',
+      onlyMainContent: true,
+      includeTags: [],
+      excludeTags: [],
+      removeBase64Images: true,
+      want: { markdown: true, html: false, links: false, images: false },
+    });
+    expect(output.markdown!.match(/^## Overview$/gm)?.length).toBeGreaterThan(100_000);
   });
 });

@@ -105,7 +105,8 @@ function isExcluded(element: Element): boolean {
  */
 export function findSummaryBlock(root: ParentNode, summaries: string[]): Element | undefined {
   if (summaries.length === 0) return undefined;
-  const longest = Math.max(...summaries.map((summary) => summary.length));
+  let longest = 0;
+  for (const summary of summaries) longest = Math.max(longest, summary.length);
   // Most text nodes are ruled out by their first character, before any text is normalised.
   const firstCharacters = new Set(summaries.map((summary) => summary.charCodeAt(0)));
   return firstTextAnswer(root, (node) => {

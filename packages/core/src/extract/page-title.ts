@@ -21,7 +21,9 @@ const isTitledH1 = (element: Element): boolean => element.name === 'h1' && colla
 /** The headings with text of the highest level the page has. */
 function topHeadings(elements: Element[]): Element[] {
   const headings = elements.filter((element) => headingTags.has(element.name) && collapsedText(element) !== '');
-  const top = Math.min(...headings.map(headingLevel));
+  // A loop, not `Math.min(...levels)`: a spread of 100,000 headings overflows the stack.
+  let top = Number.POSITIVE_INFINITY;
+  for (const heading of headings) top = Math.min(top, headingLevel(heading));
   return headings.filter((heading) => headingLevel(heading) === top);
 }
 

@@ -150,7 +150,7 @@ export function expandRoot(root: Element, prose: Map<Element, number>, stats: Ma
         levelTail.push(sibling);
       }
     }
-    if (tailProse < maximumTailProseShare * (prose.get(best) ?? 0)) pendingTail.push(...levelTail);
+    if (tailProse < maximumTailProseShare * (prose.get(best) ?? 0)) for (const sibling of levelTail) pendingTail.push(sibling);
     else {
       addedProse += tailProse;
       clutter += tailClutter;
@@ -160,7 +160,7 @@ export function expandRoot(root: Element, prose: Map<Element, number>, stats: Ma
       best = parent;
       addedProse = 0;
       clutter = 0;
-      tail.push(...pendingTail);
+      for (const sibling of pendingTail) tail.push(sibling);
       pendingTail = [];
     }
     current = parent;

@@ -223,16 +223,44 @@ export function forgetSiblingsRemoval(removed: readonly Element[]): void {
   }
   const removedSet = new Set<Element>(removed);
   let keepsLevel = !removesLevelChild(parent, removedSet, isFilled, hasText);
+  // With two filled children left, no element's sole filled child changes (the parent had them
+  // before too, and stays filled): `holdsOnlyHeading` and `wrapsSection` answer as before, so an
+  // ancestor's sums change only by the length of its child on the way down, while that child and
+  // the ones below it keep their section levels.
+  let keepsSums = keepsFilledPair(parent, removedSet);
+  let before = lengthMemo?.get(parent);
   clearOne(parent);
   let inner: Element = parent;
   for (let node = parent.parent; node && isTag(node); node = node.parent) {
-    sectionsHoldMemo.delete(node);
-    changedLengths?.delete(node);
+    keepsSums &&= keepsLevel && before !== undefined;
+    const innerBefore = before;
+    before = lengthMemo?.get(node);
+    if (keepsSums && sectionsHoldMemo.has(node)) noteChangedLength(node, inner, innerBefore!);
+    else {
+      sectionsHoldMemo.delete(node);
+      changedLengths?.delete(node);
+    }
     lengthMemo?.delete(node);
     if (!keepsLevel) sectionPeersMemo?.delete(node);
     keepsLevel = !mayChangeLevel(node, inner, isFilled, hasText);
     inner = node;
   }
+}
+
+/** True when `parent` keeps two filled child elements besides those in `removed` (past nodes a deferred detach left). */
+function keepsFilledPair(parent: Element, removed: ReadonlySet<Element>): boolean {
+  let filled = 0;
+  for (const child of parent.children) {
+    if (isTag(child) && child.children.length > 0 && child.parent === parent && !removed.has(child) && ++filled === 2) return true;
+  }
+  return false;
+}
+
+/** Remembers that `child`'s length in `node`'s sums was `before` (the first such length stands). */
+function noteChangedLength(node: Element, child: Element, before: number): void {
+  let changed = changedLengths!.get(node);
+  if (!changed) changedLengths!.set(node, (changed = new Map()));
+  if (!changed.has(child)) changed.set(child, before);
 }
 
 /** `mayChangeLevel` for `block` losing the children in `removed` (past nodes a deferred detach left in its `children`). */

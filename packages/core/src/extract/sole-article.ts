@@ -43,7 +43,7 @@ export function trimAfterSoleArticle(container: Element, article: Element | unde
   const after: AnyNode[] = [];
   for (let node: Element = article; node !== container && node.parent && isTag(node.parent); node = node.parent) {
     const siblings = node.parent.children;
-    after.push(...siblings.slice(siblings.indexOf(node) + 1));
+    for (let index = siblings.indexOf(node) + 1; index < siblings.length; index++) after.push(siblings[index]!);
   }
   const afterProse = after.reduce((sum, node) => sum + (isTag(node) ? (prose.get(node) ?? 0) : 0), 0);
   if (after.length === 0 || afterProse > articleProse) return false;

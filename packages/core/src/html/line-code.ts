@@ -132,7 +132,7 @@ function replaceWithPre(parent: Element, run: readonly Element[]): void {
   const content: AnyNode[] = [];
   for (const [index, line] of run.entries()) {
     if (index > 0) content.push(new Text('\n'));
-    content.push(...line.children);
+    for (const child of line.children) content.push(child);
   }
   const pre = new Element('pre', {}, content);
   for (const [index, node] of content.entries()) {

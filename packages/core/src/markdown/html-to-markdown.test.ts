@@ -63,17 +63,22 @@ describe('htmlToMarkdown inputs', () => {
     expect(htmlToMarkdown(deep)).toBe('deep');
   });
 
-  it('indents at most 20 containers deep, so deep quotes and lists write markdown linear in the page', () => {
+  it('indents at most 10 containers deep and 64 characters wide, so deep quotes and lists write markdown at most ~3x the page', () => {
     const quotes = htmlToMarkdown('<blockquote><p>q '.repeat(400));
     const quoteLines = quotes.split('\n').filter((line) => line.includes('q'));
     expect(quoteLines).toHaveLength(400);
     expect(quoteLines[5]).toBe(`${'> '.repeat(6)}q`);
-    for (const line of quoteLines) expect(line.length).toBeLessThanOrEqual(2 * 20 + 1);
+    for (const line of quoteLines) expect(line.length).toBeLessThanOrEqual(2 * 10 + 1);
+    expect(quotes.length).toBeLessThan(3 * '<blockquote><p>q '.length * 400);
     const lists = htmlToMarkdown('<ol start="999999999"><li>item '.repeat(200));
     const itemLines = lists.split('\n').filter((line) => line.includes('item'));
     expect(itemLines).toHaveLength(200);
-    expect(itemLines.at(-1)).toBe(`${' '.repeat(11 * 20)}999999999. item`);
-    expect(lists.length).toBeLessThan(200 * 250);
+    expect(itemLines.at(-1)).toBe(`${' '.repeat(11 * 5)}999999999. item`);
+    expect(lists.length).toBeLessThan(3 * '<ol start="999999999"><li>item '.length * 200);
+    const bullets = htmlToMarkdown('<ul><li>item '.repeat(200));
+    expect(bullets.split('\n').at(-1)).toBe(`${'  '.repeat(10)}- item`);
+    const ten = htmlToMarkdown('<ul><li>item '.repeat(11));
+    expect(ten.split('\n').at(-1)).toBe(`${'  '.repeat(10)}- item`);
   });
 
   it('renders a table whose spans would make a grid far larger than its cells as blocks, every cell kept', () => {

@@ -19,7 +19,14 @@ interface LinePrefix {
  * ~1,000 prefix characters per line: markdown ~60x its HTML. Renderers stop nesting about here
  * too (markdown-it's CommonMark preset: `maxNesting` 20).
  */
-const MAX_NESTED_CONTAINERS = 20;
+const MAX_NESTED_CONTAINERS = 10;
+
+/**
+ * Widest indentation the containers may add, in characters: ordered lists with long numbers
+ * (`<ol start="999999999">`, 11 characters a level) reach it before the depth limit, so each line
+ * costs at most this much more than its text (ten levels of `- ` or `1. ` to `999. ` stay within).
+ */
+const MAX_PREFIX_WIDTH = 64;
 
 /** Emphasis markers whose closing and reopening can be merged when two elements touch. */
 const MERGEABLE_MARKERS: ReadonlySet<string> = new Set(['*', '**', '~~']);
@@ -50,6 +57,8 @@ export class MarkdownWriter {
   generation = 0;
   private readonly lines: string[] = [];
   private readonly prefixes: LinePrefix[] = [];
+  /** The width of the `rest` prefixes of the open containers. */
+  private prefixWidth = 0;
   private pending: 0 | Separation = 0;
   /** The last inline character is a space (or the line is empty): leading spaces are dropped. */
   private hasSpace = true;
@@ -234,7 +243,8 @@ export class MarkdownWriter {
   /** Opens a container; lines written until the matching {@link popPrefix} carry its prefix. */
   pushPrefix(first: string, rest: string, isListItem: boolean): void {
     this.flushParagraph();
-    const isTooDeep = this.prefixes.length >= MAX_NESTED_CONTAINERS;
+    const isTooDeep = this.prefixes.length >= MAX_NESTED_CONTAINERS || this.prefixWidth + rest.length > MAX_PREFIX_WIDTH;
+    if (!isTooDeep) this.prefixWidth += rest.length;
     this.prefixes.push({
       first: isTooDeep && !isListItem ? '' : first,
       rest: isTooDeep ? '' : rest,
@@ -247,7 +257,9 @@ export class MarkdownWriter {
   /** Closes the innermost container; returns whether it received any line. */
   popPrefix(): boolean {
     this.flushParagraph();
-    return this.prefixes.pop()?.hasLines ?? false;
+    const prefix = this.prefixes.pop();
+    if (prefix) this.prefixWidth -= prefix.rest.length;
+    return prefix?.hasLines ?? false;
   }
 
   /** Number of lines written so far (to tell whether a block produced output). */

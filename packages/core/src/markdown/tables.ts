@@ -66,7 +66,9 @@ function renderCollected(table: Element, collected: CollectedTable, converter: M
   if (grid.length === 0) return;
   converter.openBlock(2);
   if (collected.caption !== undefined) converter.renderBlock(collected.caption);
-  const width = Math.max(...grid.map((row) => row.length));
+  // A loop, not a spread: a table of 200,000 rows would overflow the stack.
+  let width = 0;
+  for (const row of grid) width = Math.max(width, row.length);
   const writer = converter.writer;
   writer.flushParagraph();
   writer.writeLine(formatRow(grid[0]!, width));
