@@ -10,6 +10,7 @@ import { isChromeText } from './chrome-text.js';
 import { isDefinitionParagraph, isDescribedTerm, isTermDescriptionList, isTermValue } from './definition-body.js';
 import { hintWeight } from './content-scoring.js';
 import {
+  chainText,
   collapsedText,
   descendantElements,
   joinedText,
@@ -300,46 +301,10 @@ function chromeTextOf(element: Element, elementStats: TextStats | undefined, tex
   if (!elementStats || elementStats.text === 0 || elementStats.text > chromeTextMaximum || hasSeveralBlocks(element)) return undefined;
   // A `pre` counts as media: without any, there is no code to find (a walk of the whole subtree).
   if (elementStats.media > 0 && holdsCode(element)) return undefined;
+  // Short (at most `chromeTextMaximum` characters): kept for each wrapper of a chain, which the walk
+  // judges one by one before anything under them is taken out.
   const text = chainText(element, texts);
   return isChromeText(text) ? text : undefined;
-}
-
-/**
- * `collapsedText(element)`, shared along a chain of wrappers: an element whose only child with
- * text or an element is one element reads as that child (whitespace around it is trimmed away).
- * The walk judges each wrapper of a chain before the next, and every one of them with little text
- * read the same subtree again: 512 levels of `div`s over the parser's flattened tail read it 512
- * times. The chain is read once and its text kept for each wrapper (short: `removeChromeTexts`
- * asks only of elements with at most `chromeTextMaximum` characters). The walk takes nothing out
- * of a wrapper's subtree before it judges the wrapper, so a kept text is still the element's.
- */
-function chainText(element: Element, texts: Map<Element, string>): string {
-  const chain: Element[] = [];
-  let node: Element | undefined = element;
-  let text: string | undefined;
-  while (node !== undefined) {
-    text = texts.get(node);
-    if (text !== undefined) break;
-    chain.push(node);
-    node = soleChildElement(node);
-  }
-  if (text === undefined) text = collapsedText(chain[chain.length - 1]!);
-  for (const wrapper of chain) texts.set(wrapper, text);
-  return text;
-}
-
-/** The one child element of `element` when its other children are whitespace or comments, else undefined. */
-function soleChildElement(element: Element): Element | undefined {
-  let sole: Element | undefined;
-  for (const child of element.children) {
-    if (isTag(child)) {
-      if (sole !== undefined) return undefined;
-      sole = child;
-    } else if (isText(child)) {
-      if (child.data.trim() !== '') return undefined;
-    } else if (child.type !== 'comment') return undefined;
-  }
-  return sole;
 }
 
 /**

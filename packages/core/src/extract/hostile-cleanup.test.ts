@@ -166,4 +166,21 @@ describe('the whole transform on hostile pages', () => {
     });
     expect(output.markdown!.match(/^## Overview$/gm)?.length).toBeGreaterThan(100_000);
   });
+
+  it('reads a chain of 200,000 nested div, span, section, b and article (each bold wrapper read the chain under it for a closing box: 7 s, 2 s now)', () => {
+    const tags = ['<div>', '<span>', '<section>', '<b>', '<article>'];
+    const started = performance.now();
+    const output = transformHtml({
+      html: `<body>${prose}${Array.from({ length: 200_000 }, (_, index) => tags[index % 5]).join('')}deep${prose}</body>`,
+      url: 'http://127.0.0.1/',
+      onlyMainContent: true,
+      includeTags: [],
+      excludeTags: [],
+      removeBase64Images: true,
+      want: { markdown: true, html: false, links: false, images: false },
+    });
+    const seconds = (performance.now() - started) / 1000;
+    expect(output.markdown).toContain('The lake lies');
+    expect(seconds).toBeLessThan(5);
+  });
 });
