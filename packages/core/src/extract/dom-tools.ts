@@ -669,7 +669,8 @@ export function chainText(element: Element, texts: Map<Element, string>, keptLen
     node = soleChildElement(node);
   }
   if (text === undefined) text = collapsedText(chain[chain.length - 1]!);
-  if (text.length <= keptLength) for (const wrapper of chain) texts.set(wrapper, text);
+  // An element that wraps nothing alone is asked once: only a chain's texts are asked again.
+  if (chain.length > 1 && text.length <= keptLength) for (const wrapper of chain) texts.set(wrapper, text);
   return text;
 }
 
@@ -681,7 +682,7 @@ export function soleChildElement(element: Element): Element | undefined {
       if (sole !== undefined) return undefined;
       sole = child;
     } else if (isText(child)) {
-      if (child.data.trim() !== '') return undefined;
+      if (nonSpacePattern.test(child.data)) return undefined;
     } else if (child.type !== 'comment') return undefined;
   }
   return sole;
