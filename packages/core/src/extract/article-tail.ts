@@ -13,7 +13,7 @@
  */
 import type { AnyNode, Element } from 'domhandler';
 import { isTag, isText } from 'domhandler';
-import { collapsedText, descendantElements, firstElement, hasOwnText, headingLevel, isInline, isWithin } from './dom-tools.js';
+import { chainText, collapsedText, descendantElements, firstElement, hasOwnText, headingLevel, isInline, isWithin } from './dom-tools.js';
 import { linksToOwnSection } from './section-anchor.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
@@ -107,8 +107,11 @@ function firstTextHolder(element: Element): Element | undefined {
 
 /** The heading `element`'s text opens with, if it opens with one. */
 function openingHeading(element: Element): Element | undefined {
+  // The texts of the wrappers on the way up, each read once (a chain of 512 `b` and `div` read
+  // the subtree under it at each `b`).
+  const texts = new Map<Element, string>();
   for (let node = firstTextHolder(element); node && node !== element; node = node.parent && isTag(node.parent) ? node.parent : undefined) {
-    if (headingLevel(node) >= 2 || isBoldLine(node, element)) return node;
+    if (headingLevel(node) >= 2 || isBoldLine(node, element, texts)) return node;
   }
   return undefined;
 }
@@ -123,13 +126,13 @@ const boldLineMaximumText = 80;
  * `<p><strong>– • –</strong></p>` over a disclaimer): a box's title typed in an editor that
  * offers no heading element.
  */
-function isBoldLine(node: Element, box: Element): boolean {
+function isBoldLine(node: Element, box: Element, texts: Map<Element, string>): boolean {
   if (!boldTags.has(node.name)) return false;
   let block = node.parent;
   while (block && isTag(block) && block !== box && isInline(block)) block = block.parent;
   if (!block || !isTag(block) || block === box) return false;
-  const text = collapsedText(node);
-  return text.length <= boldLineMaximumText && collapsedText(block) === text;
+  const text = chainText(node, texts);
+  return text.length <= boldLineMaximumText && chainText(block, texts) === text;
 }
 
 /**

@@ -10,6 +10,7 @@ import { isChromeText } from './chrome-text.js';
 import { isDefinitionParagraph, isDescribedTerm, isTermDescriptionList, isTermValue } from './definition-body.js';
 import { hintWeight } from './content-scoring.js';
 import {
+  chainText,
   collapsedText,
   descendantElements,
   joinedText,
@@ -50,7 +51,7 @@ import {
   startSectionsHoldMemo,
   stopSectionsHoldMemo,
 } from './section-blocks.js';
-import { type TextStats, discountStats, linkDensity, measureText } from './text-stats.js';
+import { type TextStats, addStats, discountStats, emptyTextStats, linkDensity, measureText } from './text-stats.js';
 
 export interface CleanupOptions {
   /** Judge containers by class/id hints too (off in the relaxed retry). */
@@ -229,6 +230,8 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
   const stack = container.children.filter(isTag);
   const contentLists = new Map<Element, boolean>();
   const ownTexts = new Map<ParentNode, boolean>();
+  // The short texts of wrapper chains (see `chainText`): each element's at most `chromeTextMaximum`.
+  const texts = new Map<Element, string>();
   // Each heading compares its level with every sibling section's (its whole subtree): remember
   // them, and forget an ancestor's at each removal (the only change to the tree here).
   const known = newSectionLevels();
@@ -258,7 +261,7 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
     // otherwise the walk leaves it as it is either way (a section's levels and peers cost most here).
     let chrome: string | undefined | null = null;
     if (headingTags.has(element.name)) {
-      chrome = chromeTextOf(element, stats.get(element));
+      chrome = chromeTextOf(element, stats.get(element), texts);
       if ((chrome !== undefined || holdsJudgedChild(element, stats)) && isDocumentSection(element, known)) continue;
     }
     if (isDefinitionParagraph(element)) continue; // "See also: size, rows" closing a function's description
@@ -269,7 +272,7 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
       for (const child of element.children) if (isTag(child) && listTags.has(child.name)) stack.push(child);
       continue;
     }
-    if (chrome === null) chrome = chromeTextOf(element, stats.get(element));
+    if (chrome === null) chrome = chromeTextOf(element, stats.get(element), texts);
     if (chrome !== undefined) {
       if (isNoteLabel(element, chrome)) continue; // kept whole: its bare number is the note's name
       if (isTermValue(element) || isDescribedTerm(element)) continue; // "Since: 1.5", "See Also:" over its links
@@ -294,9 +297,13 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
  * only that item. A wrapper of a code block ("1 2 3 4 5 6", an array printed in a docs page) is
  * judged as that code: read whole, its digits would pass for a date line.
  */
-function chromeTextOf(element: Element, elementStats: TextStats | undefined): string | undefined {
-  if (!elementStats || elementStats.text === 0 || elementStats.text > chromeTextMaximum || hasSeveralBlocks(element) || holdsCode(element)) return undefined;
-  const text = collapsedText(element);
+function chromeTextOf(element: Element, elementStats: TextStats | undefined, texts: Map<Element, string>): string | undefined {
+  if (!elementStats || elementStats.text === 0 || elementStats.text > chromeTextMaximum || hasSeveralBlocks(element)) return undefined;
+  // A `pre` counts as media: without any, there is no code to find (a walk of the whole subtree).
+  if (elementStats.media > 0 && holdsCode(element)) return undefined;
+  // Short (at most `chromeTextMaximum` characters): kept for each wrapper of a chain, which the walk
+  // judges one by one before anything under them is taken out.
+  const text = chainText(element, texts);
   return isChromeText(text) ? text : undefined;
 }
 
@@ -355,6 +362,10 @@ const isNotTable = (element: Element): boolean => element.name !== 'table';
 
 /** True when at least two child elements are blocks with text (list items, paragraphs, rows). */
 function hasSeveralBlocks(element: Element): boolean {
+  // Fewer than two block children: no text to look for (a chain of wrappers read it all at each one).
+  let candidates = 0;
+  for (const child of element.children) if (isTag(child) && !inlineTags.has(child.name) && ++candidates >= 2) break;
+  if (candidates < 2) return false;
   let blocks = 0;
   for (const child of element.children) {
     if (isTag(child) && !inlineTags.has(child.name) && hasCollapsedText(child) && ++blocks >= 2) return true;
@@ -1372,6 +1383,7 @@ function removeClutter(container: Element, options: CleanupOptions, stats: Map<E
   // removal leaves. Spliced out one by one, thousands of link blocks among kept paragraphs cost
   // each removal the kept siblings after it (9.5 s for 64,000 pairs, 4.8 MB).
   const unsettled = new Set<ParentNode>();
+  const pending: PendingDiscount = { parent: undefined, removed: emptyTextStats() };
   const inHeadings = blocksInHeadings(elements, stats);
   startSectionsHoldMemo();
   keepTextChildren(true);
@@ -1382,6 +1394,8 @@ function removeClutter(container: Element, options: CleanupOptions, stats: Map<E
       const element = elements[index]!;
       settleReached(element);
       if (!conditionalTags.has(element.name) || !element.parent) continue;
+      // A sibling's removal changes no stats of this element's subtree: the sum waits for them all.
+      if (pending.parent !== undefined && pending.parent !== element.parent) flushDiscount(pending, stats, container);
       const elementStats = stats.get(element);
       if (!elementStats) continue;
       // An empty container goes, one with only media stays, whatever its name or neighbours (the
@@ -1390,13 +1404,15 @@ function removeClutter(container: Element, options: CleanupOptions, stats: Map<E
       const early = statsVerdict(elementStats);
       if (early !== undefined) {
         if (early) {
-          discountStats(element, stats, container);
+          pending.parent = element.parent;
+          addStats(pending.removed, elementStats);
           forgetTextChildren(element);
           forgetRemovalOf(element);
           detachUnsettled(element, unsettled);
         }
         continue;
       }
+      flushDiscount(pending, stats, container);
       if (inHeadings.has(element)) continue;
       judging(element);
       if (isClutter(element, elementStats, options, stats, tables, linkDensity(stats.get(container)), sums)) {
@@ -1406,12 +1422,35 @@ function removeClutter(container: Element, options: CleanupOptions, stats: Map<E
         detachUnsettled(element, unsettled);
       }
     }
+    flushDiscount(pending, stats, container);
   } finally {
     deferDetaches(undefined);
     settleDetached(unsettled);
     keepTextChildren(false);
     stopSectionsHoldMemo();
   }
+}
+
+/** The stats of empty siblings `removeClutter` took out, not yet subtracted from their ancestors. */
+interface PendingDiscount {
+  parent: ParentNode | undefined;
+  removed: TextStats;
+}
+
+/**
+ * Subtracts the pending sum from the ancestors, as `discountStats` does for each removal: one walk
+ * up for a run of siblings, not one each (200,000 empty `div`s flattened under 512 levels of
+ * wrappers walked 512 ancestors each).
+ */
+function flushDiscount(pending: PendingDiscount, stats: Map<Element, TextStats>, container: Element): void {
+  if (pending.parent === undefined) return;
+  for (let node: ParentNode | null = pending.parent; node && isTag(node); node = node.parent) {
+    const ancestor = stats.get(node);
+    if (ancestor) addStats(ancestor, pending.removed, -1);
+    if (node === container) break;
+  }
+  pending.parent = undefined;
+  pending.removed = emptyTextStats();
 }
 
 /** Most text of a heading whose inner blocks are judged with it: a heading, not a page left inside an unclosed one. */

@@ -650,6 +650,45 @@ export function collapsedText(node: AnyNode): string {
 }
 
 /**
+ * `collapsedText(element)`, shared along a chain of wrappers: an element whose only child with
+ * text or an element is one element reads as that child (whitespace around it is trimmed away).
+ * A rule that asks each wrapper of a chain read the same subtree again at each one: 512 levels
+ * of `div`s over the parser's flattened tail read it 512 times. The chain is read once and its
+ * text kept in `texts` for each wrapper, when at most `keptLength` characters (one string shared
+ * by the chain; longer ones are not kept, a text per element of a walk up would be quadratic).
+ * The caller keeps `texts` only while nothing under the elements it holds is taken out.
+ */
+export function chainText(element: Element, texts: Map<Element, string>, keptLength = 1_000): string {
+  const chain: Element[] = [];
+  let node: Element | undefined = element;
+  let text: string | undefined;
+  while (node !== undefined) {
+    text = texts.get(node);
+    if (text !== undefined) break;
+    chain.push(node);
+    node = soleChildElement(node);
+  }
+  if (text === undefined) text = collapsedText(chain[chain.length - 1]!);
+  // An element that wraps nothing alone is asked once: only a chain's texts are asked again.
+  if (chain.length > 1 && text.length <= keptLength) for (const wrapper of chain) texts.set(wrapper, text);
+  return text;
+}
+
+/** The one child element of `element` when its other children are whitespace or comments, else undefined. */
+export function soleChildElement(element: Element): Element | undefined {
+  let sole: Element | undefined;
+  for (const child of element.children) {
+    if (isTag(child)) {
+      if (sole !== undefined) return undefined;
+      sole = child;
+    } else if (isText(child)) {
+      if (nonSpacePattern.test(child.data)) return undefined;
+    } else if (child.type !== 'comment') return undefined;
+  }
+  return sole;
+}
+
+/**
  * Text of a subtree as written (a `br` is a space), before `collapsedText` collapses and trims it:
  * enough for a pattern whose matches do not depend on how long a whitespace run is.
  */

@@ -109,7 +109,7 @@ function measureNode(node: Text): number {
   return measureRun(node.data);
 }
 
-const emptyStats = (): TextStats => ({ text: 0, linkText: 0, commas: 0, images: 0, media: 0, blocks: 0, directText: 0, directCommas: 0 });
+export const emptyTextStats = (): TextStats => ({ text: 0, linkText: 0, commas: 0, images: 0, media: 0, blocks: 0, directText: 0, directCommas: 0 });
 
 /** What an element adds to the counts of its subtree (and its ancestors'), its blocks included. */
 function countElement(name: string, stats: TextStats): void {
@@ -167,7 +167,7 @@ export function measureText(root: ParentNode): Map<Element, TextStats> {
   const nextChild: number[] = [];
   const inLinks: boolean[] = [];
   let depth = 0;
-  const top = emptyStats();
+  const top = emptyTextStats();
   // Opening an element is written out at its two places, not a closure made per call, which V8
   // compiled again on later pages (issue 14, tenth pass).
   const roots: readonly AnyNode[] = isTag(root) ? [root] : root.children;
@@ -178,7 +178,7 @@ export function measureText(root: ParentNode): Map<Element, TextStats> {
     }
     if (!isTag(node)) continue;
     elements[0] = node;
-    statsOf[0] = emptyStats();
+    statsOf[0] = emptyTextStats();
     nextChild[0] = 0;
     inLinks[0] = isLink(node);
     depth = 1;
@@ -192,7 +192,7 @@ export function measureText(root: ParentNode): Map<Element, TextStats> {
         if (isText(child)) addText(child, statsOf[level]!, inLinks[level]!);
         else if (isTag(child)) {
           elements[depth] = child;
-          statsOf[depth] = emptyStats();
+          statsOf[depth] = emptyTextStats();
           nextChild[depth] = 0;
           inLinks[depth] = inLinks[level]! || isLink(child);
           depth++;
