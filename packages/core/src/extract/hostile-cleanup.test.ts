@@ -143,13 +143,12 @@ describe('cleanup rules on thousands of section divs', () => {
 });
 
 describe("cleanup rules on a chain of wrappers past the parser's depth", () => {
-  it('reads 200,000 nested divs once for their text (each of the 512 wrappers with little text read it all three times, and each empty div taken out walked the 512: 68 s, 1 s now)', () => {
-    const started = performance.now();
+  it('reads 200,000 nested divs once for their text (each of the 512 wrappers with little text read it all three times, and each empty div taken out walked the 512: 68 s, 1 s now)', {
+    timeout: 30_000,
+  }, () => {
     const names = cleaned(`${prose}${'<div>'.repeat(200_000)}deep`);
-    const seconds = (performance.now() - started) / 1000;
     expect(names.filter((name) => name === 'p')).toHaveLength(1);
     expect(names.filter((name) => name === 'div').length).toBeLessThan(1_100);
-    expect(seconds).toBeLessThan(4);
   });
 });
 
@@ -167,9 +166,8 @@ describe('the whole transform on hostile pages', () => {
     expect(output.markdown!.match(/^## Overview$/gm)?.length).toBeGreaterThan(100_000);
   });
 
-  it('reads a chain of 200,000 nested div, span, section, b and article (each bold wrapper read the chain under it for a closing box: 7 s, 2 s now)', () => {
+  it('reads a chain of 200,000 nested div, span, section, b and article (each bold wrapper read the chain under it for a closing box: 7 s, 2 s now; speed in benchmarks/crawl-real-site/hostile-shapes.mjs)', () => {
     const tags = ['<div>', '<span>', '<section>', '<b>', '<article>'];
-    const started = performance.now();
     const output = transformHtml({
       html: `<body>${prose}${Array.from({ length: 200_000 }, (_, index) => tags[index % 5]).join('')}deep${prose}</body>`,
       url: 'http://127.0.0.1/',
@@ -179,8 +177,7 @@ describe('the whole transform on hostile pages', () => {
       removeBase64Images: true,
       want: { markdown: true, html: false, links: false, images: false },
     });
-    const seconds = (performance.now() - started) / 1000;
     expect(output.markdown).toContain('The lake lies');
-    expect(seconds).toBeLessThan(5);
+    expect(output.markdown).toContain('deep');
   });
 });
