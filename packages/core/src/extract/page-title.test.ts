@@ -36,6 +36,11 @@ describe('findTitleHeading', () => {
       '<head><title>SDL: SDL_Locale Struct Reference</title></head><div class="header"><div class="summary"><a href="#pub-attribs">Data Fields</a></div>' +
       '<div class="headertitle"><div class="title">SDL_Locale Struct Reference</div></div></div><div class="contents"><h2>Data Fields</h2></div>';
     expect(titleOf(doxygen)).toBe('SDL_Locale Struct Reference');
+    // Over a member's heading that says a few of the title's words (Doxygen's `h2.memtitle` "SDL_config_h_").
+    const members =
+      '<head><title>SDL: SDL_config_android.h File Reference</title></head><div class="header"><div class="headertitle"><div class="title">SDL_config_android.h File Reference</div></div></div>' +
+      '<div class="contents"><h2>Macros</h2><h2>HAVE_ABS</h2><h2>SDL_config_h_</h2></div>';
+    expect(titleOf(members)).toBe('SDL_config_android.h File Reference');
     // Not a link (a breadcrumb's last item), not a block holding others, not one of two.
     expect(titleOf('<head><title>Quiet rivers</title></head><div><a href="/r">Quiet rivers</a></div><h2>Other</h2>')).toBeUndefined();
     expect(titleOf('<head><title>Quiet rivers north</title></head><div>Quiet rivers <div>north</div></div>')).toBeUndefined();

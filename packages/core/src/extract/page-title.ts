@@ -1,8 +1,9 @@
 /**
  * Finds the page's title heading: the `h1` whose words best match the document title
  * (`og:title`, `twitter:title`, `<title>`), else the only `h1` with a real text, else, on a page
- * with no `h1`, the one block of plain text that says the title (a title block). The extractor puts
- * it back on top of the content when the content root does not already hold it.
+ * with no `h1`, the one block of plain text that says the title (a title block); on such a page a
+ * title block that says more of the title's words than the best heading wins over it. The
+ * extractor puts it back on top of the content when the content root does not already hold it.
  */
 import type { Document, Element, ParentNode } from 'domhandler';
 import { isTag } from 'domhandler';
@@ -71,8 +72,14 @@ export function findTitleHeading(root: ParentNode, titles: string[], elements = 
       bestMatched = matched;
     }
   }
-  if (best) return best;
-  if (h1s.length === 0) return titleBlock(elements, titleTokens);
+  if (h1s.length === 0) {
+    // A title block that says more of the title than the best heading is the title: the heading is
+    // then one of many that share a word or two with it (Doxygen's `h2` "SDL_config_h_", a member
+    // of "SDL_config_android.h File Reference", whose title is a `div`).
+    const block = titleBlock(elements, titleTokens);
+    if (block && tokens(collapsedText(block)).length > bestMatched) return block;
+  }
+  if (best || h1s.length === 0) return best;
   const [only] = headings;
   return headings.length === 1 && only && collapsedText(only).length >= 10 ? only : undefined;
 }
