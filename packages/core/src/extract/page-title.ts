@@ -41,7 +41,8 @@ export function declaredTitles(document: Document): string[] {
   return titles.filter((text) => text.trim() !== '');
 }
 
-function tokens(text: string): string[] {
+/** The words of `text`, lowercased: runs of letters and digits (punctuation and case aside). */
+export function tokens(text: string): string[] {
   return text.toLowerCase().match(tokenPattern) ?? [];
 }
 

@@ -10,6 +10,7 @@
 import type { AnyNode, Element } from 'domhandler';
 import { isTag, isText } from 'domhandler';
 import { collapsedText, detach, hasOwnText, headingTags } from './dom-tools.js';
+import { tokens } from './page-title.js';
 
 /** A block with at least this many characters is the text's prose: nothing after it is read. */
 const proseMinimumText = 100;
@@ -18,8 +19,7 @@ const blocksBetweenMaximum = 4;
 /** A title of fewer words is too common a line ("Overview", "News") to be read as repeated. */
 const titleMinimumWords = 3;
 
-const wordPattern = /[\p{L}\p{N}]+/gu;
-const wordsOf = (text: string): string => (text.toLowerCase().match(wordPattern) ?? []).join(' ');
+const wordsOf = (text: string): string => tokens(text).join(' ');
 
 const emphasisTags: ReadonlySet<string> = new Set(['strong', 'b']);
 
