@@ -14,7 +14,7 @@
  * - at either end of the text: a paragraph centred by its own style and wholly bold or italic, a
  *   sentence (an editor's note before the first paragraph, an author's bio after the last one).
  *
- * Also (`related-links.ts`, `gallery-widget.ts`): a byline under the title, a list of other
+ * Also (`related-links.ts`, `gallery-widget.ts`, `taxonomy-line.ts`): a byline under the title, a list of other
  * stories' headlines after the text, and a picture gallery whose captions the widget prints twice.
  *
  * Anywhere: an author box, the short block around a `rel="author"` link (name, photo, position),
@@ -42,6 +42,7 @@ import {
 } from './dom-tools.js';
 import { trimGalleryWidgets } from './gallery-widget.js';
 import { trimRelatedLinkLists, trimTitleByline } from './related-links.js';
+import { trimTaxonomyLines } from './taxonomy-line.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
 /**
@@ -792,6 +793,7 @@ function trimEdges(container: Element, title: Element | undefined, stats: Map<El
   detachEach(trimRepeatedRows(stats, elements(), (element) => isProseParagraph(element, stats.get(element))));
   detachEach(trimGalleryWidgets(flow, stats, elements(), (element) => isProseParagraph(element, stats.get(element))));
   detachEach(trimClosingBox(flow, stats, (element) => isProseParagraph(element, stats.get(element)), elements()));
+  detachEach(trimTaxonomyLines(flow, stats, elements(), (element) => isProseParagraph(element, stats.get(element))));
   trimAfterProse(flow, stats, holders);
   trimInlineTeaserGroups(flow, stats, holders, elements);
   detachEach(trimRelatedLinkLists(stats, elements(), (element) => isProseParagraph(element, stats.get(element))));
