@@ -100,6 +100,8 @@ export const shapes = {
   'jsonld-huge': (n) =>
     `<!doctype html><html><head><title>H</title><script type="application/ld+json">{"a":[${fill(n, () => '{"x":1},')}{}]}</script></head><body>${prose}</body></html>`,
   'script-unclosed': (n) => page(`${prose}<script>${'var a = "</scrip";\n'.repeat(n / 20)}`),
+  'tag-lines': (n) => fill(n, (i) => `<p>Filed under <a href="/tag/${i}" rel="tag">tag ${i}</a></p>`, ...wrap('<article>', '</article>')),
+  'tag-chain': (n) => fill(n, (i) => `<div><a href="/t/${i}" rel="category tag">t</a>`, ...wrap('', '')),
   'mixed-article': (n) =>
     fill(
       n,

@@ -17,7 +17,7 @@
 import type { AnyNode, Element } from 'domhandler';
 import { isTag, isText } from 'domhandler';
 import { getAttributeValue } from 'domutils';
-import { descendantElements, headingTags, isInline, isWithin } from './dom-tools.js';
+import { descendantElements, headingTags, isInline } from './dom-tools.js';
 import type { TextStats } from './text-stats.js';
 
 /** A metadata line is at most this long (weighted characters). */
@@ -29,6 +29,8 @@ const separatorPattern = /^[\s,;|/·•»›>&()[\]–—-]*$/u;
 
 /** Widening takes a parent with at most this much more unmarked text (weighted characters): a label. */
 const widenSlack = 40;
+/** ...and widens at most this many levels (a deep chain of wrappers is not a line's). */
+const widenMaximumLevels = 6;
 /** A field's value (`dd`, a table cell) is the page's data, such as an event's category. */
 const fieldTags: ReadonlySet<string> = new Set(['dd', 'dt', 'td', 'th']);
 
@@ -77,7 +79,9 @@ function holdsHeadingOrMedia(element: Element, stats: Map<Element, TextStats>): 
 
 /**
  * The metadata lines of `flow` (see the module comment), given its elements in document order and
- * a test for a prose paragraph; the caller detaches them.
+ * a test for a prose paragraph; the caller detaches them. Linear in the flow: positions are read
+ * once, a block is placed against the first and last prose paragraph only (a block that starts
+ * before the first one and does not hold it ends before it), and a line widens a few levels at most.
  */
 export function trimTaxonomyLines(flow: Element, stats: Map<Element, TextStats>, order: Element[], isProse: (element: Element) => boolean): Element[] {
   const linksByBlock = new Map<Element, Element[]>();
@@ -90,29 +94,57 @@ export function trimTaxonomyLines(flow: Element, stats: Map<Element, TextStats>,
     else linksByBlock.set(block, [element]);
   }
   if (linksByBlock.size === 0) return [];
-  const prose = order.filter(isProse);
-  const removed: Element[] = [];
+  const positions = new Map<Element, number>();
+  const prose: Element[] = [];
+  order.forEach((element, index) => {
+    positions.set(element, index);
+    if (isProse(element)) prose.push(element);
+  });
+  const first = prose[0];
+  const last = prose.at(-1);
+  if (!first || !last) return [];
+  // Each element's count of elements in its subtree, itself included: `inner` lies within `outer`
+  // when its position falls in outer's range (no walk up a deep chain per question).
+  const sizes = new Map<Element, number>();
+  for (let index = order.length - 1; index >= 0; index--) {
+    const element = order[index]!;
+    let size = 1;
+    for (const child of element.children) if (isTag(child)) size += sizes.get(child) ?? 0;
+    sizes.set(element, size);
+  }
+  const isInside = (inner: Element, outer: Element): boolean => {
+    const start = positions.get(outer);
+    const at = positions.get(inner);
+    return start !== undefined && at !== undefined && at > start && at < start + sizes.get(outer)!;
+  };
+  const lines = new Set<Element>();
   for (const [block, links] of linksByBlock) {
-    if (removed.some((line) => isWithin(block, line))) continue;
     const blockText = stats.get(block)?.text ?? 0;
     if (blockText === 0 || blockText > lineMaximumText || holdsHeadingOrMedia(block, stats)) continue;
-    const outside = prose.filter((paragraph) => paragraph !== block && !isWithin(paragraph, block) && !isWithin(block, paragraph));
-    if (outside.length === 0 || prose.some((paragraph) => paragraph !== block && isWithin(block, paragraph))) continue;
-    const position = order.indexOf(block);
-    const isBefore = outside.every((paragraph) => order.indexOf(paragraph) > position);
-    const isAfter = outside.every((paragraph) => order.indexOf(paragraph) < position);
-    if (!isBefore && !isAfter) continue;
-    if (isProse(block) && !(isAfter && listsLinks(links))) continue;
+    const position = positions.get(block)!;
+    // The prose paragraph the line must not take: the first one for a line before the text, the
+    // last other one for a line after it.
+    let bound: Element | undefined;
+    if (block === last) {
+      if (prose.length >= 2 && listsLinks(links)) bound = prose.at(-2);
+    } else if (isProse(block)) {
+      continue;
+    } else if (position < positions.get(first)! && !isInside(first, block)) {
+      bound = first;
+    } else if (position > positions.get(last)! && !isInside(block, last)) {
+      bound = last;
+    }
+    if (!bound) continue;
     let line = block;
-    for (let parent = line.parent; parent && isTag(parent) && parent !== flow; parent = parent.parent) {
-      if ((stats.get(parent)?.text ?? 0) > lineMaximumText || holdsHeadingOrMedia(parent, stats)) break;
-      if (outside.some((paragraph) => isWithin(paragraph, parent))) break;
+    let level = 0;
+    for (let parent = line.parent; parent && isTag(parent) && parent !== flow && level < widenMaximumLevels; parent = parent.parent, level++) {
+      if ((stats.get(parent)?.text ?? 0) > lineMaximumText || holdsHeadingOrMedia(parent, stats) || isInside(bound, parent)) break;
       // A wrapper, a label ("Tags:") or the other items of a list of marked links: not other fields.
       if (unmarkedText(parent, stats) > unmarkedText(line, stats) + widenSlack) break;
       line = parent;
     }
-    removed.push(line);
+    lines.add(line);
   }
-  // Two marked blocks may widen to one line, or one line hold another.
-  return removed.filter((line, index) => removed.every((other, otherIndex) => (other === line ? otherIndex >= index : !isWithin(line, other))));
+  // A line inside another one goes with it: detaching it too is harmless.
+  return [...lines];
 }
