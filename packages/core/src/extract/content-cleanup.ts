@@ -6,7 +6,7 @@
  */
 import { type AnyNode, type Element, type ParentNode, isTag, isText } from 'domhandler';
 import { chromeSectionHeadingPattern } from './boilerplate-patterns.js';
-import { isChromeText } from './chrome-text.js';
+import { isChromeText, isDateLine } from './chrome-text.js';
 import { isDefinitionParagraph, isDescribedTerm, isTermDescriptionList, isTermValue } from './definition-body.js';
 import { hintWeight } from './content-scoring.js';
 import {
@@ -263,6 +263,7 @@ function removeChromeTexts(container: Element, stats: Map<Element, TextStats>): 
     if (headingTags.has(element.name)) {
       chrome = chromeTextOf(element, stats.get(element), texts);
       if ((chrome !== undefined || holdsJudgedChild(element, stats)) && isDocumentSection(element, known)) continue;
+      if (chrome !== undefined && isDateLine(chrome) && isDateSectionHeading(element, stats)) continue;
     }
     if (isDefinitionParagraph(element)) continue; // "See also: size, rows" closing a function's description
     if (element.name === 'li' && element.parent && isTag(element.parent) && isContentList(element.parent, stats, contentLists)) {
@@ -305,6 +306,48 @@ function chromeTextOf(element: Element, elementStats: TextStats | undefined, tex
   // judges one by one before anything under them is taken out.
   const text = chainText(element, texts);
   return isChromeText(text) ? text : undefined;
+}
+
+/**
+ * A heading that is only a date yet names a section: the page's title (an archive's "May 2020"), or
+ * a heading with a block of text before it and a section's text under it (a diary's or an events
+ * page's "February 2020", "May 2020"). A dateline heading sits above the text, right after the
+ * title, and a teaser's date has links, not text, around it. Siblings are read through
+ * `prev`/`next`, which stay right while nodes taken out wait to be settled.
+ */
+function isDateSectionHeading(heading: Element, stats: Map<Element, TextStats>): boolean {
+  if (heading.name === 'h1') return true;
+  const before = filledSibling(heading, 'prev', stats);
+  if (!before || headingTags.has(before.name) || !isTextBlock(stats.get(before))) return false;
+  let text = 0;
+  let linkText = 0;
+  for (let node = heading.next; node && text < dateSectionMinimum; node = node.next) {
+    if (!isTag(node)) continue;
+    if (headingTags.has(node.name)) break;
+    const nodeStats = stats.get(node);
+    if (!nodeStats) continue;
+    text += nodeStats.text;
+    linkText += nodeStats.linkText;
+  }
+  return isTextBlock({ text, linkText });
+}
+
+/** Characters of text a block needs beside a date heading for both to be a section: a sentence or two. */
+const dateSectionMinimum = 80;
+
+function isTextBlock(blockStats: Pick<TextStats, 'text' | 'linkText'> | undefined): boolean {
+  return !!blockStats && blockStats.text >= dateSectionMinimum && blockStats.linkText <= blockStats.text / 2;
+}
+
+/** The nearest element sibling on one side with text or media, past blank text, comments and empty blocks. */
+function filledSibling(node: Element, side: 'prev' | 'next', stats: Map<Element, TextStats>): Element | undefined {
+  for (let sibling = node[side]; sibling; sibling = sibling[side]) {
+    if (isTag(sibling)) {
+      const siblingStats = stats.get(sibling);
+      if (!siblingStats || siblingStats.text > 0 || siblingStats.media > 0) return sibling;
+    } else if (isText(sibling) && sibling.data.trim() !== '') return undefined;
+  }
+  return undefined;
 }
 
 /**
