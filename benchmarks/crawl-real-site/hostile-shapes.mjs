@@ -119,6 +119,12 @@ export const shapes = {
         `<div><div class="card"><a href="/story/${i}"><picture><source srcset="/i${i}.webp"><img src="/i${i}.jpg" alt=""></picture></a><p>Caption of story ${i}</p>`,
       ...wrap(`<article>${prose}${prose}`, '</article>'),
     ),
+  'picture-figures-nested': (n) =>
+    fill(
+      n,
+      (i) => `<div><div><figure><a href="/story/${i}"><img src="/i${i}.jpg" alt=""></a><figcaption>Caption of story ${i}</figcaption></figure>`,
+      ...wrap(`<article>${prose}${prose}`, '</article>'),
+    ),
   // A share bar printed above and below each of many texts (one row, many copies), and many distinct
   // rows each printed twice, the copies a page apart (many groups of two).
   'repeated-rows': (n) => fill(n, () => `${shareRow('Whatsapp')}<h2>Part</h2>${prose}${prose}`, ...wrap('<div><h1>Hostile</h1>', '</div>')),
