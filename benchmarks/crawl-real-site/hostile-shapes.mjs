@@ -28,6 +28,9 @@ function fill(bytes, unit, head = '', tail = '') {
   return parts.join('');
 }
 
+/** A share bar (the article-share-row-above-and-below fixture's shape): an icon, three buttons and a label. */
+const shareRow = (label) =>
+  `<div class="u5"><div><div><img src="/share.png" width="53" height="53" alt="Share"></div><div><div>Link</div><div>Mail</div><div>${label}</div></div></div><div>Share this</div></div>`;
 const page = (body) => `<!doctype html><html><head><title>Hostile</title></head><body>${body}</body></html>`;
 const wrap = (head, tail) => [`<!doctype html><html><head><title>Hostile</title></head><body>${prose}${head}`, `${tail}${prose}</body></html>`];
 
@@ -102,6 +105,36 @@ export const shapes = {
   'script-unclosed': (n) => page(`${prose}<script>${'var a = "</scrip";\n'.repeat(n / 20)}`),
   'tag-lines': (n) => fill(n, (i) => `<p>Filed under <a href="/tag/${i}" rel="tag">tag ${i}</a></p>`, ...wrap('<article>', '</article>')),
   'tag-chain': (n) => fill(n, (i) => `<div><a href="/t/${i}" rel="category tag">t</a>`, ...wrap('', '')),
+  // Teaser cards (a linked picture and its caption) after a text: side by side, and each one
+  // opening two wrappers that close at the page's end (one card per two wrappers, nested).
+  'picture-cards': (n) =>
+    fill(
+      n,
+      (i) =>
+        `<div class="card"><a href="/story/${i}"><picture><source srcset="/i${i}.webp"><img src="/i${i}.jpg" alt=""></picture></a><p>Caption of story ${i}</p></div>`,
+      ...wrap(`<article>${prose}${prose}`, '</article>'),
+    ),
+  'picture-cards-nested': (n) =>
+    fill(
+      n,
+      (i) =>
+        `<div><div class="card"><a href="/story/${i}"><picture><source srcset="/i${i}.webp"><img src="/i${i}.jpg" alt=""></picture></a><p>Caption of story ${i}</p>`,
+      ...wrap(`<article>${prose}${prose}`, '</article>'),
+    ),
+  'picture-figures-nested': (n) =>
+    fill(
+      n,
+      (i) => `<div><div><figure><a href="/story/${i}"><img src="/i${i}.jpg" alt=""></a><figcaption>Caption of story ${i}</figcaption></figure>`,
+      ...wrap(`<article>${prose}${prose}`, '</article>'),
+    ),
+  // A share bar printed above and below each of many texts (one row, many copies), and many distinct
+  // rows each printed twice, the copies a page apart (many groups of two).
+  'repeated-rows': (n) => fill(n, () => `${shareRow('Whatsapp')}<h2>Part</h2>${prose}${prose}`, ...wrap('<div><h1>Hostile</h1>', '</div>')),
+  'repeated-rows-distinct': (n) => {
+    const half = fill(n / 2, (i) => `${shareRow(i)}<h2>Part ${i}</h2>${prose}${prose}`);
+    const count = (half.match(/class="u5"/g) ?? []).length;
+    return page(`<div><h1>Hostile</h1>${prose}${half}${Array.from({ length: count }, (_, i) => `${shareRow(i)}<h2>Part</h2>${prose}${prose}`).join('')}</div>`);
+  },
   'mixed-article': (n) =>
     fill(
       n,
@@ -179,18 +212,21 @@ async function runAll(options) {
   }
 }
 
-const argv = process.argv.slice(2);
-if (argv[0] === '--one') await runOne(argv[1], Number(argv[2]), argv[3], argv[4]);
-else {
-  const flag = (name, fallback) => {
-    const at = argv.indexOf(`--${name}`);
-    return at === -1 ? fallback : argv[at + 1];
-  };
-  await runAll({
-    shapes: flag('shapes')?.split(','),
-    sizes: flag('sizes', '1,2,4,8').split(',').map(Number),
-    modes: flag('modes', 'main,whole').split(','),
-    core: resolve(flag('core', resolve(import.meta.dirname, '../../packages/core/dist'))),
-    timeout: Number(flag('timeout', '60')),
-  });
+// Run as a script (imported, it only lends its shapes).
+if (import.meta.filename === resolve(process.argv[1] ?? '')) {
+  const argv = process.argv.slice(2);
+  if (argv[0] === '--one') await runOne(argv[1], Number(argv[2]), argv[3], argv[4]);
+  else {
+    const flag = (name, fallback) => {
+      const at = argv.indexOf(`--${name}`);
+      return at === -1 ? fallback : argv[at + 1];
+    };
+    await runAll({
+      shapes: flag('shapes')?.split(','),
+      sizes: flag('sizes', '1,2,4,8').split(',').map(Number),
+      modes: flag('modes', 'main,whole').split(','),
+      core: resolve(flag('core', resolve(import.meta.dirname, '../../packages/core/dist'))),
+      timeout: Number(flag('timeout', '60')),
+    });
+  }
 }

@@ -286,7 +286,9 @@ export function trimRepeatedRows(stats: Map<Element, TextStats>, order: Element[
     if (!elementStats || elementStats.text < repeatedRowMinimumText || elementStats.text > repeatedRowMaximumText) continue;
     const text = collapsedText(element);
     const found = copies.get(text);
-    if (found?.some((copy) => isWithin(element, copy))) continue;
+    // The copies are in document order and none lies inside another, so an element inside one of
+    // them is inside the last (a later copy would lie inside that one too): one walk up, not one per copy.
+    if (found && isWithin(element, found.at(-1)!)) continue;
     if (sentenceEnd.test(text) || descendantElements(element, (child) => headingLevel(child) > 0).length > 0) continue;
     // A row of several items (buttons), not one label repeated per entry ("Added in: v14.2.0").
     if (descendantElements(element, hasOwnText).length < repeatedRowMinimumItems) continue;
@@ -294,14 +296,55 @@ export function trimRepeatedRows(stats: Map<Element, TextStats>, order: Element[
     if (found) found.push(element);
     else copies.set(text, [element]);
   }
+  const groups = [...copies.values()].filter((group) => group.length >= 2);
+  if (groups.length === 0) return [];
+  // Each group reads the stretch of the flow between its first and last copy: positions from one
+  // map and prose from one finder, not an indexOf and a slice of the flow per group (quadratic in
+  // the groups when many rows are each printed twice far apart).
+  const position = new Map<Element, number>();
+  for (let index = 0; index < order.length; index++) position.set(order[index]!, index);
+  const nextProse = proseFinder(order, isProse);
   const removed: Element[] = [];
-  for (const group of copies.values()) {
-    if (group.length < 2) continue;
-    const first = order.indexOf(group[0]!);
-    const last = order.indexOf(group.at(-1)!);
-    if (order.slice(first + 1, last).some((element) => isProse(element) && !isWithin(element, group[0]!))) for (const element of group) removed.push(element);
+  for (const group of groups) {
+    const head = group[0]!;
+    const first = position.get(head)!;
+    const last = position.get(group.at(-1)!)!;
+    // The first copy's own elements follow it in document order: prose after them, before the last copy.
+    let after = first + 1;
+    while (after < last && isWithin(order[after]!, head)) after++;
+    if (nextProse(after) < last) for (const element of group) removed.push(element);
   }
   return removed;
+}
+
+/**
+ * A function giving the first position at or after `from` whose element of `order` is prose
+ * (`order.length` when none): each element is asked once, and a run of elements known not to be
+ * prose is jumped over in one step (the jumps are shortened as they are walked).
+ */
+function proseFinder(order: readonly Element[], isProse: (element: Element) => boolean): (from: number) => number {
+  // jump[i] > i: no prose from i up to jump[i]; jump[i] === i: not asked yet, or prose (`asked`).
+  const jump = Int32Array.from({ length: order.length + 1 }, (_, index) => index);
+  const asked = new Uint8Array(order.length);
+  return (from) => {
+    let at = from;
+    while (at < order.length) {
+      if (jump[at]! !== at) at = jump[at]!;
+      else if (asked[at] === 1) break;
+      else {
+        asked[at] = 1;
+        if (isProse(order[at]!)) break;
+        jump[at] = at + 1;
+        at++;
+      }
+    }
+    for (let node = from; node < at; ) {
+      const next = jump[node]!;
+      jump[node] = at;
+      node = next;
+    }
+    return at;
+  };
 }
 
 /** A trailing heading comes after at least this many prose paragraphs of the text... */

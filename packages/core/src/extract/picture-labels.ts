@@ -4,8 +4,8 @@
  * and the captions and controls of a gallery. A caption under a single figure in the article's flow
  * stays: it describes that figure.
  */
-import { type Element, isTag, isText } from 'domhandler';
-import { collapsedText, descendantElements, detach, sharedElements } from './dom-tools.js';
+import { type Element, type ParentNode, isTag, isText } from 'domhandler';
+import { collapsedText, descendantElements, detachUnsettled, settleDetached, sharedElements } from './dom-tools.js';
 import { type TextStats, discountStats } from './text-stats.js';
 
 /** Longest label (weighted characters): a caption line, not a paragraph. */
@@ -56,15 +56,19 @@ function removeRepeatedPictureLabels(container: Element, stats: Map<Element, Tex
   }
   const repeated = [...byText.keys()].filter((text) => byText.get(text)!.length >= repeatedLabelMinimum);
   if (repeated.length === 0) return;
+  // Taken out with one pass per parent at the end, not a search and a splice each: the copies are
+  // siblings by the thousand in a tail the parser flattened.
+  const unsettled = new Set<ParentNode>();
   for (const [text, copies] of byText) {
     // The repeated label with a few words added under one picture ("..., Training team_Kim Hana") is it too.
     if (!repeated.some((label) => text.startsWith(label))) continue;
     for (const copy of copies) {
       if (!copy.parent) continue;
       discountStats(copy, stats, container);
-      detach(copy);
+      detachUnsettled(copy, unsettled);
     }
   }
+  settleDetached(unsettled);
 }
 
 /** One gallery slide: a figure (or a wrapper of one) with a single picture and a short text. */
@@ -97,16 +101,19 @@ function galleryRuns(parent: Element, stats: Map<Element, TextStats>): Element[]
   return runs;
 }
 
-/** Detaches the parts of `element` that hold text and no picture; the pictures stay. */
-function removeTextBesidePictures(element: Element, stats: Map<Element, TextStats>, container: Element): void {
+/**
+ * Detaches the parts of `element` that hold text and no picture; the pictures stay. They leave
+ * their parents' `children` at `settleDetached(unsettled)`.
+ */
+function removeTextBesidePictures(element: Element, stats: Map<Element, TextStats>, container: Element, unsettled: Set<ParentNode>): void {
   for (const child of [...element.children]) {
     if (!isTag(child)) continue;
     const childStats = stats.get(child);
     if (!childStats || childStats.text === 0) continue;
     if (childStats.images === 0) {
       discountStats(child, stats, container);
-      detach(child);
-    } else removeTextBesidePictures(child, stats, container);
+      detachUnsettled(child, unsettled);
+    } else removeTextBesidePictures(child, stats, container, unsettled);
   }
 }
 
@@ -131,21 +138,27 @@ function galleryWrapper(run: Element[], stats: Map<Element, TextStats>, containe
  * pictures stay.
  */
 function removeGalleryLabels(container: Element, stats: Map<Element, TextStats>): void {
+  // A run's captions and controls leave their parents' `children` in one pass per parent once the
+  // run is done, not a search and a splice each: a tail the parser flattened past its depth bound
+  // holds thousands of them side by side (nested picture cards, 4 MB: 24 s in domutils' removeElement).
+  const unsettled = new Set<ParentNode>();
   for (const parent of sharedElements(container)) {
     if (!parent.parent) continue;
     const parentStats = stats.get(parent);
     if (!parentStats || parentStats.images < galleryItemMinimum) continue;
     for (const run of galleryRuns(parent, stats)) {
       const wrapper = galleryWrapper(run, stats, container);
-      for (const item of run) removeTextBesidePictures(item, stats, container);
+      for (const item of run) removeTextBesidePictures(item, stats, container, unsettled);
+      settleDetached(unsettled);
       const inRun = new Set(run);
       for (const element of descendantElements(wrapper)) {
         if (!element.parent || inRun.has(element)) continue;
         const elementStats = stats.get(element);
         if (!elementStats || elementStats.images > 0 || elementStats.text === 0 || elementStats.text > galleryControlMaximum) continue;
         discountStats(element, stats, container);
-        detach(element);
+        detachUnsettled(element, unsettled);
       }
+      settleDetached(unsettled);
     }
   }
 }
@@ -178,11 +191,13 @@ function isBannerFigure(figure: Element, stats: Map<Element, TextStats>): boolea
 }
 
 function removeBannerFigures(container: Element, stats: Map<Element, TextStats>): void {
+  const unsettled = new Set<ParentNode>();
   for (const figure of descendantElements(container, (element) => element.name === 'figure')) {
     if (!figure.parent || !isBannerFigure(figure, stats)) continue;
     discountStats(figure, stats, container);
-    detach(figure);
+    detachUnsettled(figure, unsettled);
   }
+  settleDetached(unsettled);
 }
 
 /** Removes picture labels found by structure: repeated labels, gallery captions and controls, banners. */
