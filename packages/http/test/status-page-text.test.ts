@@ -1,7 +1,7 @@
 import type { ScrapeDocument } from '@quarry/core';
 import { describe, expect, it } from 'vitest';
 import { presentDocument, presentDocumentText } from '../src/routes/present-document.js';
-import { statusPageBody, type StatusPage } from '../src/server/status-page.js';
+import { statusPageBody, statusPagePieces, type StatusPage } from '../src/server/status-page.js';
 
 const document = (extra: Partial<ScrapeDocument> = {}, metadata: Partial<ScrapeDocument['metadata']> = {}): ScrapeDocument =>
   ({
@@ -42,5 +42,19 @@ describe('status pages written from the stored JSON texts', () => {
     };
     expect(JSON.parse(statusPageBody(page))).toEqual({ ...page, data: texts.map((text) => JSON.parse(text)) });
     expect(JSON.parse(statusPageBody({ ...page, data: [] })).data).toEqual([]);
+  });
+
+  it('writes the same body in pieces under the large-object size, with its byte length', () => {
+    const long = (index: number) => JSON.stringify(document({}, { title: `page ${index} – ${'é'.repeat(index * 700)}` }));
+    const head = { success: true, status: 'completed', completed: 3, total: 3, creditsUsed: 3, expiresAt: new Date(0).toISOString() } as const;
+    for (const data of [[], [long(0)], [long(1), long(2)], Array.from({ length: 120 }, (_, index) => long(index))]) {
+      const page: StatusPage = { ...head, data };
+      const { pieces, bytes } = statusPagePieces(page);
+      expect(pieces.join('')).toBe(statusPageBody(page));
+      expect(bytes).toBe(Buffer.byteLength(statusPageBody(page)));
+      // Each piece is at most 32 K characters, or one document longer than that.
+      for (const piece of pieces) expect(piece.length <= 32 * 1024 || data.some((text) => piece.includes(text) && text.length > 16 * 1024)).toBe(true);
+    }
+    expect(statusPagePieces({ ...head, data: [long(1)] }).pieces).toHaveLength(1);
   });
 });

@@ -1,6 +1,6 @@
 import type { CachedDocument, CachedDocumentEntry, DocumentCache } from '@quarry/core';
 import type { SqliteDatabase } from './open-sqlite.js';
-import { WriteBatch, type WriteBatchOptions } from './write-batch.js';
+import { type PendingWrites, WriteBatch, type WriteBatchOptions } from './write-batch.js';
 
 /** How the cache batches its writes (write-batch.ts). */
 export type SqliteDocumentCacheOptions = WriteBatchOptions;
@@ -21,7 +21,7 @@ type CacheRow = [key: string, url: string, teamId: string | null, document: stri
  * last `flushMs` (a cache: the next scrape of those pages fetches them). `flush()` writes at once
  * (`SqliteStorage.close` calls it).
  */
-export class SqliteDocumentCache implements DocumentCache {
+export class SqliteDocumentCache implements DocumentCache, PendingWrites {
   private readonly statements;
   private readonly batch: WriteBatch<CacheRow>;
 
@@ -48,6 +48,17 @@ export class SqliteDocumentCache implements DocumentCache {
   /** Writes the entries waiting, in one transaction (see the class comment). */
   flush(): void {
     this.batch.flush();
+  }
+
+  /**
+   * Writes the entries waiting inside the caller's transaction (`SqliteJobStore` given this cache as
+   * `rideAlong` does it in `finishItem`'s). A crawl page's entry is then written by the transaction
+   * that stores the page, a few milliseconds after `put`, with no commit of its own: held for a batch
+   * (up to 250 ms), each entry's JSON outlived two scavenges and was promoted, and the main heap's
+   * old space grew by about the size of every document stored (issue 21d).
+   */
+  writeWithin(): (() => void) | undefined {
+    return this.batch.writeWithin();
   }
 
   async get(key: string, maxAgeMs: number, now: number): Promise<CachedDocument | undefined> {

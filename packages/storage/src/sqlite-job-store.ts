@@ -21,6 +21,7 @@ import type { SqliteDatabase } from './open-sqlite.js';
 import { type InsertOutboxValues, insertOutboxSql, insertOutboxValues } from './row-mappers.js';
 import type { SqliteQueue } from './sqlite-queue.js';
 import { TeamCredits } from './team-credits.js';
+import type { PendingWrites } from './write-batch.js';
 
 interface JobRow {
   id: string;
@@ -61,6 +62,9 @@ export class SqliteJobStore implements JobStore {
   private readonly addItemsTransaction;
   private readonly markSeenTransaction;
   private readonly finishTransaction;
+  private readonly rideAlong: PendingWrites[];
+  /** What to call once `finishTransaction` has committed: the ride-along writes it made. */
+  private rodeAlong: Array<(() => void) | undefined> = [];
   private readonly updateTransaction;
   private readonly cancelTransaction;
   private readonly createTransaction;
@@ -68,9 +72,17 @@ export class SqliteJobStore implements JobStore {
 
   constructor(
     private readonly db: SqliteDatabase,
-    options: { queue?: SqliteQueue } = {},
+    options: {
+      queue?: SqliteQueue;
+      /**
+       * Waiting writes of the same connection (the document cache's) that `finishItem`'s transaction
+       * writes too, before the page's own rows: no commit of their own, and not held until a batch fills.
+       */
+      rideAlong?: PendingWrites[];
+    } = {},
   ) {
     const queue = options.queue;
+    this.rideAlong = options.rideAlong ?? [];
     this.acksMessages = queue !== undefined;
     this.credits = new TeamCredits(db);
     const statements = {
@@ -157,6 +169,7 @@ export class SqliteJobStore implements JobStore {
     });
 
     this.finishTransaction = db.transaction((jobId: string, teamId: string, outcome: PageOutcome): boolean => {
+      this.rodeAlong = this.rideAlong.map((writes) => writes.writeWithin());
       if (outcome.ack) queue?.ackNow(outcome.ack); // off the queue with its result, or not at all
       const state: ItemState = outcome.document ? 'done' : 'failed';
       if (statements.finishItem.run(state, jobId, outcome.key).changes === 0) return false;
@@ -274,7 +287,12 @@ export class SqliteJobStore implements JobStore {
   }
 
   async finishItem(jobId: string, teamId: string, outcome: PageOutcome): Promise<boolean> {
-    return this.finishTransaction.immediate(jobId, teamId, outcome);
+    if (this.rideAlong.length === 0) return this.finishTransaction.immediate(jobId, teamId, outcome);
+    this.rodeAlong = [];
+    const finished = this.finishTransaction.immediate(jobId, teamId, outcome); // throws: the ride-along rows were rolled back and still wait
+    for (const committed of this.rodeAlong) committed?.();
+    this.rodeAlong = [];
+    return finished;
   }
 
   async cancelItems(jobId: string): Promise<void> {

@@ -47,7 +47,7 @@ export function createSqliteStorage(options: SqliteStorageOptions): SqliteStorag
   const queue = new SqliteQueue(db, clock, options.queue ?? defaultSqliteQueueOptions);
   return {
     db,
-    jobs: new SqliteJobStore(db, { queue }),
+    jobs: new SqliteJobStore(db, { queue, rideAlong: [documents] }),
     queue,
     ledger: new SqliteLedger(db, clock),
     documents,

@@ -8,6 +8,19 @@ export interface WriteBatchOptions {
 }
 
 /**
+ * Writes waiting that may ride along in another write transaction of the same connection (the
+ * document cache's, in `SqliteJobStore.finishItem`'s).
+ */
+export interface PendingWrites {
+  /**
+   * Writes what waits inside the caller's open transaction, under a savepoint (a failure rolls back
+   * only these rows, which then wait for the next write); returns what to call once the caller's
+   * transaction has committed (the rows are then no longer waiting), or undefined when nothing was written.
+   */
+  writeWithin(): (() => void) | undefined;
+}
+
+/**
  * Writes of derived data (the page index, the document cache) held and made together in one
  * transaction: a commit per page was most of their cost on the server's main thread (FTS5 writes
  * its terms once per transaction; a commit writes the changed pages to the WAL). A batch is written
@@ -16,7 +29,7 @@ export interface WriteBatchOptions {
  * locked past the busy timeout) waits for the next flush; a process killed meanwhile loses the
  * writes of its last `flushMs`.
  */
-export class WriteBatch<Row> {
+export class WriteBatch<Row> implements PendingWrites {
   /** Rows waiting, by key: a later write of the same key replaces the earlier one and goes last. */
   private readonly pending = new Map<string, Row>();
   private readonly writeAll;
@@ -47,6 +60,23 @@ export class WriteBatch<Row> {
     const entries = [...this.pending];
     this.writeAll.immediate(entries.map(([, row]) => row));
     for (const [key, row] of entries) if (this.pending.get(key) === row) this.pending.delete(key);
+  }
+
+  writeWithin(): (() => void) | undefined {
+    if (this.pending.size === 0) return undefined;
+    const entries = [...this.pending];
+    try {
+      this.writeAll(entries.map(([, row]) => row)); // in the caller's transaction: a savepoint
+    } catch {
+      return undefined;
+    }
+    return () => {
+      for (const [key, row] of entries) if (this.pending.get(key) === row) this.pending.delete(key);
+      if (this.pending.size === 0 && this.timer) {
+        clearTimeout(this.timer);
+        this.timer = undefined;
+      }
+    };
   }
 
   /** The timer's flush: a batch that cannot be written now is tried again later. */

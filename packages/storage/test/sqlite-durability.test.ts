@@ -251,6 +251,50 @@ describe('SQLite durability', () => {
     reader.close();
   });
 
+  it("writes the document cache's waiting entries in the transaction that stores a page, and keeps them waiting when it fails", async () => {
+    const dataDir = dirs.make();
+    const writer = createSqliteStorage({ dataDir, documents: { batchSize: 50, flushMs: 60_000 } });
+    const reader = createSqliteStorage({ dataDir });
+    await writer.jobs.createJob(job('job-1'));
+    await writer.jobs.addItems(
+      'job-1',
+      ['a', 'b', 'c'].map((key) => ({ url: `https://example.com/${key}`, key, discoveryDepth: 1 })),
+      10,
+    );
+    const document = (name: string, extra = {}) => ({
+      markdown: name,
+      metadata: {
+        sourceURL: `https://example.com/${name}`,
+        url: `https://example.com/${name}`,
+        statusCode: 200,
+        scrapeId: 's',
+        creditsUsed: 1,
+        proxyUsed: 'basic' as const,
+        engine: 'http' as const,
+        ...extra,
+      },
+    });
+    const put = (name: string) => writer.documents.put({ key: name, url: `https://example.com/${name}`, document: document(name), storedAt: 1 });
+    const cached = async (name: string) => (await reader.documents.get(name, 10, 2)) !== undefined;
+
+    await put('a');
+    expect(await cached('a')).toBe(false); // waits for its batch
+    expect(await writer.jobs.finishItem('job-1', 'team-a', { key: 'a', document: document('a'), credits: 1, finishedAt: 1 })).toBe(true);
+    expect(await cached('a')).toBe(true); // written with the page
+
+    // The page cannot be stored (a BigInt does not serialise): the entry written in its transaction is rolled back and still waits.
+    await put('b');
+    await expect(writer.jobs.finishItem('job-1', 'team-a', { key: 'b', document: document('b', { size: 1n }), credits: 1, finishedAt: 1 })).rejects.toThrow(
+      /BigInt/,
+    );
+    expect(await cached('b')).toBe(false);
+    expect(await writer.jobs.finishItem('job-1', 'team-a', { key: 'c', document: document('c'), credits: 1, finishedAt: 1 })).toBe(true);
+    expect(await cached('b')).toBe(true);
+    expect(await reader.jobs.getItem('job-1', 'b')).toMatchObject({ state: 'queued' });
+    writer.close();
+    reader.close();
+  });
+
   it('migrates once: reopening applies nothing, and a newer schema is refused', () => {
     const file = join(dirs.make(), 'quarry.db');
     openSqlite(file).close();

@@ -1,9 +1,10 @@
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { jobOfKind, NotFoundError, type JobKind, type JobRecord, type ScrapeDocument } from '@quarry/core';
 import { pageQuery } from '../server/body.js';
 import { publicOrigin, type ApiVersion, type Caller } from '../server/request-context.js';
 import type { Services } from '../server/services.js';
-import { statusPage, statusPageBody, type StatusPage } from '../server/status-page.js';
+import { statusPage, statusPagePieces, type StatusPage } from '../server/status-page.js';
 import { presentDocumentText } from './present-document.js';
 
 /** Reads shared by crawl and batch routes: a job of the caller's team, its status page, errors. */
@@ -28,7 +29,10 @@ export async function callerJob(services: Services, caller: Caller, id: string, 
 export async function jobStatus(services: Services, request: FastifyRequest, reply: FastifyReply, version: ApiVersion, kinds: JobKind[], route: string) {
   const { id } = request.params as { id: string };
   const page = await statusPageTexts(services, request.caller, id, { version, kinds, route, origin: publicOrigin(request), query: pageQuery(request.query) });
-  return reply.type('application/json; charset=utf-8').send(statusPageBody(page));
+  const { pieces, bytes } = statusPagePieces(page);
+  reply.type('application/json; charset=utf-8');
+  if (pieces.length === 1) return reply.send(pieces[0]);
+  return reply.header('content-length', bytes).send(Readable.from(pieces));
 }
 
 type StatusView = { version: ApiVersion; kinds: JobKind[]; route: string; origin: string; query: { skip: number; limit: number | undefined } };
