@@ -1,4 +1,4 @@
-import { type Element, isTag } from 'domhandler';
+import { type Element, isTag, isText } from 'domhandler';
 import { escapeInline } from './escape.js';
 import type { MarkdownConverter } from './markdown-converter.js';
 import { textOf } from './skip-rules.js';
@@ -39,6 +39,7 @@ export function renderLink(element: Element, converter: MarkdownConverter): void
     text === '' ||
     (isOnPage && isPermalink(text, element)) ||
     (converter.headingDepth > 0 && (isSymbolAnchorInHeading(text, href, element) || isBracketedControlInHeading(text, element))) ||
+    (converter.headingDepth === 0 && isWordControlBesideHeading(text, href, element)) ||
     (text.length < 40 && SKIP_LINK_TEXT.test(text))
   ) {
     writer.dropSince(mark);
@@ -134,6 +135,56 @@ function hasWordsBesideBracketedWords(heading: Element): boolean {
     headingHasWordsBesideBrackets.set(heading, known);
   }
   return known;
+}
+
+/** A link text that is one lowercase word, bracketed or not: `source`, `[src]`, `edit`. */
+const LOWERCASE_WORD = /^\[?\p{Ll}{2,12}\]?$/u;
+/** Inline wrappers a control sits in beside a heading (`span.rightside`, `span.mw-editsection`). */
+const INLINE_WRAPPERS: ReadonlySet<string> = new Set(['span', 'small']);
+
+/**
+ * A control written beside a heading rather than in it: a link to another page whose text is one
+ * lowercase word, standing (alone or in inline wrappers, at most two, with no other words) right
+ * before or after a heading among its siblings, with only empty elements between. rustdoc since 1.58 writes each
+ * item's `source` link so (`<span class="rightside"><a class="srclink">source</a></span>`, then an
+ * empty `a.anchor`, then the item's `h3`/`h4`; the page title's in `span.out-of-band` after its
+ * `h1`), MediaWiki since 1.43 the section's `[edit]` in the heading's wrapper after the `h2`: the
+ * same controls `isBracketedControlInHeading` drops inside a heading. A link within the page
+ * (`#x`) is not one: a section's own entries are.
+ */
+function isWordControlBesideHeading(text: string, href: string, element: Element): boolean {
+  if (href.trimStart().startsWith('#') || !LOWERCASE_WORD.test(text.replace(/\\/g, '').trim())) return false;
+  const letters = letterCount(textOf(element));
+  let node: Element = element;
+  for (let depth = 0; depth <= 2; depth++) {
+    if (isBesideHeading(node)) return true;
+    const parent = node.parent;
+    // A wrapper with words besides the link is a line of text ("const: unstable"), not a control's.
+    if (!parent || !isTag(parent) || !INLINE_WRAPPERS.has(parent.name) || letterCount(textOf(parent)) !== letters) return false;
+    node = parent;
+  }
+  return false;
+}
+
+const LETTERS = /\p{L}/gu;
+
+function letterCount(text: string): number {
+  return text.match(LETTERS)?.length ?? 0;
+}
+
+/** Whether the nearest sibling of `node` on either side, past whitespace and empty elements, is a heading. */
+function isBesideHeading(node: Element): boolean {
+  for (const step of ['prev', 'next'] as const) {
+    let sibling = node[step];
+    while (sibling) {
+      if (isTag(sibling)) {
+        if (headingNames.has(sibling.name)) return true;
+        if (textOf(sibling).trim() !== '') break;
+      } else if (!(isText(sibling) && sibling.data.trim() === '')) break;
+      sibling = sibling[step];
+    }
+  }
+  return false;
 }
 
 function isPermalink(text: string, element: Element): boolean {
