@@ -15,7 +15,7 @@
  *   id="setuptools-confval-fresh-env">`, `<th class="head">`, `<em class="mailheader">`,
  *   `nextra-code-block`).
  */
-import type { Element, ParentNode } from 'domhandler';
+import type { AnyNode, Element, ParentNode } from 'domhandler';
 import { isTag } from 'domhandler';
 import {
   articleBodyHintPattern,
@@ -295,6 +295,49 @@ function isDisclosedText(element: Element): boolean {
 
 const isParagraph = (element: Element): boolean => element.name === 'p';
 
+/** Peers read for `isShapedLikeContentPeer` on each side: a list of summaries has a few, not thousands. */
+const peersRead = 12;
+
+/**
+ * True for a block a name condemns (`class:`/`id:` words, not its tag or role) that is built as a
+ * peer beside it is, child for child (the same tags and class names, two children or more), where
+ * that peer has no chrome name: one of a set of like blocks, which its name only tells apart.
+ * Javadoc writes a package's summaries as `ul.summary-list > li > div#…-summary`, each a caption
+ * and a grid of names and descriptions: `#related-package-summary` ("Related Packages") beside
+ * `#class-summary`, `#interface-summary`. The peers are the block's siblings and the children of
+ * its parent's siblings (a list item each), at most `peersRead` on each side.
+ */
+function isShapedLikeContentPeer(element: Element, verdict: ChromeVerdict): boolean {
+  if (!verdict.rule.startsWith('class:')) return false;
+  const shape = childShape(element);
+  if (shape === undefined) return false;
+  const parent = element.parent;
+  if (!parent || !isTag(parent)) return false;
+  const peers = (holder: ParentNode | null, around: AnyNode): Element[] => {
+    if (!holder) return [];
+    const children = holder.children;
+    const index = children.indexOf(around as never);
+    return children.slice(Math.max(0, index - peersRead), index + peersRead + 1).filter(isTag);
+  };
+  for (const sibling of peers(parent, element)) if (sibling !== element && isContentPeer(sibling, shape)) return true;
+  for (const item of peers(parent.parent, parent)) {
+    if (item === parent) continue;
+    for (const child of item.children) if (isTag(child) && isContentPeer(child, shape)) return true;
+  }
+  return false;
+}
+
+function isContentPeer(peer: Element, shape: string): boolean {
+  return childShape(peer) === shape && chromeVerdict(peer, true) === undefined;
+}
+
+/** The tags and class names of an element's children in order, when it has two or more. */
+function childShape(element: Element): string | undefined {
+  const parts: string[] = [];
+  for (const child of element.children) if (isTag(child)) parts.push(`${child.name}.${child.attribs.class ?? ''}`);
+  return parts.length >= 2 ? parts.join('|') : undefined;
+}
+
 /** Removes chrome under `root` in place; returns the removed elements with their verdicts. */
 export function removeChrome(root: ParentNode, options: ChromeRemovalOptions): [Element, ChromeVerdict][] {
   const removed: [Element, ChromeVerdict][] = [];
@@ -302,7 +345,7 @@ export function removeChrome(root: ParentNode, options: ChromeRemovalOptions): [
   while (stack.length > 0) {
     const element = stack.pop()!;
     const verdict = options.protectedElements.has(element) ? undefined : chromeVerdict(element, options.useClassHints);
-    if (verdict && !isSpared(element, verdict, options)) {
+    if (verdict && !isSpared(element, verdict, options) && !isShapedLikeContentPeer(element, verdict)) {
       removed.push([
         element,
         verdict.rule.startsWith('class:') && isContentsOfBlock(element, options.stats.get(element), options) ? { ...verdict, isPageContents: true } : verdict,
