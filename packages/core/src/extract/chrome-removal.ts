@@ -16,7 +16,7 @@
  *   `nextra-code-block`).
  */
 import type { AnyNode, Element, ParentNode } from 'domhandler';
-import { isTag } from 'domhandler';
+import { isTag, isText } from 'domhandler';
 import {
   articleBodyHintPattern,
   chromeHintPattern,
@@ -141,6 +141,46 @@ function isColumnLabel(element: Element, verdict: ChromeVerdict): boolean {
   let labels = 0;
   for (const sibling of siblings) if (isSameLabel(sibling) || sibling === element) labels++;
   return siblings.length >= labels * 2;
+}
+
+/**
+ * True for a table written in `div`s with its column labels: children all `div`s, opening with two
+ * labels or more (`isLabelCell`: a few words, no link; the same first class name) and then whole rows of cells, as many per row
+ * as labels. Javadoc (16 and later) writes every summary so, also one whose cells are all links
+ * (a module's "Indirect Exports": "From" a module, its "Packages"); a table, as a `table` with
+ * header cells is, not a block of links.
+ */
+export function isLabelledGrid(element: Element): boolean {
+  if (element.name !== 'div') return false;
+  // Asked of each cell about its parent: read once per grid, not once per cell (10,000 cells).
+  let known = labelledGrids.get(element);
+  if (known === undefined) {
+    known = readsAsLabelledGrid(element);
+    labelledGrids.set(element, known);
+  }
+  return known;
+}
+
+const labelledGrids = new WeakMap<Element, boolean>();
+
+function readsAsLabelledGrid(element: Element): boolean {
+  let labels = 0;
+  let cells = 0;
+  let labelName: string | undefined;
+  for (const child of element.children) {
+    if (!isTag(child)) {
+      if (isText(child) && child.data.trim() !== '') return false;
+      continue;
+    }
+    if (child.name !== 'div') return false;
+    // The labels share their first class name ("table-header"), which a short first cell ("transitive") does not.
+    const name = (child.attribs.class ?? '').trim().split(/\s+/)[0]!;
+    if (cells === 0 && (labelName === undefined || name === labelName) && isLabelCell(child)) {
+      labelName = name;
+      labels++;
+    } else cells++;
+  }
+  return labels >= 2 && cells >= labels && cells % labels === 0;
 }
 
 function isLabelCell(element: Element): boolean {
