@@ -345,7 +345,7 @@ const peersRead = 12;
  * Javadoc writes a package's summaries as `ul.summary-list > li > div#…-summary`, each a caption
  * and a grid of names and descriptions: `#related-package-summary` ("Related Packages") beside
  * `#class-summary`, `#interface-summary`. The peers are the block's siblings and the children of
- * its parent's siblings (a list item each), at most `peersRead` on each side.
+ * its parent's siblings (a list item each), at most `peersRead` on each side and in each item.
  */
 function isShapedLikeContentPeer(element: Element, verdict: ChromeVerdict): boolean {
   if (!verdict.rule.startsWith('class:')) return false;
@@ -362,7 +362,12 @@ function isShapedLikeContentPeer(element: Element, verdict: ChromeVerdict): bool
   for (const sibling of peers(parent, element)) if (sibling !== element && isContentPeer(sibling, shape)) return true;
   for (const item of peers(parent.parent, parent)) {
     if (item === parent) continue;
-    for (const child of item.children) if (isTag(child) && isContentPeer(child, shape)) return true;
+    let read = 0;
+    for (const child of item.children) {
+      if (!isTag(child)) continue;
+      if (isContentPeer(child, shape)) return true;
+      if (++read >= peersRead) break;
+    }
   }
   return false;
 }
@@ -374,9 +379,16 @@ function isContentPeer(peer: Element, shape: string): boolean {
 /** The tags and class names of an element's children in order, when it has two or more. */
 function childShape(element: Element): string | undefined {
   const parts: string[] = [];
-  for (const child of element.children) if (isTag(child)) parts.push(`${child.name}.${child.attribs.class ?? ''}`);
+  for (const child of element.children) {
+    if (!isTag(child)) continue;
+    // A block of more children than this is a list or a page, not one of a set of summaries.
+    if (parts.length >= shapeChildrenMaximum) return undefined;
+    parts.push(`${child.name}.${child.attribs.class ?? ''}`);
+  }
   return parts.length >= 2 ? parts.join('|') : undefined;
 }
+
+const shapeChildrenMaximum = 32;
 
 /** Removes chrome under `root` in place; returns the removed elements with their verdicts. */
 export function removeChrome(root: ParentNode, options: ChromeRemovalOptions): [Element, ChromeVerdict][] {

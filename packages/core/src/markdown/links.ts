@@ -160,7 +160,7 @@ function isWordControlBesideHeading(text: string, href: string, element: Element
     if (isBesideHeading(node)) return true;
     const parent = node.parent;
     // A wrapper with words besides the link is a line of text ("const: unstable"), not a control's.
-    if (!parent || !isTag(parent) || !INLINE_WRAPPERS.has(parent.name) || letterCount(textOf(parent)) !== letters) return false;
+    if (!parent || !isTag(parent) || !INLINE_WRAPPERS.has(parent.name) || wrapperLetters(parent) !== letters) return false;
     node = parent;
   }
   return false;
@@ -172,6 +172,18 @@ function letterCount(text: string): number {
   return text.match(LETTERS)?.length ?? 0;
 }
 
+/** A wrapper's letters, read once however many of its links ask (a paragraph-long `span` may hold thousands). */
+const lettersOfWrapper = new WeakMap<Element, number>();
+
+function wrapperLetters(wrapper: Element): number {
+  let known = lettersOfWrapper.get(wrapper);
+  if (known === undefined) {
+    known = letterCount(textOf(wrapper));
+    lettersOfWrapper.set(wrapper, known);
+  }
+  return known;
+}
+
 /** Whether the nearest sibling of `node` on either side, past whitespace and empty elements, is a heading. */
 function isBesideHeading(node: Element): boolean {
   for (const step of ['prev', 'next'] as const) {
@@ -179,10 +191,18 @@ function isBesideHeading(node: Element): boolean {
     while (sibling) {
       if (isTag(sibling)) {
         if (headingNames.has(sibling.name)) return true;
-        if (textOf(sibling).trim() !== '') break;
+        if (hasText(sibling)) break;
       } else if (!(isText(sibling) && sibling.data.trim() === '')) break;
       sibling = sibling[step];
     }
+  }
+  return false;
+}
+
+/** Whether an element holds any text but whitespace: stops at the first such text. */
+function hasText(element: Element): boolean {
+  for (const child of element.children) {
+    if (isText(child) ? child.data.trim() !== '' : isTag(child) && hasText(child)) return true;
   }
   return false;
 }
