@@ -143,11 +143,11 @@ function writeCodeLinks(element: Element, converter: MarkdownConverter): boolean
  * formatter, int flags)</code>`). A code span cannot hold a link, so it is written in pieces, each
  * link a link around code and the text between a code span, with a space only where the text has
  * one: the reader gets the same characters and every link. False when the element holds anything
- * else, or no link (one code span then), or only links and separators (`writeCodeLinks`).
+ * else, no link (one code span then), one link inside punctuation (an address in `<>`), or only
+ * links and separators (`writeCodeLinks`).
  */
 function writeCodeWithLinks(element: Element, converter: MarkdownConverter): boolean {
   const pieces: [string, string | undefined][] = [];
-  let hasLink = false;
   for (const child of element.children) {
     if (isText(child)) {
       pieces.push([child.data, undefined]);
@@ -158,10 +158,14 @@ function writeCodeWithLinks(element: Element, converter: MarkdownConverter): boo
       const url = converter.settings.resolveUrl(href);
       if (url === undefined) return false;
       pieces.push([collectCodeText(child).text, url]);
-      hasLink = true;
     } else return false;
   }
-  if (!hasLink) return false;
+  const links = pieces.filter(([, url]) => url !== undefined).length;
+  // One link inside punctuation (PostgreSQL's `<code>&lt;<a href="mailto:…">…</a>&gt;</code>`) stays
+  // one code span; a linked name that opens the code (`formatTo()`) is written in pieces.
+  const opensWithLink = pieces.find(([piece, url]) => url !== undefined || piece.trim() !== '')?.[1] !== undefined;
+  const hasWordsOutside = pieces.some(([piece, url]) => url === undefined && WORD_OR_DIGIT.test(piece));
+  if (links === 0 || (links === 1 && !opensWithLink && !hasWordsOutside)) return false;
   const writer = converter.writer;
   const text = collapseWhitespace(pieces.map(([piece]) => piece).join(''));
   if (text.startsWith(' ')) writer.softBoundary();
@@ -175,6 +179,8 @@ function writeCodeWithLinks(element: Element, converter: MarkdownConverter): boo
   if (text.endsWith(' ')) writer.softBoundary();
   return true;
 }
+
+const WORD_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /** The href of a link that is an element's only content, as in `<code><a href>name</a></code>`. */
 function onlyLinkOf(element: Element): string | undefined {

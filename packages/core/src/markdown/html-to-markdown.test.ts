@@ -161,3 +161,9 @@ describe('a code element of text and links', () => {
     expect(htmlToMarkdown('<p><code><span class="k">int</span> <a href="https://a.example/b">x</a></code></p>')).toBe('`int x`');
   });
 });
+
+describe('a code element of one link in punctuation', () => {
+  it('stays one code span (PostgreSQL writes an address in angle brackets so)', () => {
+    expect(htmlToMarkdown('<p><code class="email">&lt;<a href="mailto:a@example.org">a@example.org</a>&gt;</code></p>')).toBe('`<a@example.org>`');
+  });
+});
