@@ -143,21 +143,20 @@ const LOWERCASE_WORD = /^\[?\p{Ll}{2,12}\]?$/u;
 const INLINE_WRAPPERS: ReadonlySet<string> = new Set(['span', 'small']);
 
 /**
- * A control written beside a heading rather than in it: a link to another page whose text is one
+ * A control written before a heading rather than in it: a link to another page whose text is one
  * lowercase word, standing (alone or in inline wrappers, at most two, with no other words) right
- * before or after a heading among its siblings, with only empty elements between. rustdoc since 1.58 writes each
- * item's `source` link so (`<span class="rightside"><a class="srclink">source</a></span>`, then an
- * empty `a.anchor`, then the item's `h3`/`h4`; the page title's in `span.out-of-band` after its
- * `h1`), MediaWiki since 1.43 the section's `[edit]` in the heading's wrapper after the `h2`: the
- * same controls `isBracketedControlInHeading` drops inside a heading. A link within the page
- * (`#x`) is not one: a section's own entries are.
+ * before a heading among its siblings, with only empty elements between. rustdoc since 1.58 writes
+ * each item's `source` link so (`<span class="rightside"><a class="srclink">source</a></span>`,
+ * then an empty `a.anchor`, then the item's `h3`/`h4`): the control `isBracketedControlInHeading`
+ * drops inside a heading (its older `[src]`). A link within the page (`#x`) is not one: a
+ * section's own entries are; nor one after a heading (a "See Also" of one link).
  */
 function isWordControlBesideHeading(text: string, href: string, element: Element): boolean {
   if (href.trimStart().startsWith('#') || !LOWERCASE_WORD.test(text.replace(/\\/g, '').trim())) return false;
   const letters = letterCount(textOf(element));
   let node: Element = element;
   for (let depth = 0; depth <= 2; depth++) {
-    if (isBesideHeading(node)) return true;
+    if (isBeforeHeading(node)) return true;
     const parent = node.parent;
     // A wrapper with words besides the link is a line of text ("const: unstable"), not a control's.
     if (!parent || !isTag(parent) || !INLINE_WRAPPERS.has(parent.name) || wrapperLetters(parent) !== letters) return false;
@@ -184,17 +183,29 @@ function wrapperLetters(wrapper: Element): number {
   return known;
 }
 
-/** Whether the nearest sibling of `node` on either side, past whitespace and empty elements, is a heading. */
-function isBesideHeading(node: Element): boolean {
-  for (const step of ['prev', 'next'] as const) {
-    let sibling = node[step];
-    while (sibling) {
-      if (isTag(sibling)) {
-        if (headingNames.has(sibling.name)) return true;
-        if (hasText(sibling)) break;
-      } else if (!(isText(sibling) && sibling.data.trim() === '')) break;
-      sibling = sibling[step];
-    }
+/**
+ * Whether the next sibling of `node`, past whitespace and empty elements, is a heading. Only before
+ * it: a link after a heading may be its section's whole body (PostgreSQL's "See Also" of one link).
+ */
+function isBeforeHeading(node: Element): boolean {
+  let sibling = node.next;
+  while (sibling) {
+    if (isTag(sibling)) return headingNames.has(sibling.name) || (!hasText(sibling) && isBeforeHeadingPastEmpty(sibling));
+    if (!(isText(sibling) && sibling.data.trim() === '')) return false;
+    sibling = sibling.next;
+  }
+  return false;
+}
+
+/** `isBeforeHeading` past one empty element (rustdoc's `a.anchor` between its `source` link and the heading). */
+function isBeforeHeadingPastEmpty(empty: Element): boolean {
+  let sibling = empty.next;
+  while (sibling) {
+    if (isTag(sibling)) {
+      if (headingNames.has(sibling.name)) return true;
+      if (hasText(sibling)) return false;
+    } else if (!(isText(sibling) && sibling.data.trim() === '')) return false;
+    sibling = sibling.next;
   }
   return false;
 }

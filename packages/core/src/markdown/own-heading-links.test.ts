@@ -34,25 +34,25 @@ describe('controls written into a heading as a bracketed word', () => {
   });
 });
 
-describe('controls written beside a heading as one lowercase word', () => {
-  it('drops a one-word link to another page in an inline wrapper next to the heading, past empty anchors', () => {
+describe('controls written before a heading as one lowercase word', () => {
+  it('drops a one-word link to another page in an inline wrapper before the heading, past empty anchors', () => {
     expect(
       markdownOf(
         '<section class="u1"><span class="u2"><span class="u3">1.0.0</span> · <a class="u4" href="/src/clone.rs.html#133">source</a></span><a href="#m" class="u5"></a><h4>fn clone_from(&amp;mut self)</h4></section>',
       ),
     ).toBe('1.0.0 ·\n\n#### fn clone_from(&mut self)');
-    expect(markdownOf('<div class="u1"><h2 id="h">History</h2><span class="u2">[<a href="/w/index.php?action=edit&amp;section=1">edit</a>]</span></div>')).toBe(
-      '## History\n\n\\[]',
-    );
   });
 
-  it('keeps a link in a line of words, a link within the page and a link of several words', () => {
+  it('keeps a link after a heading, a link in a line of words, a link within the page and a link of several words', () => {
+    expect(markdownOf('<div class="u1"><h2>See Also</h2><span class="u2"><a href="/amcheck.html">amcheck</a></span></div>')).toBe(
+      '## See Also\n\n[amcheck](https://docs.example.com/amcheck.html)',
+    );
     expect(
       markdownOf(
         '<section><span class="u2"><span class="u3">const: <a href="https://tracker.example/91522">unstable</a></span></span><h4>fn borrow(&amp;self)</h4></section>',
       ),
     ).toBe('const: [unstable](https://tracker.example/91522)\n\n#### fn borrow(&self)');
-    expect(markdownOf('<div><h2>Modules</h2><a href="#alloc">alloc</a></div>')).toBe('## Modules\n\n[alloc](https://docs.example.com/#alloc)');
-    expect(markdownOf('<div><h2>Guide</h2><a href="/next.html">Next page</a></div>')).toBe('## Guide\n\n[Next page](https://docs.example.com/next.html)');
+    expect(markdownOf('<div><a href="#alloc">alloc</a><h2>Modules</h2></div>')).toBe('[alloc](https://docs.example.com/#alloc)\n\n## Modules');
+    expect(markdownOf('<div><a href="/next.html">Next page</a><h2>Guide</h2></div>')).toBe('[Next page](https://docs.example.com/next.html)\n\n## Guide');
   });
 });
