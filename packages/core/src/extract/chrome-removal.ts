@@ -15,8 +15,8 @@
  *   id="setuptools-confval-fresh-env">`, `<th class="head">`, `<em class="mailheader">`,
  *   `nextra-code-block`).
  */
-import type { Element, ParentNode } from 'domhandler';
-import { isTag } from 'domhandler';
+import type { AnyNode, Element, ParentNode } from 'domhandler';
+import { isTag, isText } from 'domhandler';
 import {
   articleBodyHintPattern,
   chromeHintPattern,
@@ -141,6 +141,46 @@ function isColumnLabel(element: Element, verdict: ChromeVerdict): boolean {
   let labels = 0;
   for (const sibling of siblings) if (isSameLabel(sibling) || sibling === element) labels++;
   return siblings.length >= labels * 2;
+}
+
+/**
+ * True for a table written in `div`s with its column labels: children all `div`s, opening with two
+ * labels or more (`isLabelCell`: a few words, no link; the same first class name) and then whole rows of cells, as many per row
+ * as labels. Javadoc (16 and later) writes every summary so, also one whose cells are all links
+ * (a module's "Indirect Exports": "From" a module, its "Packages"); a table, as a `table` with
+ * header cells is, not a block of links.
+ */
+export function isLabelledGrid(element: Element): boolean {
+  if (element.name !== 'div') return false;
+  // Asked of each cell about its parent: read once per grid, not once per cell (10,000 cells).
+  let known = labelledGrids.get(element);
+  if (known === undefined) {
+    known = readsAsLabelledGrid(element);
+    labelledGrids.set(element, known);
+  }
+  return known;
+}
+
+const labelledGrids = new WeakMap<Element, boolean>();
+
+function readsAsLabelledGrid(element: Element): boolean {
+  let labels = 0;
+  let cells = 0;
+  let labelName: string | undefined;
+  for (const child of element.children) {
+    if (!isTag(child)) {
+      if (isText(child) && child.data.trim() !== '') return false;
+      continue;
+    }
+    if (child.name !== 'div') return false;
+    // The labels share their first class name ("table-header"), which a short first cell ("transitive") does not.
+    const name = (child.attribs.class ?? '').trim().split(/\s+/)[0]!;
+    if (cells === 0 && (labelName === undefined || name === labelName) && isLabelCell(child)) {
+      labelName = name;
+      labels++;
+    } else cells++;
+  }
+  return labels >= 2 && cells >= labels && cells % labels === 0;
 }
 
 function isLabelCell(element: Element): boolean {
@@ -295,6 +335,61 @@ function isDisclosedText(element: Element): boolean {
 
 const isParagraph = (element: Element): boolean => element.name === 'p';
 
+/** Peers read for `isShapedLikeContentPeer` on each side: a list of summaries has a few, not thousands. */
+const peersRead = 12;
+
+/**
+ * True for a block a name condemns (`class:`/`id:` words, not its tag or role) that is built as a
+ * peer beside it is, child for child (the same tags and class names, two children or more), where
+ * that peer has no chrome name: one of a set of like blocks, which its name only tells apart.
+ * Javadoc writes a package's summaries as `ul.summary-list > li > div#…-summary`, each a caption
+ * and a grid of names and descriptions: `#related-package-summary` ("Related Packages") beside
+ * `#class-summary`, `#interface-summary`. The peers are the block's siblings and the children of
+ * its parent's siblings (a list item each), at most `peersRead` on each side and in each item.
+ */
+function isShapedLikeContentPeer(element: Element, verdict: ChromeVerdict): boolean {
+  if (!verdict.rule.startsWith('class:')) return false;
+  const shape = childShape(element);
+  if (shape === undefined) return false;
+  const parent = element.parent;
+  if (!parent || !isTag(parent)) return false;
+  const peers = (holder: ParentNode | null, around: AnyNode): Element[] => {
+    if (!holder) return [];
+    const children = holder.children;
+    const index = children.indexOf(around as never);
+    return children.slice(Math.max(0, index - peersRead), index + peersRead + 1).filter(isTag);
+  };
+  for (const sibling of peers(parent, element)) if (sibling !== element && isContentPeer(sibling, shape)) return true;
+  for (const item of peers(parent.parent, parent)) {
+    if (item === parent) continue;
+    let read = 0;
+    for (const child of item.children) {
+      if (!isTag(child)) continue;
+      if (isContentPeer(child, shape)) return true;
+      if (++read >= peersRead) break;
+    }
+  }
+  return false;
+}
+
+function isContentPeer(peer: Element, shape: string): boolean {
+  return childShape(peer) === shape && chromeVerdict(peer, true) === undefined;
+}
+
+/** The tags and class names of an element's children in order, when it has two or more. */
+function childShape(element: Element): string | undefined {
+  const parts: string[] = [];
+  for (const child of element.children) {
+    if (!isTag(child)) continue;
+    // A block of more children than this is a list or a page, not one of a set of summaries.
+    if (parts.length >= shapeChildrenMaximum) return undefined;
+    parts.push(`${child.name}.${child.attribs.class ?? ''}`);
+  }
+  return parts.length >= 2 ? parts.join('|') : undefined;
+}
+
+const shapeChildrenMaximum = 32;
+
 /** Removes chrome under `root` in place; returns the removed elements with their verdicts. */
 export function removeChrome(root: ParentNode, options: ChromeRemovalOptions): [Element, ChromeVerdict][] {
   const removed: [Element, ChromeVerdict][] = [];
@@ -302,7 +397,7 @@ export function removeChrome(root: ParentNode, options: ChromeRemovalOptions): [
   while (stack.length > 0) {
     const element = stack.pop()!;
     const verdict = options.protectedElements.has(element) ? undefined : chromeVerdict(element, options.useClassHints);
-    if (verdict && !isSpared(element, verdict, options)) {
+    if (verdict && !isSpared(element, verdict, options) && !isShapedLikeContentPeer(element, verdict)) {
       removed.push([
         element,
         verdict.rule.startsWith('class:') && isContentsOfBlock(element, options.stats.get(element), options) ? { ...verdict, isPageContents: true } : verdict,

@@ -6,6 +6,7 @@
  */
 import { type AnyNode, type Element, type ParentNode, isTag, isText } from 'domhandler';
 import { chromeSectionHeadingPattern } from './boilerplate-patterns.js';
+import { isLabelledGrid } from './chrome-removal.js';
 import { isChromeText, isDateLine } from './chrome-text.js';
 import { isDefinitionParagraph, isDescribedTerm, isTermDescriptionList, isTermValue } from './definition-body.js';
 import { hintWeight } from './content-scoring.js';
@@ -587,6 +588,11 @@ const clutterRules: readonly ClutterRule[] = [
   ['name beside its description', ({ element, density, allStats }) => density > 0.4 && isNameBesideDescription(element, allStats), 'keep'],
   ['rows named in plain text', ({ element, density, allStats }) => density > 0.4 && isTableOfNamedRows(soleTableOf(element), allStats), 'keep'],
   ['titled part of an entry', ({ element, density, allStats }) => density > 0.4 && isTitledPartOfEntry(element, allStats), 'keep'],
+  [
+    'labelled grid',
+    ({ element, density }) => density > 0.4 && (isLabelledGrid(element) || (!!element.parent && isTag(element.parent) && isLabelledGrid(element.parent))),
+    'keep',
+  ],
   ['mostly links', ({ density }) => density > 0.4, 'remove'],
   ['negative name with links', ({ density, weight }) => weight < 0 && density > negativeNameDensity, 'remove'],
   ['table', ({ element }) => element.name === 'table', 'keep'],

@@ -69,7 +69,7 @@ export function renderInlineCode(element: Element, converter: MarkdownConverter)
     if (code !== '') writeCode(code, languageFromClass(element.attribs.class ?? '', true), converter);
     return;
   }
-  if (converter.linkDepth === 0 && writeCodeLinks(element, converter)) return;
+  if (converter.linkDepth === 0 && (writeCodeLinks(element, converter) || writeCodeWithLinks(element, converter))) return;
   const text = collapseWhitespace(raw);
   const trimmed = text.trim();
   const writer = converter.writer;
@@ -136,6 +136,51 @@ function writeCodeLinks(element: Element, converter: MarkdownConverter): boolean
   writer.softBoundary();
   return true;
 }
+
+/**
+ * A code element of text and links (and `wbr` break hints), with words outside the links: a
+ * signature whose types are links (Javadoc's summary grids, `<code><a>formatTo</a>(<a>Formatter</a>
+ * formatter, int flags)</code>`). A code span cannot hold a link, so it is written in pieces, each
+ * link a link around code and the text between a code span, with a space only where the text has
+ * one: the reader gets the same characters and every link. False when the element holds anything
+ * else, no link (one code span then), one link inside punctuation (an address in `<>`), or only
+ * links and separators (`writeCodeLinks`).
+ */
+function writeCodeWithLinks(element: Element, converter: MarkdownConverter): boolean {
+  const pieces: [string, string | undefined][] = [];
+  for (const child of element.children) {
+    if (isText(child)) {
+      pieces.push([child.data, undefined]);
+    } else if (isTag(child)) {
+      if (child.name === 'wbr') continue;
+      const href = child.attribs.href;
+      if (child.name !== 'a' || href === undefined || !child.children.every(isText)) return false;
+      const url = converter.settings.resolveUrl(href);
+      if (url === undefined) return false;
+      pieces.push([collectCodeText(child).text, url]);
+    } else return false;
+  }
+  const links = pieces.filter(([, url]) => url !== undefined).length;
+  // One link inside punctuation (PostgreSQL's `<code>&lt;<a href="mailto:…">…</a>&gt;</code>`) stays
+  // one code span; a linked name that opens the code (`formatTo()`) is written in pieces.
+  const opensWithLink = pieces.find(([piece, url]) => url !== undefined || piece.trim() !== '')?.[1] !== undefined;
+  const hasWordsOutside = pieces.some(([piece, url]) => url === undefined && WORD_OR_DIGIT.test(piece));
+  if (links === 0 || (links === 1 && !opensWithLink && !hasWordsOutside)) return false;
+  const writer = converter.writer;
+  const text = collapseWhitespace(pieces.map(([piece]) => piece).join(''));
+  if (text.startsWith(' ')) writer.softBoundary();
+  for (const [index, [piece, url]] of pieces.entries()) {
+    const collapsed = collapseWhitespace(piece);
+    const trimmed = collapsed.trim();
+    if (index > 0 && collapsed.startsWith(' ')) writer.softBoundary();
+    if (trimmed !== '') writer.appendRaw(url === undefined ? codeSpan(trimmed) : `[${codeSpan(trimmed)}](${markdownDestination(url)})`);
+    if (index < pieces.length - 1 && collapsed.endsWith(' ')) writer.softBoundary();
+  }
+  if (text.endsWith(' ')) writer.softBoundary();
+  return true;
+}
+
+const WORD_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /** The href of a link that is an element's only content, as in `<code><a href>name</a></code>`. */
 function onlyLinkOf(element: Element): string | undefined {

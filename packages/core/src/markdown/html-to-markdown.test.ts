@@ -141,8 +141,29 @@ describe('a code element that is a list of links', () => {
     expect(htmlToMarkdown(html)).toBe('[`clone`](https://a.example/O.html#clone()), [`wait`](https://a.example/O.html#wait())');
   });
 
-  it('keeps one code span when words stand between the links', () => {
+  it('writes code in pieces when words stand between the links: each link around code, the words as code spans', () => {
     const html = '<p><code><a href="https://a.example/a">Map</a> of <a href="https://a.example/b">String</a></code></p>';
-    expect(htmlToMarkdown(html)).toBe('`Map of String`');
+    expect(htmlToMarkdown(html)).toBe('[`Map`](https://a.example/a) `of` [`String`](https://a.example/b)');
+  });
+});
+
+describe('a code element of text and links', () => {
+  it('keeps every link of a signature, with spaces only where the code has them (Javadoc summary grids)', () => {
+    const html =
+      '<div><code><a href="https://a.example/F.html#formatTo(int)">formatTo</a><wbr>(<a href="https://a.example/Formatter.html">Formatter</a>&nbsp;formatter,\n int&nbsp;flags)</code></div>';
+    expect(htmlToMarkdown(html)).toBe(
+      '[`formatTo`](https://a.example/F.html#formatTo(int))`(`[`Formatter`](https://a.example/Formatter.html) `formatter, int flags)`',
+    );
+  });
+
+  it('keeps one code span when the code holds no link or other elements than links', () => {
+    expect(htmlToMarkdown('<p><code>int&nbsp;flags</code></p>')).toBe('`int flags`');
+    expect(htmlToMarkdown('<p><code><span class="k">int</span> <a href="https://a.example/b">x</a></code></p>')).toBe('`int x`');
+  });
+});
+
+describe('a code element of one link in punctuation', () => {
+  it('stays one code span (PostgreSQL writes an address in angle brackets so)', () => {
+    expect(htmlToMarkdown('<p><code class="email">&lt;<a href="mailto:a@example.org">a@example.org</a>&gt;</code></p>')).toBe('`<a@example.org>`');
   });
 });

@@ -1,4 +1,4 @@
-import { type Element, isTag } from 'domhandler';
+import { type Element, isTag, isText } from 'domhandler';
 import { escapeInline } from './escape.js';
 import type { MarkdownConverter } from './markdown-converter.js';
 import { textOf } from './skip-rules.js';
@@ -39,6 +39,7 @@ export function renderLink(element: Element, converter: MarkdownConverter): void
     text === '' ||
     (isOnPage && isPermalink(text, element)) ||
     (converter.headingDepth > 0 && (isSymbolAnchorInHeading(text, href, element) || isBracketedControlInHeading(text, element))) ||
+    (converter.headingDepth === 0 && isWordControlBesideHeading(text, href, element)) ||
     (text.length < 40 && SKIP_LINK_TEXT.test(text))
   ) {
     writer.dropSince(mark);
@@ -134,6 +135,87 @@ function hasWordsBesideBracketedWords(heading: Element): boolean {
     headingHasWordsBesideBrackets.set(heading, known);
   }
   return known;
+}
+
+/** A link text that is one lowercase word, bracketed or not: `source`, `[src]`, `edit`. */
+const LOWERCASE_WORD = /^\[?\p{Ll}{2,12}\]?$/u;
+/** Inline wrappers a control sits in beside a heading (`span.rightside`, `span.mw-editsection`). */
+const INLINE_WRAPPERS: ReadonlySet<string> = new Set(['span', 'small']);
+
+/**
+ * A control written before a heading rather than in it: a link to another page whose text is one
+ * lowercase word, standing (alone or in inline wrappers, at most two, with no other words) right
+ * before a heading among its siblings, with only empty elements between. rustdoc since 1.58 writes
+ * each item's `source` link so (`<span class="rightside"><a class="srclink">source</a></span>`,
+ * then an empty `a.anchor`, then the item's `h3`/`h4`): the control `isBracketedControlInHeading`
+ * drops inside a heading (its older `[src]`). A link within the page (`#x`) is not one: a
+ * section's own entries are; nor one after a heading (a "See Also" of one link).
+ */
+function isWordControlBesideHeading(text: string, href: string, element: Element): boolean {
+  if (href.trimStart().startsWith('#') || !LOWERCASE_WORD.test(text.replace(/\\/g, '').trim())) return false;
+  const letters = letterCount(textOf(element));
+  let node: Element = element;
+  for (let depth = 0; depth <= 2; depth++) {
+    if (isBeforeHeading(node)) return true;
+    const parent = node.parent;
+    // A wrapper with words besides the link is a line of text ("const: unstable"), not a control's.
+    if (!parent || !isTag(parent) || !INLINE_WRAPPERS.has(parent.name) || wrapperLetters(parent) !== letters) return false;
+    node = parent;
+  }
+  return false;
+}
+
+const LETTERS = /\p{L}/gu;
+
+function letterCount(text: string): number {
+  return text.match(LETTERS)?.length ?? 0;
+}
+
+/** A wrapper's letters, read once however many of its links ask (a paragraph-long `span` may hold thousands). */
+const lettersOfWrapper = new WeakMap<Element, number>();
+
+function wrapperLetters(wrapper: Element): number {
+  let known = lettersOfWrapper.get(wrapper);
+  if (known === undefined) {
+    known = letterCount(textOf(wrapper));
+    lettersOfWrapper.set(wrapper, known);
+  }
+  return known;
+}
+
+/**
+ * Whether the next sibling of `node`, past whitespace and empty elements, is a heading. Only before
+ * it: a link after a heading may be its section's whole body (PostgreSQL's "See Also" of one link).
+ */
+function isBeforeHeading(node: Element): boolean {
+  let sibling = node.next;
+  while (sibling) {
+    if (isTag(sibling)) return headingNames.has(sibling.name) || (!hasText(sibling) && isBeforeHeadingPastEmpty(sibling));
+    if (!(isText(sibling) && sibling.data.trim() === '')) return false;
+    sibling = sibling.next;
+  }
+  return false;
+}
+
+/** `isBeforeHeading` past one empty element (rustdoc's `a.anchor` between its `source` link and the heading). */
+function isBeforeHeadingPastEmpty(empty: Element): boolean {
+  let sibling = empty.next;
+  while (sibling) {
+    if (isTag(sibling)) {
+      if (headingNames.has(sibling.name)) return true;
+      if (hasText(sibling)) return false;
+    } else if (!(isText(sibling) && sibling.data.trim() === '')) return false;
+    sibling = sibling.next;
+  }
+  return false;
+}
+
+/** Whether an element holds any text but whitespace: stops at the first such text. */
+function hasText(element: Element): boolean {
+  for (const child of element.children) {
+    if (isText(child) ? child.data.trim() !== '' : isTag(child) && hasText(child)) return true;
+  }
+  return false;
 }
 
 function isPermalink(text: string, element: Element): boolean {

@@ -33,3 +33,26 @@ describe('controls written into a heading as a bracketed word', () => {
     expect(markdownOf('<h2><a href="/src">[src]</a></h2>')).toBe('## [\\[src\\]](https://docs.example.com/src)');
   });
 });
+
+describe('controls written before a heading as one lowercase word', () => {
+  it('drops a one-word link to another page in an inline wrapper before the heading, past empty anchors', () => {
+    expect(
+      markdownOf(
+        '<section class="u1"><span class="u2"><span class="u3">1.0.0</span> · <a class="u4" href="/src/clone.rs.html#133">source</a></span><a href="#m" class="u5"></a><h4>fn clone_from(&amp;mut self)</h4></section>',
+      ),
+    ).toBe('1.0.0 ·\n\n#### fn clone_from(&mut self)');
+  });
+
+  it('keeps a link after a heading, a link in a line of words, a link within the page and a link of several words', () => {
+    expect(markdownOf('<div class="u1"><h2>See Also</h2><span class="u2"><a href="/amcheck.html">amcheck</a></span></div>')).toBe(
+      '## See Also\n\n[amcheck](https://docs.example.com/amcheck.html)',
+    );
+    expect(
+      markdownOf(
+        '<section><span class="u2"><span class="u3">const: <a href="https://tracker.example/91522">unstable</a></span></span><h4>fn borrow(&amp;self)</h4></section>',
+      ),
+    ).toBe('const: [unstable](https://tracker.example/91522)\n\n#### fn borrow(&self)');
+    expect(markdownOf('<div><a href="#alloc">alloc</a><h2>Modules</h2></div>')).toBe('[alloc](https://docs.example.com/#alloc)\n\n## Modules');
+    expect(markdownOf('<div><a href="/next.html">Next page</a><h2>Guide</h2></div>')).toBe('[Next page](https://docs.example.com/next.html)\n\n## Guide');
+  });
+});
