@@ -14,8 +14,10 @@
  * - at either end of the text: a paragraph centred by its own style and wholly bold or italic, a
  *   sentence (an editor's note before the first paragraph, an author's bio after the last one).
  *
- * Also (`related-links.ts`, `gallery-widget.ts`, `taxonomy-line.ts`): a byline under the title, a list of other
- * stories' headlines after the text, and a picture gallery whose captions the widget prints twice.
+ * Also (`related-links.ts`, `dateline-name.ts`, `gallery-widget.ts`, `taxonomy-line.ts`): a byline
+ * under the title (a linked name, or a name line right before the dateline), a list of other
+ * stories' headlines after the text, a picture gallery whose captions the widget prints twice, and a
+ * line of `rel="tag"` / `rel="category"` links at an edge of the text.
  *
  * Anywhere: an author box, the short block around a `rel="author"` link (name, photo, position),
  * a promoted headline: a paragraph that is one link to another page, between two prose
@@ -40,6 +42,7 @@ import {
   isWhitespaceCode,
   isWithin,
 } from './dom-tools.js';
+import { nameBesideDateline } from './dateline-name.js';
 import { trimGalleryWidgets } from './gallery-widget.js';
 import { trimRelatedLinkLists, trimTitleByline } from './related-links.js';
 import { trimTaxonomyLines } from './taxonomy-line.js';
@@ -786,7 +789,8 @@ function trimEdges(container: Element, title: Element | undefined, stats: Map<El
     trimTitleLabels(flow, title, stats, holders);
     const discussion = trimTitledDiscussion(flow, title, stats, holders, elements(), (element) => isProseParagraph(element, stats.get(element)));
     detachEach(discussion);
-    detachEach(trimTitleDateline(title, stats, elements()));
+    const dateline = trimTitleDateline(title, stats, elements());
+    detachEach([...dateline, ...dateline.flatMap((line) => nameBesideDateline(line, stats))]);
     detachEach(trimTitleByline(title, stats, elements(), (element) => isProseParagraph(element, stats.get(element))));
   }
   trimAuthorBoxes(flow, stats, holders, elements);

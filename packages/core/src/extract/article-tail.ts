@@ -195,6 +195,7 @@ const datePattern = /(?:^|\D)(?:1[89]|20)\d\d(?:\D|$)|\d{1,2}[./-]\d{1,2}[./-]\d
  * that holds a date (a year, a numeric date, a time of day) and does not end as a sentence ends
  * ("von Anja Muster am 14. Mai 2014, 15:40 Uhr", "opublikowano: 7 kwietnia 2021"). The byline a
  * CMS prints beside the title: class names mark it on known sites, its place and shape on others.
+ * A line that holds a `time` element is a dateline even when it ends on a dot ("1:35 a.m.").
  */
 export function trimTitleDateline(title: Element, stats: Map<Element, TextStats>, order: Element[]): Element[] {
   const start = order.indexOf(title);
@@ -211,9 +212,17 @@ export function trimTitleDateline(title: Element, stats: Map<Element, TextStats>
     seen++;
     if (elementStats.text > datelineMaximumText || headingLevel(element) > 0 || elementStats.media > 0 || isPictureCaption(element, stats)) continue;
     const text = collapsedText(element);
-    if (datePattern.test(text) && !/[.!?。！？]["'”’)]?$/.test(text)) return [element];
+    // A line that marks its date as a `time` may end on a dot ("Updated: Nov. 20, 2019 1:35 a.m.").
+    if (datePattern.test(text) && (!/[.!?。！？]["'”’)]?$/.test(text) || holdsTime(element))) return [element];
   }
   return [];
+}
+
+const isTimeElement = (element: Element): boolean => element.name === 'time';
+
+/** True when the line holds a `time` element: the page marks its date as a date. */
+function holdsTime(element: Element): boolean {
+  return element.name === 'time' || firstElement(element, isTimeElement) !== undefined;
 }
 
 /**
