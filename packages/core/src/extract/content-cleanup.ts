@@ -522,6 +522,35 @@ function isHeadingWrapper(element: Element): boolean {
   return heading !== undefined && besideText <= collapsedText(heading).length;
 }
 
+/** How many wrappers down from a block the tables holding its links are looked for (`ul > li > div > div.summary-table`). */
+const gridWrapperDepth = 3;
+
+/**
+ * True for tables written in `div`s with their captions and wrappers (Javadoc's `ul.block-list >
+ * li > div#interface`: `div.caption` "Interfaces" over its `div.summary-table`): every link of the
+ * block is in a labelled grid (`isLabelledGrid`) at most three wrappers down, so what is beside
+ * the tables is their captions, not more links.
+ */
+function isGridWrapper(element: Element, allStats: Map<Element, TextStats>): boolean {
+  return gridLinksOnly(element, allStats, gridWrapperDepth) === 'grids';
+}
+
+/** 'grids' when every link under `element` is in a labelled grid (one at least), 'none' when it holds no link, else 'other'. */
+function gridLinksOnly(element: Element, allStats: Map<Element, TextStats>, depth: number): 'grids' | 'none' | 'other' {
+  let found: 'grids' | 'none' = 'none';
+  for (const child of element.children) {
+    if (!isTag(child) || (allStats.get(child)?.linkText ?? 0) === 0) continue;
+    if (child.name === 'div' && isLabelledGrid(child)) found = 'grids';
+    else if (depth === 0 || child.name === 'a') return 'other';
+    else {
+      const inner = gridLinksOnly(child, allStats, depth - 1);
+      if (inner === 'other') return 'other';
+      if (inner === 'grids') found = 'grids';
+    }
+  }
+  return found;
+}
+
 interface Container {
   element: Element;
   stats: TextStats;
@@ -559,7 +588,12 @@ const statsRules: readonly ClutterRule<Pick<Container, 'stats'>>[] = [
 
 const clutterRules: readonly ClutterRule[] = [
   ...statsRules,
-  ['link list', ({ element, density, weight }) => listTags.has(element.name) && weight < 0 && density > 0.3 && !isTermDescriptionList(element), 'remove'],
+  [
+    'link list',
+    ({ element, density, weight, allStats }) =>
+      listTags.has(element.name) && weight < 0 && density > 0.3 && !isTermDescriptionList(element) && !isGridWrapper(element, allStats),
+    'remove',
+  ],
   ['list', ({ element }) => listTags.has(element.name), 'keep'],
   ['list wrapper', ({ element, density, weight }) => isSectionListWrapper(element) && !(weight < 0 && density > 0.3), 'keep'],
   [
@@ -590,7 +624,9 @@ const clutterRules: readonly ClutterRule[] = [
   ['titled part of an entry', ({ element, density, allStats }) => density > 0.4 && isTitledPartOfEntry(element, allStats), 'keep'],
   [
     'labelled grid',
-    ({ element, density }) => density > 0.4 && (isLabelledGrid(element) || (!!element.parent && isTag(element.parent) && isLabelledGrid(element.parent))),
+    ({ element, density, allStats }) =>
+      density > 0.4 &&
+      (isLabelledGrid(element) || (!!element.parent && isTag(element.parent) && isLabelledGrid(element.parent)) || isGridWrapper(element, allStats)),
     'keep',
   ],
   ['mostly links', ({ density }) => density > 0.4, 'remove'],
@@ -1578,6 +1614,9 @@ function isLinkOnly(element: Element, stats: Map<Element, TextStats>): boolean {
   // A list (or its wrapper) is judged as a list; a document's section is content; a heading
   // whose only links stay in the page (Sphinx's link back to the contents) is a title.
   if (isListWrapper(element) || isDocumentSectionBlock(element)) return false;
+  // A table written in `div`s, or a cell of one (Javadoc's "Indirect Exports": a module, its
+  // packages), is a table, as the clutter rules judge it ('labelled grid'), not links standing alone.
+  if (isLabelledGrid(element) || (element.parent && isTag(element.parent) && isLabelledGrid(element.parent))) return false;
   if (headingTags.has(element.name) && outboundLinkCount(element) === 0) return false;
   return !isWholeSectionBody(element);
 }

@@ -250,15 +250,36 @@ function takeRemovedPositions(chrome: ChromeRemoval): RemovedPositions | undefin
 /**
  * The page's body cleaned as `cleanedBody(source, true)` cleans it (no title to protect): with
  * the first pass's removals repeated by position when they can be (the page parsed again has the
- * same elements in the same order), without measuring and judging the page again.
+ * same elements in the same order), without measuring and judging the page again. `title`: the
+ * title heading when a removal judged again took it with the chrome around it (a Javadoc module
+ * page's `h1` in its `div.header`, when the page fell back because its grids of linked names read
+ * as a block of links: issue 13), for the fallback to put back on top.
  */
-function cleanedBodyAgain(source: PageSource, removed: RemovedPositions | undefined): ParentNode {
+function cleanedBodyAgain(source: PageSource, removed: RemovedPositions | undefined, titles: string[]): { body: ParentNode; title?: Element } {
   const body = copyBody(source);
-  if (!removed) return cleanBody(body, true).body;
-  const elements = descendantElements(body);
-  if (elements.length !== removed.elementCount) return cleanBody(body, true).body;
-  detachAll(removed.positions.map((position) => elements[position]!));
-  return body;
+  if (removed) {
+    const elements = descendantElements(body);
+    if (elements.length === removed.elementCount) {
+      detachAll(removed.positions.map((position) => elements[position]!));
+      return { body };
+    }
+  }
+  let title: Element | undefined;
+  cleanBody(body, true, (root, elements) => {
+    title = soleTitleHeading(findTitleHeading(root, titles, elements), elements);
+    return undefined;
+  });
+  return { body, title: title && !isWithin(title, body) ? title : undefined };
+}
+
+/**
+ * The title heading when no other `h1` says the same: a page that writes its title twice (Erlang's
+ * top bar over its reference page's own `h1`) keeps the one its chrome removal leaves.
+ */
+function soleTitleHeading(heading: Element | undefined, elements: Element[]): Element | undefined {
+  if (!heading) return undefined;
+  const text = collapsedText(heading);
+  return elements.some((element) => element !== heading && isH1(element) && collapsedText(element) === text) ? undefined : heading;
 }
 
 /** A removal by class/id names (`chromeVerdict`'s class rules), which the relaxed retry does not make. */
@@ -469,8 +490,10 @@ function extractFrom(source: PageSource): MainContentResult {
   if (best.content && !isTooLittle(best)) return { document: documentOf([best.content]), isFallback: false };
   const removed = takeRemovedPositions(firstChrome);
   if (relaxedChrome) takeRemovedPositions(relaxedChrome);
-  const body = cleanedBodyAgain(source, removed);
+  const { body, title } = cleanedBodyAgain(source, removed, titles);
   const page = elementOf('div', [...body.children]);
   removeEdgeNavigation(page);
-  return { document: documentOf([fallbackContent(page, measureTotalText)]), isFallback: true };
+  const content = fallbackContent(page, measureTotalText);
+  if (title) prependChild(content, cloneTree(title));
+  return { document: documentOf([content]), isFallback: true };
 }
