@@ -11,6 +11,7 @@ import { isChromeText, isDateLine } from './chrome-text.js';
 import { isDefinitionParagraph, isDescribedTerm, isTermDescriptionList, isTermValue } from './definition-body.js';
 import { hintWeight } from './content-scoring.js';
 import {
+  adjacentElement,
   chainText,
   collapsedText,
   descendantElements,
@@ -318,7 +319,7 @@ function chromeTextOf(element: Element, elementStats: TextStats | undefined, tex
  */
 function isDateSectionHeading(heading: Element, stats: Map<Element, TextStats>): boolean {
   if (heading.name === 'h1') return true;
-  const before = filledSibling(heading, 'prev', stats);
+  const before = filledElementBefore(heading, stats);
   if (!before || headingTags.has(before.name) || !isTextBlock(stats.get(before))) return false;
   let text = 0;
   let linkText = 0;
@@ -340,13 +341,11 @@ function isTextBlock(blockStats: Pick<TextStats, 'text' | 'linkText'> | undefine
   return !!blockStats && blockStats.text >= dateSectionMinimum && blockStats.linkText <= blockStats.text / 2;
 }
 
-/** The nearest element sibling on one side with text or media, past blank text, comments and empty blocks. */
-function filledSibling(node: Element, side: 'prev' | 'next', stats: Map<Element, TextStats>): Element | undefined {
-  for (let sibling = node[side]; sibling; sibling = sibling[side]) {
-    if (isTag(sibling)) {
-      const siblingStats = stats.get(sibling);
-      if (!siblingStats || siblingStats.text > 0 || siblingStats.media > 0) return sibling;
-    } else if (isText(sibling) && sibling.data.trim() !== '') return undefined;
+/** The nearest element before `node` with text or media, past blank text, comments and empty blocks. */
+function filledElementBefore(node: Element, stats: Map<Element, TextStats>): Element | undefined {
+  for (let sibling = adjacentElement(node, 'prev'); sibling; sibling = adjacentElement(sibling, 'prev')) {
+    const siblingStats = stats.get(sibling);
+    if (!siblingStats || siblingStats.text > 0 || siblingStats.media > 0) return sibling;
   }
   return undefined;
 }

@@ -6,8 +6,7 @@
  * in a list (mdBook's steps "Run cargo fix --edition", then "... edition = "2021"").
  */
 import type { Element } from 'domhandler';
-import { isTag, isText } from 'domhandler';
-import { collapsedText, firstElement, headingLevel } from './dom-tools.js';
+import { adjacentElement, collapsedText, firstElement, headingLevel } from './dom-tools.js';
 import type { TextStats } from './text-stats.js';
 
 /** A name is at most this long (weighted characters)... */
@@ -19,22 +18,13 @@ const notNamePattern = /[\d.!?:。！？]/u;
 
 const isHeading = (element: Element): boolean => headingLevel(element) > 0;
 
-/** The element right before `element` among its parent's children, when only whitespace lies between. */
-function previousElement(element: Element): Element | undefined {
-  for (let node = element.prev; node; node = node.prev) {
-    if (isTag(node)) return node;
-    if (isText(node) && node.data.trim() !== '') return undefined;
-  }
-  return undefined;
-}
-
 /**
  * The name line right before `dateline` (see the module comment), or none. `stats`: the body's
  * text stats.
  */
 export function nameBesideDateline(dateline: Element, stats: Map<Element, TextStats>): Element[] {
   // A list's items are entries of the text: a step with a year in it is no dateline's neighbour.
-  const name = previousElement(dateline);
+  const name = adjacentElement(dateline, 'prev');
   if (!name || name.name === 'li' || dateline.name === 'li') return [];
   const nameStats = stats.get(name);
   if (!nameStats || nameStats.text === 0 || nameStats.text > nameMaximumText || nameStats.media > 0) return [];

@@ -795,3 +795,15 @@ export function hasCollapsedText(node: AnyNode): boolean {
   }
   return false;
 }
+
+/**
+ * The nearest element beside `node` on one side among its parent's children, past comments and
+ * blank text; undefined when text with words comes first.
+ */
+export function adjacentElement(node: AnyNode, side: 'prev' | 'next'): Element | undefined {
+  for (let sibling = node[side]; sibling; sibling = sibling[side]) {
+    if (isTag(sibling)) return sibling;
+    if (isText(sibling) && sibling.data.trim() !== '') return undefined;
+  }
+  return undefined;
+}
