@@ -45,6 +45,7 @@ import {
 import { nameBesideDateline } from './dateline-name.js';
 import { trimGalleryWidgets } from './gallery-widget.js';
 import { trimRelatedLinkLists, trimTitleByline } from './related-links.js';
+import { trimShareBars } from './share-actions.js';
 import { trimTaxonomyLines } from './taxonomy-line.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
@@ -798,6 +799,7 @@ function trimEdges(container: Element, title: Element | undefined, stats: Map<El
   detachEach(trimGalleryWidgets(flow, stats, elements(), (element) => isProseParagraph(element, stats.get(element))));
   detachEach(trimClosingBox(flow, stats, (element) => isProseParagraph(element, stats.get(element)), elements()));
   detachEach(trimTaxonomyLines(flow, stats, elements(), (element) => isProseParagraph(element, stats.get(element))));
+  detachEach(trimShareBars(flow, stats, elements()));
   trimAfterProse(flow, stats, holders);
   trimInlineTeaserGroups(flow, stats, holders, elements);
   detachEach(trimRelatedLinkLists(stats, elements(), (element) => isProseParagraph(element, stats.get(element))));
