@@ -14,10 +14,11 @@
  * - at either end of the text: a paragraph centred by its own style and wholly bold or italic, a
  *   sentence (an editor's note before the first paragraph, an author's bio after the last one).
  *
- * Also (`related-links.ts`, `dateline-name.ts`, `gallery-widget.ts`, `taxonomy-line.ts`): a byline
+ * Also (`related-links.ts`, `dateline-name.ts`, `gallery-widget.ts`, `taxonomy-line.ts`, `share-actions.ts`): a byline
  * under the title (a linked name, or a name line right before the dateline), a list of other
- * stories' headlines after the text, a picture gallery whose captions the widget prints twice, and a
- * line of `rel="tag"` / `rel="category"` links at an edge of the text.
+ * stories' headlines after the text, a picture gallery whose captions the widget prints twice, a
+ * line of `rel="tag"` / `rel="category"` links at an edge of the text, and a bar of share and
+ * print buttons (`share-actions.ts`: links that pass an address on or go nowhere) with its label.
  *
  * Anywhere: an author box, the short block around a `rel="author"` link (name, photo, position),
  * a promoted headline: a paragraph that is one link to another page, between two prose
