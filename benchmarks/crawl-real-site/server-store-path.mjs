@@ -8,6 +8,7 @@
  * moves ±50 % with the load; this isolates the store path, so a change of a few % shows.
  *
  *   node benchmarks/crawl-real-site/server-store-path.mjs [--pages 1948] [--repeat 3] [--dir DIR]
+ *     [--modes separate,fourth,current] [--compare packages/storage/.before-dist[,other-dist]]
  *
  * Modes, alternated in the same process: `separate` (one lease per page, the ack its own statement
  * after finishItem, the page index and the document cache written page by page: the server before
@@ -15,20 +16,28 @@
  * ack inside finishItem's transaction when the store `acksMessages`, the page index's and the
  * document cache's batches: the end of the fourth pass) and `current` (`fourth`, and the job read
  * whole once, then its head per dispatch and settle, as the runner does from the fifth pass).
+ *
+ * `--compare` runs each mode on the current build and on copies of earlier builds of
+ * `packages/storage/dist` (made with `cp -a packages/storage/dist packages/storage/.before-dist`
+ * before rebuilding), alternated in the same process, and prints each build's median CPU per page
+ * and the time split by call (lease, put, index, addItems, enqueue, finish; the rest is the reads).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { htmlFiles } from './site-pages.mjs';
 import { parseCrawlRequest } from '@quarry/core';
-import { createSqliteStorage } from '@quarry/storage';
+import * as currentStorage from '@quarry/storage';
 
 const { values } = parseArgs({
   options: {
     pages: { type: 'string', default: '1948' },
     dir: { type: 'string', default: '/usr/share/doc/cmake-data/html' },
     repeat: { type: 'string', default: '3' },
+    modes: { type: 'string', default: 'separate,fourth,current' },
+    compare: { type: 'string' },
   },
 });
 
@@ -45,7 +54,21 @@ const byUrl = new Map(pages.map((page) => [page.url, page]));
 
 const unbatched = { batchSize: 1, flushMs: 0 };
 
-async function crawl(mode) {
+const builds = [{ name: 'current', storage: currentStorage }];
+for (const dist of values.compare?.split(',') ?? []) builds.push({ name: dist, storage: await import(pathToFileURL(join(dist, 'index.js')).href) });
+
+/** CPU (user + system, µs) of each kind of call, summed over a crawl. */
+const split = new Map();
+async function timed(label, call) {
+  const before = process.cpuUsage();
+  const result = await call();
+  const used = process.cpuUsage(before);
+  split.set(label, (split.get(label) ?? 0) + used.user + used.system);
+  return result;
+}
+
+async function crawl(mode, { createSqliteStorage }) {
+  split.clear();
   const dataDir = mkdtempSync(join(tmpdir(), 'quarry-store-path-'));
   const storage = createSqliteStorage({ dataDir, ...(mode === 'separate' ? { pageIndex: unbatched, documents: unbatched } : {}) });
   const jobId = 'job-1';
@@ -78,7 +101,7 @@ async function crawl(mode) {
   const cpu = process.cpuUsage();
   const wall = performance.now();
   for (;;) {
-    if (ahead.length === 0) ahead.push(...(await storage.queue.lease(1 + leaseAhead, 120_000)));
+    if (ahead.length === 0) ahead.push(...(await timed('lease', () => storage.queue.lease(1 + leaseAhead, 120_000))));
     const message = ahead.shift();
     if (!message) break;
     const job = await readJob();
@@ -99,15 +122,21 @@ async function crawl(mode) {
       engine: 'http',
     };
     const document = { markdown: page.text, metadata };
-    await storage.documents.put({ key: `team-a:${page.url}`, url: page.url, teamId: 'team-a', document, storedAt: done, links: page.links });
-    await storage.pageIndex.add({ scope: 'team-a', url: page.url, title: page.title, description: '', text: page.text, storedAt: done });
-    const added = await storage.jobs.addItems(
-      job.id,
-      page.links.map((link) => ({ url: link, key: link, discoveryDepth: message.discoveryDepth + 1 })),
-      100_000,
+    await timed('put', () =>
+      storage.documents.put({ key: `team-a:${page.url}`, url: page.url, teamId: 'team-a', document, storedAt: done, links: page.links }),
     );
-    if (added.length > 0) await storage.queue.enqueue(added.map((entry) => ({ id: `${jobId}:${entry.key}`, jobId, ...entry })));
-    await storage.jobs.finishItem(job.id, job.teamId, { key: message.key, document, credits: 1, finishedAt: done, ...(acksInFinish ? { ack: message } : {}) });
+    await timed('index', () => storage.pageIndex.add({ scope: 'team-a', url: page.url, title: page.title, description: '', text: page.text, storedAt: done }));
+    const added = await timed('addItems', () =>
+      storage.jobs.addItems(
+        job.id,
+        page.links.map((link) => ({ url: link, key: link, discoveryDepth: message.discoveryDepth + 1 })),
+        100_000,
+      ),
+    );
+    if (added.length > 0) await timed('enqueue', () => storage.queue.enqueue(added.map((entry) => ({ id: `${jobId}:${entry.key}`, jobId, ...entry }))));
+    await timed('finish', () =>
+      storage.jobs.finishItem(job.id, job.teamId, { key: message.key, document, credits: 1, finishedAt: done, ...(acksInFinish ? { ack: message } : {}) }),
+    );
     if (!acksInFinish) await storage.queue.ack(message);
     await readJob();
     await storage.jobs.progress(jobId);
@@ -117,15 +146,25 @@ async function crawl(mode) {
   const wallMs = performance.now() - wall;
   storage.close();
   rmSync(dataDir, { recursive: true, force: true });
-  return { done, cpuMsPerPage: (used.user + used.system) / 1000 / done, wallMsPerPage: wallMs / done };
+  const perPage = (micros) => (micros / 1000 / done).toFixed(3);
+  const calls = [...split].map(([label, micros]) => `${label} ${perPage(micros)}`).join(', ');
+  return { done, cpuMsPerPage: (used.user + used.system) / 1000 / done, wallMsPerPage: wallMs / done, calls };
 }
 
-const modes = ['separate', 'fourth', 'current'];
+const modes = values.modes.split(',');
+const runs = new Map();
 for (let round = 0; round < Number(values.repeat); round++) {
-  for (const mode of round % 2 === 0 ? modes : [...modes].reverse()) {
-    const result = await crawl(mode);
+  const order = modes.flatMap((mode) => builds.map((build) => ({ mode, build })));
+  for (const { mode, build } of round % 2 === 0 ? order : order.reverse()) {
+    const result = await crawl(mode, build.storage);
+    const label = builds.length > 1 ? `${mode} ${build.name}` : mode;
+    runs.set(label, [...(runs.get(label) ?? []), result.cpuMsPerPage]);
     console.log(
-      `round ${round + 1} ${mode}: ${result.done} pages, ${result.cpuMsPerPage.toFixed(3)} ms CPU/page, ${result.wallMsPerPage.toFixed(3)} ms wall/page`,
+      `round ${round + 1} ${label}: ${result.done} pages, ${result.cpuMsPerPage.toFixed(3)} ms CPU/page, ${result.wallMsPerPage.toFixed(3)} ms wall/page (${result.calls})`,
     );
   }
+}
+for (const [label, list] of runs) {
+  const sorted = [...list].sort((a, b) => a - b);
+  console.log(`${label}: median ${sorted[Math.floor(sorted.length / 2)].toFixed(3)} ms CPU/page (${list.map((value) => value.toFixed(3)).join(' ')})`);
 }

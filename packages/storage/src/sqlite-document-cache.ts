@@ -37,7 +37,13 @@ export class SqliteDocumentCache implements DocumentCache, PendingWrites {
         'SELECT document, stored_at, links FROM document_cache WHERE key = ? AND stored_at >= ?',
       ),
     };
-    this.batch = new WriteBatch(db, (row) => this.statements.put.run(...row), options);
+    this.batch = new WriteBatch(
+      db,
+      (rows) => {
+        for (const row of rows) this.statements.put.run(...row);
+      },
+      options,
+    );
   }
 
   async put(entry: CachedDocumentEntry): Promise<void> {

@@ -35,14 +35,13 @@ export class WriteBatch<Row> implements PendingWrites {
   private readonly writeAll;
   private timer: NodeJS.Timeout | undefined;
 
+  /** `write` writes a whole batch (the rows in the order they were added), inside the batch's transaction. */
   constructor(
     private readonly db: SqliteDatabase,
-    write: (row: Row) => void,
+    write: (rows: Row[]) => void,
     private readonly options: WriteBatchOptions,
   ) {
-    this.writeAll = db.transaction((rows: Row[]) => {
-      for (const row of rows) write(row);
-    });
+    this.writeAll = db.transaction(write);
   }
 
   add(key: string, row: Row): void {
