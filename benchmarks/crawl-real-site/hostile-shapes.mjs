@@ -5,7 +5,10 @@
  * superlinear somewhere.
  *
  *   node benchmarks/crawl-real-site/hostile-shapes.mjs [--shapes a,b] [--sizes 1,2,4,8] [--modes main,whole]
- *        [--core packages/core/dist] [--timeout 60]
+ *        [--core packages/core/dist] [--timeout 60] [--max-elements N] [--max-cells N] [--max-markdown N]
+ *
+ * `--max-*` set the page bounds (`PageLimits`: QUARRY_MAX_PAGE_ELEMENTS, _TABLE_CELLS, _MARKDOWN_CHARS);
+ * a page past one is cut there and its first part converted (the `cut` column: characters kept).
  *
  * One run: node hostile-shapes.mjs --one SHAPE MB MODE CORE_DIST
  */
@@ -78,6 +81,8 @@ export const shapes = {
   'entity-flood': (n) => fill(n, () => '&amp;', ...wrap('<p>', '</p>')),
   'entity-nbsp': (n) => fill(n, () => '&nbsp;', ...wrap('<p>', '</p>')),
   'comment-flood': (n) => fill(n, () => '<!-- c -->', ...wrap('<p>', '</p>')),
+  'comment-tags': (n) => fill(n, (i) => `<p>para ${i}</p><!-- <b>x</b><i>y</i> -->`, ...wrap('<div>', '</div>')),
+  'quoted-tags': (n) => fill(n, (i) => `<p title="<b>${i}</b> > <i>">para ${i}</p>`, ...wrap('<div>', '</div>')),
   'unclosed-b': (n) => fill(n, () => '<b>x', ...wrap('<p>', '</p>')),
   'unclosed-p': (n) => fill(n, () => '<p>x', ...wrap('', '')),
   'unclosed-a': (n) => fill(n, (i) => `<a href="/p${i}">x`, ...wrap('', '')),
@@ -145,11 +150,13 @@ export const shapes = {
 
 async function runOne(shape, megabytes, mode, coreDist) {
   const { transformHtml } = await import(pathToFileURL(resolve(coreDist, 'transform.js')).href);
+  const bounds = JSON.parse(process.env.HOSTILE_LIMITS ?? '{}');
   const html = shapes[shape](Math.round(megabytes * 1024 * 1024));
   globalThis.gc?.();
   const rssBefore = process.memoryUsage().rss;
   const started = process.cpuUsage();
   let markdown = 0;
+  let cut = '';
   let error = '';
   try {
     const output = transformHtml({
@@ -160,20 +167,22 @@ async function runOne(shape, megabytes, mode, coreDist) {
       excludeTags: [],
       removeBase64Images: true,
       want: { markdown: true, html: false, links: true, images: false },
+      ...(Object.keys(bounds).length > 0 ? { limits: { maxElements: 500_000, maxTableCells: 200_000, maxMarkdownChars: 20_000_000, ...bounds } } : {}),
     });
     markdown = output.markdown?.length ?? 0;
+    cut = /only its first (\d+) of/.exec(output.warning ?? '')?.[1] ?? '';
   } catch (caught) {
     if (process.env.HOSTILE_STACK) console.error(caught?.stack);
     error = caught?.code ?? caught?.kind ?? caught?.message?.slice(0, 40) ?? String(caught);
   }
   const { user, system } = process.cpuUsage(started);
   const peakMb = (process.resourceUsage().maxRSS * 1024 - rssBefore) / 1048576;
-  console.log(JSON.stringify({ seconds: (user + system) / 1e6, peakMb: Math.round(peakMb), markdown, input: html.length, error }));
+  console.log(JSON.stringify({ seconds: (user + system) / 1e6, peakMb: Math.round(peakMb), markdown, input: html.length, cut, error }));
 }
 
 async function runAll(options) {
   const names = options.shapes ?? Object.keys(shapes);
-  console.log(`shape                 mode   MB    s      s/MB   +RSS MB  out/in  error`);
+  console.log(`shape                 mode   MB    s      s/MB   +RSS MB  out/in  cut        error`);
   for (const shape of names) {
     for (const mode of options.modes) {
       for (const megabytes of options.sizes) {
@@ -204,7 +213,7 @@ async function runAll(options) {
         }
         const perMb = line.seconds / megabytes;
         console.log(
-          `${shape.padEnd(21)} ${mode.padEnd(6)} ${String(megabytes).padEnd(5)} ${line.seconds.toFixed(2).padEnd(6)} ${perMb.toFixed(2).padEnd(6)} ${String(line.peakMb).padEnd(8)} ${(line.markdown / line.input).toFixed(2).padEnd(7)} ${line.error}`,
+          `${shape.padEnd(21)} ${mode.padEnd(6)} ${String(megabytes).padEnd(5)} ${line.seconds.toFixed(2).padEnd(6)} ${perMb.toFixed(2).padEnd(6)} ${String(line.peakMb).padEnd(8)} ${(line.markdown / line.input).toFixed(2).padEnd(7)} ${String(line.cut ?? '').padEnd(10)} ${line.error}`,
         );
         if (line.error?.startsWith('timeout')) break;
       }
@@ -221,6 +230,9 @@ if (import.meta.filename === resolve(process.argv[1] ?? '')) {
       const at = argv.indexOf(`--${name}`);
       return at === -1 ? fallback : argv[at + 1];
     };
+    // The children read the bounds from the environment they inherit.
+    const bounds = { maxElements: flag('max-elements'), maxTableCells: flag('max-cells'), maxMarkdownChars: flag('max-markdown') };
+    process.env.HOSTILE_LIMITS = JSON.stringify(Object.fromEntries(Object.entries(bounds).flatMap(([key, value]) => (value ? [[key, Number(value)]] : []))));
     await runAll({
       shapes: flag('shapes')?.split(','),
       sizes: flag('sizes', '1,2,4,8').split(',').map(Number),

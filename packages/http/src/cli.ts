@@ -39,6 +39,8 @@ export async function main(argv: string[]): Promise<void> {
       try {
         const document = await engine.scrape(url, scrapeOptionsFromFlags(flags));
         process.stdout.write(render(document, flags));
+        // A page cut at a per-page bound (QUARRY_MAX_*) says so; --json carries it in the document.
+        if (document.warning && !flags.json) process.stderr.write(`quarry: warning: ${document.warning}\n`);
       } finally {
         await engine.close();
       }

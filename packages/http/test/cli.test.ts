@@ -55,6 +55,16 @@ describe('quarry scrape', () => {
     expect(document.markdown).not.toContain('©');
   });
 
+  it('prints the first part of a page past a per-page bound and the warning on stderr', async () => {
+    const cut = await quarry(['scrape', `${site.url}/docs/install`, '--no-main-content', '--allow-private-hosts', '127.0.0.1'], {
+      QUARRY_MAX_PAGE_ELEMENTS: '8',
+    });
+    expect(cut.code).toBe(0);
+    expect(cut.stdout.length).toBeGreaterThan(0);
+    expect(cut.stdout).not.toContain(tokenOf('/docs/install'));
+    expect(cut.stderr).toMatch(/^quarry: warning: The page has more than 8 elements \(QUARRY_MAX_PAGE_ELEMENTS\): only its first \d+ of \d+ characters/m);
+  });
+
   it('fails with one line and a non-zero code', async () => {
     const refused = await quarry(['scrape', `${site.url}/about`]);
     expect(refused.code).not.toBe(0);

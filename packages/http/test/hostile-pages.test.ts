@@ -47,7 +47,7 @@ async function scrape(url: string) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ url, formats: ['markdown'] }),
   });
-  return { status: response.status, body: (await response.json()) as { success: boolean; error?: string; data?: { markdown?: string } } };
+  return { status: response.status, body: (await response.json()) as { success: boolean; error?: string; data?: { markdown?: string; warning?: string } } };
 }
 
 /** Milliseconds /health takes to answer. */
@@ -64,7 +64,7 @@ afterEach(async () => {
 });
 
 describe('hostile pages', () => {
-  it('a million unclosed inline tags: the scrape fails as too large, /health keeps answering', async () => {
+  it('a million unclosed inline tags: cut at 500,000, then the transform deadline; /health keeps answering', async () => {
     const scraping = scrape(`${site.url}/unclosed-inline`);
     const latencies: number[] = [];
     let settled = false;
@@ -74,21 +74,31 @@ describe('hostile pages', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const { status, body } = await scraping;
-    expect(status).toBeGreaterThanOrEqual(400);
-    expect(body.success).toBe(false);
-    expect(body.error).toMatch(/too large to convert/);
+    if (status === 200) expect(body.data?.warning).toMatch(/^The page has more than 500000 elements/);
+    else {
+      expect(status).toBe(422);
+      expect(body.error).toMatch(/too large to convert/);
+    }
     expect(latencies.length).toBeGreaterThan(0);
     expect(Math.max(...latencies)).toBeLessThan(1_000);
     expect(await healthLatency()).toBeLessThan(1_000);
   }, 60_000);
 
   it.each([
-    ['a table of a million cells', 'table-cells', /more than 200000 table cells/],
-    ['a 50 MB page on a single line', 'single-line', /markdown is longer than 20000000 characters/],
-    ['two million elements', 'elements', /more than 500000 elements/],
+    [
+      'a table of a million cells',
+      'table-cells',
+      /^The page has more than 200000 table cells \(QUARRY_MAX_TABLE_CELLS\): only its first \d+ of \d+ characters of HTML \(20 %\)/,
+    ],
+    ['a 50 MB page on a single line', 'single-line', /^The page has more than 20000000 characters of text \(QUARRY_MAX_MARKDOWN_CHARS\)/],
+    [
+      'two million elements',
+      'elements',
+      /^The page has more than 500000 elements \(QUARRY_MAX_PAGE_ELEMENTS\): only its first \d+ of \d+ characters of HTML \(24 %\)/,
+    ],
   ])(
-    '%s fails as too large (422) within seconds, /health answers within 1 s, memory stays bounded',
-    async (_name, path, reason) => {
+    '%s is cut at its bound and its first part converted with a warning (or fails on the deadline), /health answers within 1 s, memory stays bounded',
+    async (_name, path, warning) => {
       const started = performance.now();
       const scraping = scrape(`${big.url}/${path}`);
       const latencies: number[] = [];
@@ -99,9 +109,22 @@ describe('hostile pages', () => {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       const { status, body } = await scraping;
-      expect(status).toBe(422);
-      expect(body).toMatchObject({ success: false, code: 'CONTENT_TOO_LARGE', error: expect.stringMatching(reason) });
-      expect(performance.now() - started).toBeLessThan(15_000);
+      // The first part is still a hostile page: on a slow or busy machine its conversion passes the
+      // 3 s deadline (or the worker heap) and fails as too large, as any page would. Either way it
+      // is answered, the server stays responsive, and the cut itself is tested in page-bounds.test.ts.
+      if (status === 200) {
+        expect(body).toMatchObject({ success: true, data: { warning: expect.stringMatching(warning) } });
+        expect(body.data?.markdown?.length).toBeGreaterThan(1_000);
+        expect(body.data?.markdown?.length).toBeLessThanOrEqual(20_000_000);
+      } else {
+        expect(status).toBe(422);
+        expect(body).toMatchObject({
+          success: false,
+          code: 'CONTENT_TOO_LARGE',
+          error: expect.stringMatching(/too large to convert: converting it (took|needs)/),
+        });
+      }
+      expect(performance.now() - started).toBeLessThan(30_000);
       expect(Math.max(...latencies, await healthLatency())).toBeLessThan(1_000);
       expect(process.memoryUsage().rss).toBeLessThan(1_500 * 1024 * 1024);
     },

@@ -185,6 +185,7 @@ export async function buildDocument(
       if (output.markdown !== undefined && wants.has('markdown')) document.markdown = output.markdown;
       if (output.html !== undefined) document.html = output.html;
       if (wants.has('rawHtml')) document.rawHtml = text;
+      if (output.warning) document.warning = output.warning;
       if (wants.has('links')) document.links = links;
       if (output.images) document.images = output.images;
       break;
@@ -223,6 +224,7 @@ export async function buildDocument(
       if (output.markdown !== undefined && wants.has('markdown')) document.markdown = output.markdown;
       if (output.html !== undefined) document.html = output.html;
       if (wants.has('rawHtml')) document.rawHtml = converted.html;
+      if (output.warning) document.warning = output.warning;
       if (wants.has('links')) document.links = links;
       if (output.images) document.images = output.images;
       break;

@@ -6,7 +6,7 @@ import { baseUrlOf, keepOnly, removeMatching, removeNonContent, resolveUrls } fr
 import { pageHrefs } from '../html/page-hrefs.js';
 import { extractMetadata, type PageMetadata } from '../html/metadata.js';
 import { parseHtml } from '../html/parse-html.js';
-import { checkMarkdown, checkMarkup, defaultPageLimits, type PageLimits } from '../html/page-limits.js';
+import { boundMarkdown, boundMarkup, defaultPageLimits, type PageLimits } from '../html/page-limits.js';
 import { htmlToMarkdown, type ElementRuleOverrides } from '../markdown/index.js';
 import { blockedPageTemplate } from './blocked-page.js';
 import { pageSignalsOf, type PageSignals } from './page-signals.js';
@@ -15,7 +15,7 @@ import { pageSignalsOf, type PageSignals } from './page-signals.js';
  * HTML to formats, from one parse of the page. Pure and synchronous, with plain-data input and
  * output, so it can run in a worker thread (see the HtmlTransformer port).
  *
- *   rawHtml -> within limits? (page-limits.ts) -> parse -> metadata, links (whole page)
+ *   rawHtml -> cut at a limit (page-limits.ts) -> parse -> metadata, links (whole page)
  *           -> includeTags -> excludeTags -> onlyMainContent -> strip non-content -> absolute URLs
  *           -> html (serialised), markdown (same tree)
  */
@@ -30,7 +30,7 @@ export interface HtmlTransformInput {
   want: { markdown: boolean; html: boolean; links: boolean; images: boolean; signals?: boolean };
   /** The HTTP status of the page, for the blocked-page templates (with `want.signals`). */
   status?: number;
-  /** What the page may hold (default `defaultPageLimits`); past a limit the transform throws TargetError('too-large'). */
+  /** What the page may hold (default `defaultPageLimits`); past a limit the first part is converted, with a `warning`. */
   limits?: PageLimits;
 }
 
@@ -45,15 +45,20 @@ export interface HtmlTransformOutput {
   /** With `want.signals`: what the engine waterfall judges the page by (script-rendered, blocked). */
   signals?: PageSignals;
   blocked?: { name: string; vendor: string };
+  /** Set when the page passed a limit (`PageLimits`): which one, and how much of it was converted. */
+  warning?: string;
 }
 
 /** `elementRules` (functions, so not part of the plain-data input) change the markdown of elements. */
-export function transformHtml(input: HtmlTransformInput, elementRules?: ElementRuleOverrides): HtmlTransformOutput {
-  const limits = input.limits ?? defaultPageLimits;
-  checkMarkup(input.html, limits);
+export function transformHtml(given: HtmlTransformInput, elementRules?: ElementRuleOverrides): HtmlTransformOutput {
+  const limits = given.limits ?? defaultPageLimits;
+  // Past a limit, everything below (the parse, metadata, links, both passes) reads the first part.
+  const bounded = boundMarkup(given.html, limits);
+  const input = bounded.warning ? { ...given, html: bounded.html } : given;
   // The parsed page stays in a box, never in a local of this call, so that main content can take
   // it over (see `PageSource`).
   const { parsed, output, baseUrl, knownUrls } = parsePage(input);
+  if (bounded.warning) output.warning = bounded.warning;
   if (!input.want.markdown && !input.want.html && !input.want.images) return output;
 
   let content = cleanContent(parsed, input, input.onlyMainContent, baseUrl, knownUrls);
@@ -68,8 +73,11 @@ export function transformHtml(input: HtmlTransformInput, elementRules?: ElementR
       markdown = toMarkdown(content.root);
     }
   }
-  if (input.want.markdown) output.markdown = markdown ?? toMarkdown(content.root);
-  checkMarkdown(output.markdown, limits);
+  if (input.want.markdown) {
+    const written = boundMarkdown(markdown ?? toMarkdown(content.root), limits);
+    output.markdown = written.markdown;
+    if (written.warning) output.warning = output.warning ? `${output.warning} ${written.warning}` : written.warning;
+  }
   if (input.want.html) output.html = render(content.root.children, { encodeEntities: 'utf8' });
   if (input.want.images) output.images = collectImages(content.root.children);
   return output;

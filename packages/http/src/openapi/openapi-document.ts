@@ -50,6 +50,11 @@ const documentSchema = {
     rawHtml: { type: 'string' },
     links: { type: 'array', items: { type: 'string' } },
     metadata: { type: 'object', additionalProperties: true },
+    warning: {
+      type: 'string',
+      description:
+        'Set when the page was given in part or a format fell short: a page past QUARRY_MAX_PAGE_ELEMENTS, QUARRY_MAX_TABLE_CELLS or QUARRY_MAX_MARKDOWN_CHARS is cut there and its first part converted; the warning names the bound and how much was kept.',
+    },
   },
 };
 
