@@ -59,6 +59,10 @@ async function healthLatency(): Promise<number> {
 }
 
 // Whatever a case did, the server answers /health within a second afterwards.
+// While a case runs, a /health answer may wait behind the page's fetch and hand-off to the worker on
+// a loaded machine; a conversion on the main thread would hold it for the whole deadline and more,
+// so `busyLatency` (well under the 3 s deadline) still catches a blocked event loop.
+const busyLatency = 2_500;
 afterEach(async () => {
   expect(await healthLatency()).toBeLessThan(1_000);
 });
@@ -80,7 +84,7 @@ describe('hostile pages', () => {
       expect(body.error).toMatch(/too large to convert/);
     }
     expect(latencies.length).toBeGreaterThan(0);
-    expect(Math.max(...latencies)).toBeLessThan(1_000);
+    expect(Math.max(...latencies)).toBeLessThan(busyLatency);
     expect(await healthLatency()).toBeLessThan(1_000);
   }, 60_000);
 
@@ -97,7 +101,7 @@ describe('hostile pages', () => {
       /^The page has more than 500000 elements \(QUARRY_MAX_PAGE_ELEMENTS\): only its first \d+ of \d+ characters of HTML \(24 %\)/,
     ],
   ])(
-    '%s is cut at its bound and its first part converted with a warning (or fails on the deadline), /health answers within 1 s, memory stays bounded',
+    '%s is cut at its bound and its first part converted with a warning (or fails on the deadline), /health keeps answering, memory stays bounded',
     async (_name, path, warning) => {
       const started = performance.now();
       const scraping = scrape(`${big.url}/${path}`);
@@ -125,7 +129,8 @@ describe('hostile pages', () => {
         });
       }
       expect(performance.now() - started).toBeLessThan(30_000);
-      expect(Math.max(...latencies, await healthLatency())).toBeLessThan(1_000);
+      expect(Math.max(...latencies)).toBeLessThan(busyLatency);
+      expect(await healthLatency()).toBeLessThan(1_000);
       expect(process.memoryUsage().rss).toBeLessThan(1_500 * 1024 * 1024);
     },
     60_000,

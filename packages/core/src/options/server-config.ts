@@ -76,17 +76,20 @@ export const serverConfigSchema = Type.Object(
     QUARRY_MAX_PAGE_ELEMENTS: Type.Integer({
       minimum: 1,
       default: 500_000,
-      description: 'Most elements (start tags) of one page converted; a page with more is cut before the next start tag, before it is parsed, and its first part converted, with a warning on the document.',
+      description:
+        'Most elements (start tags) of one page converted; a page with more is cut before the next start tag, before it is parsed, and its first part converted, with a warning on the document.',
     }),
     QUARRY_MAX_TABLE_CELLS: Type.Integer({
       minimum: 1,
       default: 200_000,
-      description: 'Most table cells (td, th) of one page converted; a page with more is cut before the next cell, before it is parsed, and its first part converted, with a warning on the document.',
+      description:
+        'Most table cells (td, th) of one page converted; a page with more is cut before the next cell, before it is parsed, and its first part converted, with a warning on the document.',
     }),
     QUARRY_MAX_MARKDOWN_CHARS: Type.Integer({
       minimum: 1,
       default: 20_000_000,
-      description: 'Longest markdown one page may give, in characters; a page with more text is cut before it is parsed, and a longer markdown is cut at this length, each with a warning on the document.',
+      description:
+        'Longest markdown one page may give, in characters; a page with more text is cut before it is parsed, and a longer markdown is cut at this length, each with a warning on the document.',
     }),
     QUARRY_WORKER_CONCURRENCY: Type.Integer({
       minimum: 1,
