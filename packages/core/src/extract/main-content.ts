@@ -46,6 +46,7 @@ import { wrapLineCode } from '../html/line-code.js';
 import { declaredSummaries, findSummaryBlock } from './page-summary.js';
 import { declaredTitles, findTitleHeading, opensWithOwnTitle } from './page-title.js';
 import { includeSiblings } from './sibling-inclusion.js';
+import { pageTitleBelowSiteName } from './site-name-title.js';
 import { preferSoleArticle, soleArticleOf, trimAfterSoleArticle } from './sole-article.js';
 import { dropRepeatedTitle } from './repeated-title.js';
 import { titleLead } from './title-lead.js';
@@ -348,7 +349,7 @@ function extractOnce(source: PageSource, titles: string[], summaries: string[], 
   const { body, heading, elements, remaining, stats, hintsMattered, chrome } = cleanedBody(source, useClassHints, (root, elements) => {
     summary = findSummaryBlock(root, summaries);
     for (let node = summary?.parent; node && isTag(node); node = node.parent) summaryAncestors.push(node);
-    const title = findTitleHeading(root, titles, elements);
+    const title = pageTitleBelowSiteName(findTitleHeading(root, titles, elements), titles, elements);
     // A title block (Doxygen's `div.title`) is the page's heading, and is made one before the
     // rules read the page: no class name removes it, and it is written as a heading.
     if (title && !headingTags.has(title.name)) {

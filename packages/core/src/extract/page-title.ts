@@ -47,7 +47,7 @@ export function tokens(text: string): string[] {
 }
 
 /** Words of `heading` that occur in the title, or 0 when too few of them do. */
-function matchedWords(heading: string[], title: Set<string>): number {
+export function matchedWords(heading: string[], title: Set<string>): number {
   const matched = heading.filter((token) => title.has(token)).length;
   return heading.length > 0 && matched / heading.length >= minimumOverlap ? matched : 0;
 }
@@ -135,7 +135,7 @@ function titleBlock(elements: Element[], titleTokens: Set<string>): Element | un
 
 const isTitledHeading = (element: Element): boolean => headingTags.has(element.name) && collapsedText(element) !== '';
 /** What parts a title into the page's name and the site's: "Data Types - The Rust Programming Language". */
-const titleSeparator = /\s+(?:[-|\u2013\u2014\u00b7\u00bb]|::)\s+/u;
+export const titleSeparator = /\s+(?:[-|\u2013\u2014\u00b7\u00bb]|::)\s+/u;
 
 /**
  * True when `content` opens with a heading of its own that names the page, the declared title's
