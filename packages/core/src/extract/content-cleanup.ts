@@ -53,6 +53,7 @@ import {
   startSectionsHoldMemo,
   stopSectionsHoldMemo,
 } from './section-blocks.js';
+import { isFieldedTitleHeader, isTitleField } from './title-fields.js';
 import { type TextStats, addStats, discountStats, emptyTextStats, linkDensity, measureText } from './text-stats.js';
 
 export interface CleanupOptions {
@@ -628,6 +629,8 @@ const clutterRules: readonly ClutterRule[] = [
       (isLabelledGrid(element) || (!!element.parent && isTag(element.parent) && isLabelledGrid(element.parent)) || isGridWrapper(element, allStats)),
     'keep',
   ],
+  // An item's module and package over its title ("Module java.base", "Package java.util": `title-fields.ts`).
+  ['fields of an item title', ({ element }) => isTitleField(element) || isFieldedTitleHeader(element), 'keep'],
   ['mostly links', ({ density }) => density > 0.4, 'remove'],
   ['negative name with links', ({ density, weight }) => weight < 0 && density > negativeNameDensity, 'remove'],
   ['table', ({ element }) => element.name === 'table', 'keep'],
@@ -1617,6 +1620,8 @@ function isLinkOnly(element: Element, stats: Map<Element, TextStats>): boolean {
   // packages), is a table, as the clutter rules judge it ('labelled grid'), not links standing alone.
   if (isLabelledGrid(element) || (element.parent && isTag(element.parent) && isLabelledGrid(element.parent))) return false;
   if (headingTags.has(element.name) && outboundLinkCount(element) === 0) return false;
+  // An item's module and package over its title ("Module java.base", "Package java.util") are its header's fields.
+  if (isTitleField(element)) return false;
   return !isWholeSectionBody(element);
 }
 
