@@ -27,6 +27,7 @@ import {
   weakChromeHintPattern,
 } from './boilerplate-patterns.js';
 import { collapsedText, detachAll, firstElement, hasOwnText, headingTags, hintText, isNoteAside, isWithin } from './dom-tools.js';
+import { headingTooltips } from './heading-tooltips.js';
 import { type TextStats, discountStats, linkDensity } from './text-stats.js';
 
 export interface ChromeRemovalOptions {
@@ -433,6 +434,8 @@ function childShape(element: Element): string | undefined {
 
 const shapeChildrenMaximum = 32;
 
+const tooltipVerdict: Readonly<ChromeVerdict> = Object.freeze({ kind: 'definitive', rule: 'class:tooltip' });
+
 /** Removes chrome under `root` in place; returns the removed elements with their verdicts. */
 export function removeChrome(root: ParentNode, options: ChromeRemovalOptions): [Element, ChromeVerdict][] {
   const removed: [Element, ChromeVerdict][] = [];
@@ -449,11 +452,19 @@ export function removeChrome(root: ParentNode, options: ChromeRemovalOptions): [
       continue;
     }
     // A heading's inline content is the heading: a title that is itself a link back to the
-    // table of contents (`<a class="toc-backref">`) is not a table of contents.
-    if (headingTags.has(element.name)) continue;
-    // Nor is a code block's: a highlighter names its tokens by their syntax (Doxygen's
-    // `<span class="comment">` alone on a line of `div.fragment`), never by a part of the page.
-    if (element.name === 'pre') continue;
+    // table of contents (`<a class="toc-backref">`) is not a table of contents. Nor is a code
+    // block's: a highlighter names its tokens by their syntax (Doxygen's `<span class="comment">`
+    // alone on a line of `div.fragment`), never by a part of the page. But for a hover box
+    // written into either (`heading-tooltips.ts`: rustdoc's "Notable traits" in a signature).
+    if (headingTags.has(element.name) || element.name === 'pre') {
+      if (options.useClassHints) {
+        for (const tooltip of headingTooltips(element)) {
+          removed.push([tooltip, tooltipVerdict]);
+          discountStats(tooltip, options.stats, root);
+        }
+      }
+      continue;
+    }
     for (const child of element.children) if (isTag(child)) stack.push(child);
   }
   // Detached together: one by one costs a splice of the parent's children each, quadratic when
