@@ -1400,14 +1400,17 @@ function isDescriptionCell(cell: Element, allStats: Map<Element, TextStats>): bo
 
 /**
  * A list whose every item holds a heading: a sequence of titled sections laid out as a list
- * (Javadoc's `ul.summary-list > li > section > h2` member summaries, `ul.member-list` details).
+ * (Javadoc's `ul.summary-list > li > section > h2` member summaries, `ul.member-list` details),
+ * or a `div` of such items (rustdoc's `div#trait-implementations-list`: a disclosure per `impl`,
+ * each titled by its `h3`).
  * A class that calls it a "list" says only what its tag says; chrome words (`nav`, `menu`, ...)
  * still count.
  */
 function isListOfSections(element: Element): boolean {
-  if (element.name !== 'ul' && element.name !== 'ol') return false;
+  const isList = element.name === 'ul' || element.name === 'ol';
+  if (!isList && element.name !== 'div') return false;
   const items = element.children.filter(isTag);
-  return items.length > 0 && items.every((item) => item.name === 'li' && descendantElements(item, isHeadingElement).length > 0);
+  return items.length > 0 && items.every((item) => (!isList || item.name === 'li') && firstElement(item, isHeadingElement) !== undefined);
 }
 
 function clutterHintWeight(element: Element): number {
