@@ -48,6 +48,7 @@ import { trimGalleryWidgets } from './gallery-widget.js';
 import { trimRelatedLinkLists, trimTitleByline } from './related-links.js';
 import { trimShareBars } from './share-actions.js';
 import { trimTaxonomyLines } from './taxonomy-line.js';
+import { isTitleField } from './title-fields.js';
 import { type TextStats, linkDensity } from './text-stats.js';
 
 /**
@@ -491,7 +492,7 @@ function trimTitleLabels(flow: Element, title: Element, stats: Map<Element, Text
   for (let node: Element = title; node !== flow && node.parent && isTag(node.parent); node = node.parent) {
     const siblings = node.parent.children;
     for (const sibling of siblings.slice(0, siblings.indexOf(node))) {
-      if (isTag(sibling) && !holders.has(sibling) && isTitleLabel(sibling, stats.get(sibling))) detach(sibling);
+      if (isTag(sibling) && !holders.has(sibling) && isTitleLabel(sibling, stats.get(sibling)) && !isTitleField(sibling)) detach(sibling);
     }
   }
 }

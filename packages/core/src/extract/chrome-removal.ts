@@ -26,7 +26,8 @@ import {
   layoutChromeHintPattern,
   weakChromeHintPattern,
 } from './boilerplate-patterns.js';
-import { collapsedText, detachAll, firstElement, hasOwnText, headingTags, hintText, isNoteAside } from './dom-tools.js';
+import { collapsedText, detachAll, firstElement, hasOwnText, headingTags, hintText, isNoteAside, isWithin } from './dom-tools.js';
+import { headingTooltips } from './heading-tooltips.js';
 import { type TextStats, discountStats, linkDensity } from './text-stats.js';
 
 export interface ChromeRemovalOptions {
@@ -44,6 +45,11 @@ export interface ChromeRemovalOptions {
   prose: Map<Element, number>;
   /** Prose under the whole root. */
   totalProse: number;
+  /**
+   * The page's one main landmark (`<main>`, `role="main"`), if any: a site footer beside it is
+   * not spared for its prose (`isFooterBesideMain`).
+   */
+  mainLandmark?: Element;
 }
 
 /** Why an element is chrome: `definitive` names never hold content, `layout` ones sometimes do. */
@@ -87,7 +93,27 @@ const phrasingTags: ReadonlySet<string> = new Set(['abbr', 'b', 'cite', 'code', 
  */
 function isWordOfSentence(element: Element): boolean {
   if (!phrasingTags.has(element.name) || firstElement(element, (child) => child.name === 'a' || child.name === 'button')) return false;
-  return element.parent ? hasOwnText(element.parent) : false;
+  return sentenceAround(element) !== undefined;
+}
+
+/** How many styling wrappers around a word are looked through (`<em><span class="search-tag-result">`). */
+const wordWrappersRead = 3;
+
+/**
+ * The parent with loose text that `element` is a word of, looking through up to `wordWrappersRead`
+ * phrasing wrappers that hold nothing else (Javadoc's `<em><span id="jstatd"
+ * class="search-tag-result">jstatd</span></em>`: the index marks a term inside its emphasis).
+ */
+function sentenceAround(element: Element): ParentNode | undefined {
+  let node: Element = element;
+  for (let depth = 0; depth <= wordWrappersRead; depth++) {
+    const parent = node.parent;
+    if (!parent || !isTag(parent)) return undefined;
+    if (hasOwnText(parent)) return parent;
+    if (!phrasingTags.has(parent.name) || parent.children.some((child) => isTag(child) && child !== node)) return undefined;
+    node = parent;
+  }
+  return undefined;
 }
 
 /** A table's header cells name its columns, whatever their class (docutils writes `<th class="head">`). */
@@ -307,11 +333,29 @@ function guardedBlockOf(element: Element, protectedElements: ReadonlySet<Element
   return undefined;
 }
 
+/**
+ * True for a site footer (`footer`, `role="contentinfo"`) outside the page's main landmark, which by
+ * ARIA's definition holds the page's main content: its legal text is the page's longest prose on a
+ * short page (a Javadoc module page of three lines under Oracle's copyright, 600 characters), and
+ * the prose share does not spare it.
+ */
+function isFooterBesideMain(element: Element, verdict: ChromeVerdict, options: ChromeRemovalOptions): boolean {
+  const landmark = options.mainLandmark;
+  if (!landmark || (verdict.rule !== 'tag:footer' && verdict.rule !== 'role:contentinfo')) return false;
+  return !isWithin(landmark, element) && !isWithin(element, landmark);
+}
+
 function isSpared(element: Element, verdict: ChromeVerdict, options: ChromeRemovalOptions): boolean {
   if (verdict.kind === 'definitive') return false;
   const prose = options.prose.get(element) ?? 0;
   const stats = options.stats.get(element);
-  if (options.totalProse > 0 && prose / options.totalProse >= mostProseShare && !isMenuBesideContent(element, stats, prose, options)) return true;
+  if (
+    options.totalProse > 0 &&
+    prose / options.totalProse >= mostProseShare &&
+    !isMenuBesideContent(element, stats, prose, options) &&
+    !isFooterBesideMain(element, verdict, options)
+  )
+    return true;
   if (verdict.rule.startsWith('class:') || verdict.rule.startsWith('weak:') || verdict.rule === 'tag:form') {
     if (holdsData(element, stats)) return true;
   }
@@ -390,6 +434,8 @@ function childShape(element: Element): string | undefined {
 
 const shapeChildrenMaximum = 32;
 
+const tooltipVerdict: Readonly<ChromeVerdict> = Object.freeze({ kind: 'definitive', rule: 'class:tooltip' });
+
 /** Removes chrome under `root` in place; returns the removed elements with their verdicts. */
 export function removeChrome(root: ParentNode, options: ChromeRemovalOptions): [Element, ChromeVerdict][] {
   const removed: [Element, ChromeVerdict][] = [];
@@ -406,11 +452,19 @@ export function removeChrome(root: ParentNode, options: ChromeRemovalOptions): [
       continue;
     }
     // A heading's inline content is the heading: a title that is itself a link back to the
-    // table of contents (`<a class="toc-backref">`) is not a table of contents.
-    if (headingTags.has(element.name)) continue;
-    // Nor is a code block's: a highlighter names its tokens by their syntax (Doxygen's
-    // `<span class="comment">` alone on a line of `div.fragment`), never by a part of the page.
-    if (element.name === 'pre') continue;
+    // table of contents (`<a class="toc-backref">`) is not a table of contents. Nor is a code
+    // block's: a highlighter names its tokens by their syntax (Doxygen's `<span class="comment">`
+    // alone on a line of `div.fragment`), never by a part of the page. But for a hover box
+    // written into either (`heading-tooltips.ts`: rustdoc's "Notable traits" in a signature).
+    if (headingTags.has(element.name) || element.name === 'pre') {
+      if (options.useClassHints) {
+        for (const tooltip of headingTooltips(element)) {
+          removed.push([tooltip, tooltipVerdict]);
+          discountStats(tooltip, options.stats, root);
+        }
+      }
+      continue;
+    }
     for (const child of element.children) if (isTag(child)) stack.push(child);
   }
   // Detached together: one by one costs a splice of the parent's children each, quadratic when

@@ -53,6 +53,7 @@ import {
   startSectionsHoldMemo,
   stopSectionsHoldMemo,
 } from './section-blocks.js';
+import { isFieldedTitleHeader, isTitleField } from './title-fields.js';
 import { type TextStats, addStats, discountStats, emptyTextStats, linkDensity, measureText } from './text-stats.js';
 
 export interface CleanupOptions {
@@ -628,6 +629,8 @@ const clutterRules: readonly ClutterRule[] = [
       (isLabelledGrid(element) || (!!element.parent && isTag(element.parent) && isLabelledGrid(element.parent)) || isGridWrapper(element, allStats)),
     'keep',
   ],
+  // An item's module and package over its title ("Module java.base", "Package java.util": `title-fields.ts`).
+  ['fields of an item title', ({ element }) => isTitleField(element) || isFieldedTitleHeader(element), 'keep'],
   ['mostly links', ({ density }) => density > 0.4, 'remove'],
   ['negative name with links', ({ density, weight }) => weight < 0 && density > negativeNameDensity, 'remove'],
   ['table', ({ element }) => element.name === 'table', 'keep'],
@@ -1397,14 +1400,17 @@ function isDescriptionCell(cell: Element, allStats: Map<Element, TextStats>): bo
 
 /**
  * A list whose every item holds a heading: a sequence of titled sections laid out as a list
- * (Javadoc's `ul.summary-list > li > section > h2` member summaries, `ul.member-list` details).
+ * (Javadoc's `ul.summary-list > li > section > h2` member summaries, `ul.member-list` details),
+ * or a `div` of such items (rustdoc's `div#trait-implementations-list`: a disclosure per `impl`,
+ * each titled by its `h3`).
  * A class that calls it a "list" says only what its tag says; chrome words (`nav`, `menu`, ...)
  * still count.
  */
 function isListOfSections(element: Element): boolean {
-  if (element.name !== 'ul' && element.name !== 'ol') return false;
+  const isList = element.name === 'ul' || element.name === 'ol';
+  if (!isList && element.name !== 'div') return false;
   const items = element.children.filter(isTag);
-  return items.length > 0 && items.every((item) => item.name === 'li' && descendantElements(item, isHeadingElement).length > 0);
+  return items.length > 0 && items.every((item) => (!isList || item.name === 'li') && firstElement(item, isHeadingElement) !== undefined);
 }
 
 function clutterHintWeight(element: Element): number {
@@ -1617,6 +1623,8 @@ function isLinkOnly(element: Element, stats: Map<Element, TextStats>): boolean {
   // packages), is a table, as the clutter rules judge it ('labelled grid'), not links standing alone.
   if (isLabelledGrid(element) || (element.parent && isTag(element.parent) && isLabelledGrid(element.parent))) return false;
   if (headingTags.has(element.name) && outboundLinkCount(element) === 0) return false;
+  // An item's module and package over its title ("Module java.base", "Package java.util") are its header's fields.
+  if (isTitleField(element)) return false;
   return !isWholeSectionBody(element);
 }
 

@@ -39,7 +39,7 @@ import {
   remainingElements,
 } from './dom-tools.js';
 import { removeEdgeNavigation } from './edge-navigation.js';
-import { fallbackContent } from './main-landmark.js';
+import { fallbackContent, isMainLandmark } from './main-landmark.js';
 import { isNonContent } from './page-preparation.js';
 import { styleHiddenElements } from './page-styles.js';
 import { wrapLineCode } from '../html/line-code.js';
@@ -201,6 +201,7 @@ function cleanBody(body: ParentNode, useClassHints: boolean, title?: (body: Pare
     stats,
     prose,
     totalProse: totalOf(body, prose),
+    mainLandmark: soleMainLandmark(elements),
   });
   // The elements left after chrome removal, for the scoring: the list without what it detached.
   const remaining = remainingElements(
@@ -209,6 +210,17 @@ function cleanBody(body: ParentNode, useClassHints: boolean, title?: (body: Pare
   );
   const chrome: ChromeRemoval = { elements, removed, replayable };
   return { body, heading, elements, remaining, stats, hintsMattered: removed.some(isByName), chrome };
+}
+
+/** The page's main landmark when it has exactly one. */
+function soleMainLandmark(elements: Element[]): Element | undefined {
+  let landmark: Element | undefined;
+  for (const element of elements) {
+    if (!isMainLandmark(element)) continue;
+    if (landmark) return undefined;
+    landmark = element;
+  }
+  return landmark;
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import { type AnyNode, type Element, type ParentNode, isTag } from 'domhandler';
 import { nonContentTags } from './boilerplate-patterns.js';
+import { isControlLabel } from './control-labels.js';
 import { detach } from './dom-tools.js';
 
 const hiddenStylePattern = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
@@ -43,7 +44,7 @@ export function isHidden(element: Element): boolean {
 
 /** True for a node `stripNonContent` removes (with its subtree). */
 export function isNonContent(node: AnyNode): boolean {
-  if (isTag(node)) return nonContentTags.has(node.name) || isHidden(node);
+  if (isTag(node)) return nonContentTags.has(node.name) || isHidden(node) || isControlLabel(node);
   return node.type !== 'text'; // comments, doctype, CDATA, processing instructions
 }
 
