@@ -225,7 +225,17 @@ async function runAll(options) {
 if (import.meta.filename === resolve(process.argv[1] ?? '')) {
   const argv = process.argv.slice(2);
   if (argv[0] === '--one') await runOne(argv[1], Number(argv[2]), argv[3], argv[4]);
-  else {
+  else if (argv.includes('--help') || argv.includes('-h')) {
+    // The usage is this file's opening comment; a full run of every shape takes many minutes.
+    const source = (await import('node:fs')).readFileSync(import.meta.filename, 'utf8');
+    console.log(
+      source
+        .slice(source.indexOf('/**') + 3, source.indexOf('*/'))
+        .replace(/^ \* ?/gm, '')
+        .trim(),
+    );
+    console.log(`\nshapes: ${Object.keys(shapes).join(', ')}`);
+  } else {
     const flag = (name, fallback) => {
       const at = argv.indexOf(`--${name}`);
       return at === -1 ? fallback : argv[at + 1];
