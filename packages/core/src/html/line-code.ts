@@ -47,11 +47,12 @@ const minimumIndent = 2;
  * stylesheet (Doxygen's `div.fragment > div.line`, CodeMirror 6's `.cm-line`, Ace's `.ace_line`):
  * indentation that varies from line to line is what a layout of divisions never writes, since it
  * would not show. A line number opening a line (an element of digits only) is not its indentation.
- * What follows the run (Doxygen's hover tooltips) is not part of it.
+ * Or lines of any shape followed by hover cards of their links (`readsAsCode`). What follows the run
+ * (Doxygen's hover tooltips) is not part of it.
  */
 export function lineCodeRun(element: Element): Element[] | undefined {
   const run = lineRun(element);
-  return run !== undefined && provesCode(run) ? run.lines : undefined;
+  return run !== undefined && readsAsCode(element, run) ? run.lines : undefined;
 }
 
 interface LineRun {
@@ -62,7 +63,22 @@ interface LineRun {
   isFlush: boolean;
 }
 
-const provesCode = (run: LineRun): boolean => run.lines.length >= minimumLines && run.isIndented && run.isFlush;
+/**
+ * A run reads as code when its lines are indented unevenly, or when hover cards of its links follow
+ * it (`isHoverCard`: a script shows the declaration of each linked name, which only code carries).
+ */
+function readsAsCode(element: Element, run: LineRun): boolean {
+  if (run.lines.length >= minimumLines && run.isIndented && run.isFlush) return true;
+  const last = element.children.indexOf(run.lines[run.lines.length - 1]!);
+  if (last === element.children.length - 1) return false;
+  const links = linkTargets(run.lines);
+  if (links.size === 0) return false;
+  for (let index = last + 1; index < element.children.length; index++) {
+    const child = element.children[index]!;
+    if (isTag(child) && isHoverCard(child, links)) return true;
+  }
+  return false;
+}
 
 /** The run of divisions of one line of inline text a `<div>` opens with (at least one), else undefined. */
 function lineRun(element: Element): LineRun | undefined {
@@ -136,7 +152,7 @@ function isLineNumber(element: Element): boolean {
  * the run stood, holding the lines' content with a newline between lines: the extraction then keeps
  * it as it keeps code (a blank line is a division holding a space, which the cleanup would take,
  * and a line that is mostly a link would read as a link block). So is every other run written in
- * the same classes of container and lines as one that reads as code (`runSignature`): a page's
+ * the same classes of container and lines as one that reads as code (`readsAsCode`, `runSignature`): a page's
  * template writes all its code blocks alike, and a block of one line, or of lines that all start
  * flush, shows no indentation of its own. The hover cards after a run go (`isHoverCard`). One walk;
  * a `pre` is not entered.
@@ -155,7 +171,7 @@ export function wrapLineCode(root: ParentNode): void {
     const run = element.name === 'div' ? lineRun(element) : undefined;
     if (run !== undefined) {
       const signature = runSignature(element, run.lines);
-      if (provesCode(run)) {
+      if (readsAsCode(element, run)) {
         if (signature !== undefined) proven.add(signature);
         replaceWithPre(element, run.lines);
       } else if (signature !== undefined) {
@@ -179,12 +195,21 @@ export function wrapLineCode(root: ParentNode): void {
  */
 export function isHoverCard(element: Element, codeLinks: ReadonlySet<string>): boolean {
   if (element.name !== 'div') return false;
-  let node: AnyNode | undefined = element;
+  // The card's first block names the thing: a division opening with the link (a cell of a table
+  // written in divisions opens with inline code holding a link, and is no card).
+  const name = firstContent(element);
+  if (name === undefined || !isTag(name) || name.name !== 'div') return false;
+  let node: AnyNode | undefined = name;
   while (node !== undefined && isTag(node)) {
     if (node.name === 'a') return node.attribs.href !== undefined && codeLinks.has(node.attribs.href);
-    node = node.children.find((child) => !isText(child) || child.data.trim() !== '');
+    node = firstContent(node);
   }
   return false;
+}
+
+/** The first child of `element` that is not blank text. */
+function firstContent(element: Element): AnyNode | undefined {
+  return element.children.find((child) => !isText(child) || child.data.trim() !== '');
 }
 
 /** The link targets under `nodes`. */
