@@ -250,13 +250,15 @@ function isLayoutTable(table: Element, collected: CollectedTable): boolean {
  * more text than a data cell holds.
  */
 function hasLayoutContent(cell: Element, hasHeader: boolean): boolean {
-  const tally: LayoutTally = { blocks: 0, textLength: 0 };
+  const tally: LayoutTally = { blocks: 0, textLength: 0, inCode: false };
   return holdsLayout(cell, hasHeader, tally) || (tally.blocks >= 2 && tally.textLength > LAYOUT_CELL_TEXT);
 }
 
 interface LayoutTally {
   blocks: number;
   textLength: number;
+  /** Inside a `pre` read as one line: the code under it is part of that line (a `pre` nested a thousand deep is read once). */
+  inCode: boolean;
 }
 
 /** `hasLayoutContent`'s walk: a module function with its tally as an argument, not a closure made per cell that V8 compiled again on later pages. */
@@ -268,12 +270,17 @@ function holdsLayout(element: Element, hasHeader: boolean, tally: LayoutTally): 
     }
     if (!isTag(child)) continue;
     const name = child.name;
-    if (name === 'table' || (name === 'pre' && isMultiLine(child))) return true;
+    if (name === 'table') return true;
+    const opensCode = name === 'pre' && !tally.inCode;
+    if (opensCode && isMultiLine(child)) return true;
     if (!hasHeader) {
       if (HEADING_TAGS.has(name)) return true;
       if (LAYOUT_BLOCK_TAGS.has(name) && ++tally.blocks >= 3) return true;
     }
-    if (holdsLayout(child, hasHeader, tally)) return true;
+    if (opensCode) tally.inCode = true;
+    const holds = holdsLayout(child, hasHeader, tally);
+    if (opensCode) tally.inCode = false;
+    if (holds) return true;
   }
   return false;
 }
