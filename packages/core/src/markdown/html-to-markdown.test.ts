@@ -118,6 +118,13 @@ describe('htmlToMarkdown inputs', () => {
     expect(htmlToMarkdown('<table><tr><td><h2>A</h2></td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>')).toBe('## A\n\nb\n\nc\n\nd');
   });
 
+  it('writes a table holding code of several lines as blocks, and keeps one-line code in cells', () => {
+    const html = '<table><tr><th>Example</th><th>Output</th></tr><tr><td><pre>int a;\n  a = 1;</pre></td><td><pre>1\n</pre></td></tr></table>';
+    expect(htmlToMarkdown(html)).toBe('Example\n\nOutput\n\n```\nint a;\n  a = 1;\n```\n\n```\n1\n```');
+    const oneLine = '<table><tr><th>Name</th><th>Use</th></tr><tr><td><pre>\nint a;\n</pre></td><td>b</td></tr></table>';
+    expect(htmlToMarkdown(oneLine)).toBe('| Name | Use |\n| --- | --- |\n| `int a;` | b |');
+  });
+
   it('does not mistake tags named like Object.prototype members for rules', () => {
     expect(htmlToMarkdown('<constructor>a</constructor> <toString>b</toString>')).toBe('a b');
   });

@@ -48,4 +48,28 @@ describe('code written one division per line', () => {
     expect(pres).toHaveLength(1);
     expect(pres[0]!.parent && 'name' in pres[0]!.parent ? pres[0]!.parent.attribs.class : '').toBe('u1');
   });
+
+  it('makes code of one-line and flush runs written in the classes of a run that reads as code, not of runs in other classes', () => {
+    const document = parseDocument(
+      `<body>${fragment}<div class="u1"><div class="u2">g++ main.cpp</div></div><div class="u1"><div class="u2">a = 1;</div><div class="u2">b = 2;</div></div>` +
+        '<div class="u7"><div class="u2">12 High Street</div><div class="u2">Springfield</div></div></body>',
+    );
+    wrapLineCode(document);
+    expect(htmlToMarkdown(document.children, { baseUrl: 'https://docs.example.com/' })).toContain(
+      '```\ng++ main.cpp\n```\n\n```\na = 1;\nb = 2;\n```\n\n12 High Street\n\nSpringfield',
+    );
+  });
+
+  it('leaves out the hover cards of the code links that follow the lines, and keeps blocks that open otherwise', () => {
+    const html =
+      '<div><div>{</div><div>  <a href="m.html">Matrix</a> m;</div><div>}</div>' +
+      '<div><div><a href="m.html">Eigen::Matrix</a></div><div>The matrix class.</div></div>' +
+      '<div><div>See <a href="m.html">Matrix</a>.</div></div></div>';
+    expect(markdownOf(html)).toBe('```\n{\n  Matrix m;\n}\n```\n\nSee [Matrix](https://docs.example.com/m.html).');
+    const document = parseDocument(`<body>${html}</body>`);
+    wrapLineCode(document);
+    expect(htmlToMarkdown(document.children, { baseUrl: 'https://docs.example.com/' })).toBe(
+      '```\n{\n  Matrix m;\n}\n```\n\nSee [Matrix](https://docs.example.com/m.html).',
+    );
+  });
 });

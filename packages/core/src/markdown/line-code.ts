@@ -1,5 +1,5 @@
-import { Element } from 'domhandler';
-import { lineCodeRun } from '../html/line-code.js';
+import { Element, isTag } from 'domhandler';
+import { isHoverCard, lineCodeRun, linkTargets } from '../html/line-code.js';
 import { renderPlainBlock } from './block-rules.js';
 import { collectCodeText, writeCode } from './code-blocks.js';
 import { languageFromClass } from './code-language.js';
@@ -10,7 +10,8 @@ import { cleanCodeText } from './whitespace.js';
 /**
  * `<div>`: a code block when it opens with a run of line divisions that reads as code
  * (`lineCodeRun`: Doxygen's `div.fragment > div.line`), less the line-number gutter of its lines as in a `pre`;
- * what follows the run is converted as usual. Any other division is a plain block.
+ * what follows the run is converted as usual, less the hover cards of the code's links (`isHoverCard`).
+ * Any other division is a plain block.
  */
 export function renderDivision(element: Element, converter: MarkdownConverter): void {
   const lines = converter.inlineOnly === 0 ? lineCodeRun(element) : undefined;
@@ -24,5 +25,7 @@ export function renderDivision(element: Element, converter: MarkdownConverter): 
   const code = cleanCodeText(lines.map((line) => collectCodeText(line, gutter).text).join('\n'));
   if (code !== '') writeCode(code, languageFromClass(element.attribs.class ?? '', true), converter);
   const last = lines[lines.length - 1]!;
-  converter.walkNodes(element.children.slice(element.children.indexOf(last) + 1));
+  const rest = element.children.slice(element.children.indexOf(last) + 1);
+  const links = linkTargets(lines);
+  converter.walkNodes(links.size === 0 ? rest : rest.filter((node) => !(isTag(node) && isHoverCard(node, links))));
 }

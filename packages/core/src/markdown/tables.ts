@@ -1,4 +1,4 @@
-import { isTag, isText, type Element } from 'domhandler';
+import { type AnyNode, isTag, isText, type Element } from 'domhandler';
 import type { MarkdownConverter } from './markdown-converter.js';
 import { isSkippedElement } from './skip-rules.js';
 
@@ -245,17 +245,20 @@ function isLayoutTable(table: Element, collected: CollectedTable): boolean {
 }
 
 /**
- * A nested table; or, in a table without header cells, a heading, three blocks, or two blocks with
+ * A nested table or code of several lines (a GFM cell is one line: its lines would run together or
+ * be split at `<br>` without their indentation, where written as blocks it is a code block); or, in a table without header cells, a heading, three blocks, or two blocks with
  * more text than a data cell holds.
  */
 function hasLayoutContent(cell: Element, hasHeader: boolean): boolean {
-  const tally: LayoutTally = { blocks: 0, textLength: 0 };
+  const tally: LayoutTally = { blocks: 0, textLength: 0, inCode: false };
   return holdsLayout(cell, hasHeader, tally) || (tally.blocks >= 2 && tally.textLength > LAYOUT_CELL_TEXT);
 }
 
 interface LayoutTally {
   blocks: number;
   textLength: number;
+  /** Inside a `pre` read as one line: the code under it is part of that line (a `pre` nested a thousand deep is read once). */
+  inCode: boolean;
 }
 
 /** `hasLayoutContent`'s walk: a module function with its tally as an argument, not a closure made per cell that V8 compiled again on later pages. */
@@ -268,13 +271,30 @@ function holdsLayout(element: Element, hasHeader: boolean, tally: LayoutTally): 
     if (!isTag(child)) continue;
     const name = child.name;
     if (name === 'table') return true;
+    const opensCode = name === 'pre' && !tally.inCode;
+    if (opensCode && isMultiLine(child)) return true;
     if (!hasHeader) {
       if (HEADING_TAGS.has(name)) return true;
       if (LAYOUT_BLOCK_TAGS.has(name) && ++tally.blocks >= 3) return true;
     }
-    if (holdsLayout(child, hasHeader, tally)) return true;
+    if (opensCode) tally.inCode = true;
+    const holds = holdsLayout(child, hasHeader, tally);
+    if (opensCode) tally.inCode = false;
+    if (holds) return true;
   }
   return false;
+}
+
+/** True when the text under `element` (a `pre`), less blank lines at its ends, holds a line break. */
+function isMultiLine(element: Element): boolean {
+  let text = '';
+  const stack: AnyNode[] = [element];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (isText(node)) text += node.data;
+    else if (isTag(node)) for (let index = node.children.length - 1; index >= 0; index--) stack.push(node.children[index]!);
+  }
+  return text.trim().includes('\n');
 }
 
 function clamp(value: string | undefined, maximum: number): number {
