@@ -11,14 +11,41 @@
  *   on the page, so the label only says what a click would do (rustdoc writes every item's
  *   description as `<details open><summary><span>Expand description</span></summary>`); a
  *   summary that says what the disclosure holds (a question, an item's signature) stays.
+ * - the separator that parted such a control from the line's items before it, when the control
+ *   ends the line: with the control gone, it parts nothing (rustdoc's "1.0.0 · source · [−]"
+ *   ended as "1.0.0 · source ·" on every item page). Only before the control: a copy that leaves
+ *   nodes out as it goes (`pruneTree`) has not yet unlinked the control when it reads the text
+ *   before it, and gives the same answer as one that reads the page untouched (`cloneTree`).
  */
-import { type AnyNode, type Element, isTag, isText } from 'domhandler';
+import { type AnyNode, type Element, type Text, isTag, isText } from 'domhandler';
 
 /** True for a control `isNonContent` leaves out with its subtree. */
 export function isControlLabel(element: Element): boolean {
   if (element.name === 'a') return isScriptSymbolLink(element);
   if (element.name === 'summary') return isOpenDisclosureLabel(element);
   return false;
+}
+
+/** A separator between the items of a line: one symbol (a middle dot, a bar, a bullet, a slash). */
+const separatorPattern = /^\s*[\u00b7|\u2022\u2219\u22c5/\u2013\u2014]\s*$/u;
+/** Longer texts are never a lone separator: the pattern is not run on them. */
+const separatorMaximumLength = 8;
+
+/**
+ * True for a text that is only a separator followed by a control (`isControlLabel`) that is its
+ * parent's last node (whitespace aside). A separator between the control and another item stays.
+ */
+export function isControlSeparator(text: Text): boolean {
+  if (text.data.length > separatorMaximumLength || !separatorPattern.test(text.data)) return false;
+  const next = nextNonBlank(text);
+  return next !== null && isTag(next) && isControlLabel(next) && nextNonBlank(next) === null;
+}
+
+/** The nearest next sibling that is not a whitespace-only text, or null. */
+function nextNonBlank(node: AnyNode): AnyNode | null {
+  let sibling = node.next;
+  while (sibling && isText(sibling) && sibling.data.trim() === '') sibling = sibling.next;
+  return sibling;
 }
 
 const scriptHrefPattern = /^\s*javascript:/i;

@@ -44,6 +44,7 @@ import { isNonContent } from './page-preparation.js';
 import { styleHiddenElements } from './page-styles.js';
 import { wrapLineCode } from '../html/line-code.js';
 import { declaredSummaries, findSummaryBlock } from './page-summary.js';
+import { opensContent, restoreOpeningTitle } from './opening-title.js';
 import { declaredTitles, findTitleHeading, opensWithOwnTitle } from './page-title.js';
 import { includeSiblings } from './sibling-inclusion.js';
 import { pageTitleBelowSiteName } from './site-name-title.js';
@@ -391,14 +392,18 @@ function extractOnce(source: PageSource, titles: string[], summaries: string[], 
   const isTrimmed = trimArticleEdges(container, titleHeading, stats) || isCut;
   const isMeasured = parts.length === 1 && !isTrimmed && !hasLinkAncestor(container);
   const cleanup: CleanupOptions = isMeasured ? { useClassHints, stats } : { useClassHints };
+  // The title heading at the content's start, which the cleanup may take with its header block.
+  const isTitleOpening = heading !== undefined && isWithin(heading, container) && opensContent(container, heading);
   cleanContent(container, cleanup);
+  const isTitleRestored = restoreOpeningTitle(container, heading, isTitleOpening);
   // The parts as chosen: a container of several parts holds `parts` itself as its child list.
   const chosenParts = [...parts];
   const isSummaryAttached = attachSummary(container, chosenParts, summary, summaryAncestors, heading, elements);
   const isTitleAttached = attachTitle(container, chosenParts[0]!, heading, elements, body, titles);
   const isRepeatDropped = dropRepeatedTitle(container);
   // The content's text from the body's stats when the cleanup kept them and nothing was added or taken since.
-  const keptText = cleanup.isStatsKept && !isSummaryAttached && !isTitleAttached && !isRepeatDropped ? stats.get(container)?.text : undefined;
+  const keptText =
+    cleanup.isStatsKept && !isSummaryAttached && !isTitleAttached && !isTitleRestored && !isRepeatDropped ? stats.get(container)?.text : undefined;
   const text = keptText ?? measureTotalText(container);
   return { content: container, text, foundText, contentProse, pageProse, hintsMattered: hintsMattered || cleanup.hintsMattered === true, chrome };
 }

@@ -7,9 +7,9 @@
  * page's own `<style>` rules hide needs the whole page, not one element: `page-styles.ts`, applied
  * with this where a pass copies the body (`copyBody` in `main-content.ts`).
  */
-import { type AnyNode, type Element, type ParentNode, isTag } from 'domhandler';
+import { type AnyNode, type Element, type ParentNode, isTag, isText } from 'domhandler';
 import { nonContentTags } from './boilerplate-patterns.js';
-import { isControlLabel } from './control-labels.js';
+import { isControlLabel, isControlSeparator } from './control-labels.js';
 import { detach } from './dom-tools.js';
 
 const hiddenStylePattern = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
@@ -45,15 +45,21 @@ export function isHidden(element: Element): boolean {
 /** True for a node `stripNonContent` removes (with its subtree). */
 export function isNonContent(node: AnyNode): boolean {
   if (isTag(node)) return nonContentTags.has(node.name) || isHidden(node) || isControlLabel(node);
-  return node.type !== 'text'; // comments, doctype, CDATA, processing instructions
+  // A separator left at a line's edge by a control the copy leaves out.
+  if (isText(node)) return isControlSeparator(node);
+  return true; // comments, doctype, CDATA, processing instructions
 }
 
 /** Removes non-content nodes from `root` in place (`cloneTree` can leave them out instead). */
 export function stripNonContent(root: ParentNode): void {
+  // Detached after the walk: a node is judged by its siblings as the page has them (a separator
+  // before a control, `isControlSeparator`), as the copy that leaves them out judges it.
+  const dropped: AnyNode[] = [];
   const stack: AnyNode[] = [...root.children];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (isNonContent(node)) detach(node);
+    if (isNonContent(node)) dropped.push(node);
     else if (isTag(node)) for (const child of node.children) stack.push(child);
   }
+  for (const node of dropped) detach(node);
 }
