@@ -1376,19 +1376,41 @@ function soleTableOf(element: Element): Element | undefined {
  */
 function isTableOfNamedRows(table: Element | undefined, allStats: Map<Element, TextStats>): boolean {
   if (!table) return false;
+  const linkedCells: Element[] = [];
+  const targets = new Map<string, number>();
   let named = 0;
-  let linked = 0;
   for (const row of ownRows(table)) {
     const cells = row.children.filter((child): child is Element => isTag(child) && (child.name === 'td' || child.name === 'th'));
     if (cells.length < 2) continue;
     const name = allStats.get(cells[0]!);
     if (!name || name.text === 0) continue;
     if (name.text > nameMaximum) return false;
-    if (name.linkText > 0) linked++;
-    else named++;
+    if (name.linkText === 0) {
+      named++;
+      continue;
+    }
+    linkedCells.push(cells[0]!);
+    const target = firstLinkTarget(cells[0]!);
+    if (target) targets.set(target, (targets.get(target) ?? 0) + 1);
+  }
+  // A first column whose links repeat a target is a column of values, the types of the named
+  // things (Doxygen's "Data Fields": `Uint16 | version`, `Uint16 | type`, ... beside `const char * | name`):
+  // a navigation grid or a link farm links each of its destinations once.
+  let linked = 0;
+  for (const cell of linkedCells) {
+    const target = firstLinkTarget(cell);
+    if (target && (targets.get(target) ?? 0) > 1) named++;
+    else linked++;
   }
   return named > 0 && linked <= linkedNamesMaximumShare * (named + linked);
 }
+
+/** The `href` of the first link under `cell`, if any. */
+function firstLinkTarget(cell: Element): string | undefined {
+  return firstElement(cell, isLinkWithTarget)?.attribs.href;
+}
+
+const isLinkWithTarget = (element: Element): boolean => element.name === 'a' && !!element.attribs.href;
 
 /** Share of a table's name cells that may be links (types a generator links to their pages). */
 const linkedNamesMaximumShare = 0.25;
