@@ -1376,7 +1376,7 @@ function soleTableOf(element: Element): Element | undefined {
  */
 function isTableOfNamedRows(table: Element | undefined, allStats: Map<Element, TextStats>): boolean {
   if (!table) return false;
-  const linkedCells: Element[] = [];
+  const linkedTargets: (string | undefined)[] = [];
   const targets = new Map<string, number>();
   let named = 0;
   for (const row of ownRows(table)) {
@@ -1389,16 +1389,15 @@ function isTableOfNamedRows(table: Element | undefined, allStats: Map<Element, T
       named++;
       continue;
     }
-    linkedCells.push(cells[0]!);
     const target = firstLinkTarget(cells[0]!);
+    linkedTargets.push(target);
     if (target) targets.set(target, (targets.get(target) ?? 0) + 1);
   }
   // A first column whose links repeat a target is a column of values, the types of the named
   // things (Doxygen's "Data Fields": `Uint16 | version`, `Uint16 | type`, ... beside `const char * | name`):
   // a navigation grid or a link farm links each of its destinations once.
   let linked = 0;
-  for (const cell of linkedCells) {
-    const target = firstLinkTarget(cell);
+  for (const target of linkedTargets) {
     if (target && (targets.get(target) ?? 0) > 1) named++;
     else linked++;
   }
