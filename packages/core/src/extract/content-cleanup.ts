@@ -613,6 +613,7 @@ const clutterRules: readonly ClutterRule[] = [
   ['whole body of a document section', ({ element, density }) => density > 0.4 && isWholeSectionBody(element), 'keep'],
   ['heading wrapper', ({ element }) => isHeadingWrapper(element), 'keep'],
   ['data table', ({ element }) => element.name === 'table' && hasHeaderCells(element), 'keep'],
+  ['wrapper of a code block', ({ element }) => isCodeBlockWrapper(element), 'keep'],
   ['prose with many commas', ({ stats, density }) => stats.commas >= 10 && density < 0.5, 'keep'],
   ['addresses', ({ element, density, sums }) => density > 0.4 && isMostlyAddresses(subtreeSums(element, sums.counts)), 'keep'],
   ['sentences of code terms', ({ element, stats, density, sums }) => density > 0.4 && isProseBesideCodeTerms(element, stats, sums), 'keep'],
@@ -636,6 +637,23 @@ const clutterRules: readonly ClutterRule[] = [
   ['table', ({ element }) => element.name === 'table', 'keep'],
   ['chrome element', ({ element, stats, density }) => chromeElementTags.has(element.name) && (density > 0.3 || stats.text < 100), 'remove'],
 ];
+
+/**
+ * A division holding one `pre` and nothing else but blank text: the frame of a code block
+ * (Doxygen's `div.fragment` around an enum's listing, whose enumerators are links to their
+ * descriptions), judged as the code it holds, not as links standing alone.
+ */
+function isCodeBlockWrapper(element: Element): boolean {
+  if (element.name !== 'div') return false;
+  let code = false;
+  for (const child of element.children) {
+    if (isTag(child)) {
+      if (child.name !== 'pre' || code) return false;
+      code = true;
+    } else if (isText(child) && child.data.trim() !== '') return false;
+  }
+  return code;
+}
 
 /** Fewest links without text that make a row of icon buttons. */
 const iconLinksNeeded = 3;
