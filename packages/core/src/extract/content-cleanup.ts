@@ -613,6 +613,7 @@ const clutterRules: readonly ClutterRule[] = [
   ['whole body of a document section', ({ element, density }) => density > 0.4 && isWholeSectionBody(element), 'keep'],
   ['heading wrapper', ({ element }) => isHeadingWrapper(element), 'keep'],
   ['data table', ({ element }) => element.name === 'table' && hasHeaderCells(element), 'keep'],
+  ['wrapper of a code block', ({ element }) => isCodeBlockWrapper(element), 'keep'],
   ['prose with many commas', ({ stats, density }) => stats.commas >= 10 && density < 0.5, 'keep'],
   ['addresses', ({ element, density, sums }) => density > 0.4 && isMostlyAddresses(subtreeSums(element, sums.counts)), 'keep'],
   ['sentences of code terms', ({ element, stats, density, sums }) => density > 0.4 && isProseBesideCodeTerms(element, stats, sums), 'keep'],
@@ -636,6 +637,23 @@ const clutterRules: readonly ClutterRule[] = [
   ['table', ({ element }) => element.name === 'table', 'keep'],
   ['chrome element', ({ element, stats, density }) => chromeElementTags.has(element.name) && (density > 0.3 || stats.text < 100), 'remove'],
 ];
+
+/**
+ * A division holding one `pre` and nothing else but blank text: the frame of a code block
+ * (Doxygen's `div.fragment` around an enum's listing, whose enumerators are links to their
+ * descriptions), judged as the code it holds, not as links standing alone.
+ */
+function isCodeBlockWrapper(element: Element): boolean {
+  if (element.name !== 'div') return false;
+  let code = false;
+  for (const child of element.children) {
+    if (isTag(child)) {
+      if (child.name !== 'pre' || code) return false;
+      code = true;
+    } else if (isText(child) && child.data.trim() !== '') return false;
+  }
+  return code;
+}
 
 /** Fewest links without text that make a row of icon buttons. */
 const iconLinksNeeded = 3;
@@ -1376,19 +1394,40 @@ function soleTableOf(element: Element): Element | undefined {
  */
 function isTableOfNamedRows(table: Element | undefined, allStats: Map<Element, TextStats>): boolean {
   if (!table) return false;
+  const linkedTargets: (string | undefined)[] = [];
+  const targets = new Map<string, number>();
   let named = 0;
-  let linked = 0;
   for (const row of ownRows(table)) {
     const cells = row.children.filter((child): child is Element => isTag(child) && (child.name === 'td' || child.name === 'th'));
     if (cells.length < 2) continue;
     const name = allStats.get(cells[0]!);
     if (!name || name.text === 0) continue;
     if (name.text > nameMaximum) return false;
-    if (name.linkText > 0) linked++;
-    else named++;
+    if (name.linkText === 0) {
+      named++;
+      continue;
+    }
+    const target = firstLinkTarget(cells[0]!);
+    linkedTargets.push(target);
+    if (target) targets.set(target, (targets.get(target) ?? 0) + 1);
+  }
+  // A first column whose links repeat a target is a column of values, the types of the named
+  // things (Doxygen's "Data Fields": `Uint16 | version`, `Uint16 | type`, ... beside `const char * | name`):
+  // a navigation grid or a link farm links each of its destinations once.
+  let linked = 0;
+  for (const target of linkedTargets) {
+    if (target && (targets.get(target) ?? 0) > 1) named++;
+    else linked++;
   }
   return named > 0 && linked <= linkedNamesMaximumShare * (named + linked);
 }
+
+/** The `href` of the first link under `cell`, if any. */
+function firstLinkTarget(cell: Element): string | undefined {
+  return firstElement(cell, isLinkWithTarget)?.attribs.href;
+}
+
+const isLinkWithTarget = (element: Element): boolean => element.name === 'a' && !!element.attribs.href;
 
 /** Share of a table's name cells that may be links (types a generator links to their pages). */
 const linkedNamesMaximumShare = 0.25;
